@@ -1,0 +1,13 @@
+//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning,
+//! curves, clip sampling, blending and the animation controller. No GPU, no UI, no I/O; per-frame jobs write
+//! into buffers the caller owns.
+//!
+//! Matrix convention: glam column vectors. The D3DX literature's row-vector products reverse: its
+//! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
+//! `offset * to_root` is `to_root * offset`.
+
+pub mod pose;
+pub mod skin;
+
+pub use pose::{PoseError, bind_pose_error, local_to_model, skinning_palette};
+pub use skin::{skin_mesh, skin_vertex};

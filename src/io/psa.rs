@@ -1,0 +1,8 @@
+//! Unreal ActorX PSA skeletal animations.
+
+use super::{LoadError, LoadOptions};
+use crate::scene::Asset;
+
+pub fn load(_bytes: &[u8], _opts: &LoadOptions) -> Result<Asset, LoadError> {
+    Err(LoadError::whole_file("PSA loading is not available in this build"))
+}

@@ -1,0 +1,13 @@
+//! bonescope: read skinned, animated characters (Unreal ActorX PSK/PSA, Valve SMD/VTA, 3ds Max ASE) and MRTK
+//! input recordings into one neutral scene model, evaluate their animation, and check their rigs.
+//!
+//! Layers, each depending only on the ones before it: [`scene`] (plain data) ← [`io`] (file formats) and
+//! [`anim`] (pose maths, skinning, the controller) ← `render` (wgpu) and `ui` (egui), which need the default
+//! `gui` feature.
+
+#![forbid(unsafe_code)]
+
+pub mod anim;
+pub mod demo;
+pub mod io;
+pub mod scene;

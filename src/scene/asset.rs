@@ -1,0 +1,189 @@
+//! `Asset`: everything one opened file (plus the animation files bound to it) contributes to the viewer, and
+//! the rule for binding clips from another file by bone name.
+
+use std::path::PathBuf;
+
+use glam::{Mat3, Mat4, Vec3};
+
+use super::{Clip, Material, Mesh, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub};
+
+/// The file formats bonescope reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Format {
+    /// Built-in demo character, made by code.
+    Demo,
+    Psk,
+    Psa,
+    Smd,
+    Vta,
+    Ase,
+    Mrtk,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Demo => "built-in demo",
+            Format::Psk => "Unreal ActorX PSK (skeletal mesh)",
+            Format::Psa => "Unreal ActorX PSA (skeletal animation)",
+            Format::Smd => "Valve SMD",
+            Format::Vta => "Valve VTA (vertex animation)",
+            Format::Ase => "3ds Max ASE",
+            Format::Mrtk => "MRTK input animation",
+        }
+    }
+}
+
+/// How to go from the file's coordinate frame to the viewer's (right-handed, Y up, units kept).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AxisConversion {
+    /// Applied to model-space points: `viewer = to_viewer * file`.
+    pub to_viewer: Mat4,
+    /// What the conversion does, for `info` and the docs.
+    pub description: &'static str,
+}
+
+impl AxisConversion {
+    pub const IDENTITY: Self = Self { to_viewer: Mat4::IDENTITY, description: "none (already right-handed, Y up)" };
+
+    /// Right-handed Z up (SMD, ASE): `(x, y, z) → (x, z, −y)`, a rotation, winding unchanged.
+    pub fn z_up_right_handed() -> Self {
+        Self {
+            to_viewer: Mat4::from_mat3(Mat3::from_cols(Vec3::X, -Vec3::Z, Vec3::Y)),
+            description: "right-handed Z up → Y up: (x, y, z) → (x, z, −y)",
+        }
+    }
+
+    /// True when the conversion mirrors (determinant < 0), so triangle winding flips.
+    pub fn mirrors(&self) -> bool {
+        self.to_viewer.determinant() < 0.0
+    }
+}
+
+impl Default for AxisConversion {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// A non-fatal problem found while loading, with where it is.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Warning {
+    /// e.g. "line 12" or "byte 5120"; empty when it concerns the whole file.
+    pub position: String,
+    pub message: String,
+}
+
+impl Warning {
+    pub fn new(position: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { position: position.into(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.position.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.position, self.message)
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Asset {
+    pub format: Format,
+    /// The file it came from (None for generated assets).
+    pub path: Option<PathBuf>,
+    pub skeleton: Skeleton,
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    pub clips: Vec<Clip>,
+    pub recordings: Vec<Recording>,
+    pub axes: AxisConversion,
+    pub warnings: Vec<Warning>,
+}
+
+impl Asset {
+    pub fn new(format: Format) -> Self {
+        Self {
+            format,
+            path: None,
+            skeleton: Skeleton::default(),
+            meshes: Vec::new(),
+            materials: Vec::new(),
+            clips: Vec::new(),
+            recordings: Vec::new(),
+            axes: AxisConversion::IDENTITY,
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.meshes.iter().map(Mesh::vertex_count).sum()
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.meshes.iter().map(Mesh::triangle_count).sum()
+    }
+
+    pub fn clip(&self, name: &str) -> Option<&Clip> {
+        self.clips.iter().find(|c| c.name == name).or_else(|| {
+            let wanted = name.to_lowercase();
+            self.clips.iter().find(|c| c.name.to_lowercase() == wanted)
+        })
+    }
+
+    /// Takes the clips (and recordings) of `other` — an animation file — and matches them to this asset's
+    /// skeleton by bone name. Bones this skeleton has but a clip does not animate keep their bind pose; tracks
+    /// for bones this skeleton lacks are reported (and ignored when sampling).
+    pub fn bind_animations(&mut self, other: Asset) -> BindReport {
+        let mut report = BindReport { source: other.path.clone(), ..BindReport::default() };
+        let names: Vec<String> = self.skeleton.names.iter().map(|n| normalize_bone_name_pub(n)).collect();
+        for clip in other.clips {
+            let mut animated = vec![false; names.len()];
+            for track in &clip.tracks {
+                let key = normalize_bone_name_pub(&track.bone_name);
+                match names.iter().position(|n| *n == key) {
+                    Some(i) => animated[i] = true,
+                    None => {
+                        if !report.unmatched_tracks.contains(&track.bone_name) {
+                            report.unmatched_tracks.push(track.bone_name.clone());
+                        }
+                    }
+                }
+            }
+            for (i, a) in animated.iter().enumerate() {
+                if !a && !report.unanimated_bones.contains(&self.skeleton.names[i]) {
+                    report.unanimated_bones.push(self.skeleton.names[i].clone());
+                }
+            }
+            report.clips.push(clip.name.clone());
+            self.clips.push(clip);
+        }
+        self.recordings.extend(other.recordings);
+        self.warnings.extend(other.warnings);
+        if !report.unmatched_tracks.is_empty() {
+            self.warnings.push(Warning::new(
+                "",
+                format!(
+                    "{} animated bone(s) not in the skeleton, ignored: {}",
+                    report.unmatched_tracks.len(),
+                    report.unmatched_tracks.join(", ")
+                ),
+            ));
+        }
+        report
+    }
+}
+
+/// What binding an animation file to a skeleton found.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct BindReport {
+    pub source: Option<PathBuf>,
+    pub clips: Vec<String>,
+    /// Tracks whose bone the skeleton does not have.
+    pub unmatched_tracks: Vec<String>,
+    /// Skeleton bones that some bound clip does not animate (they keep the bind pose).
+    pub unanimated_bones: Vec<String>,
+}

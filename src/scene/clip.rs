@@ -1,0 +1,98 @@
+//! Animation clips: per-bone keyframe curves for translation, rotation and scale, matched to a skeleton by bone
+//! name, plus the clip's callback keys.
+//!
+//! Times are in seconds from the clip's start. A curve has one interpolation kind for all its keys (as glTF
+//! does); loaders turn format-specific keys (TCB, 3ds Max Bezier) into Hermite tangents once, at load time, so
+//! sampling needs only step, linear and Hermite.
+
+use glam::{Quat, Vec3};
+
+/// How values between two keys are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub enum Interpolation {
+    /// Hold the earlier key's value.
+    Step,
+    /// Lerp (vectors) or slerp (rotations).
+    #[default]
+    Linear,
+    /// Cubic Hermite with per-key (in, out) tangents in value units per second (rotations: component-wise, then
+    /// normalised).
+    Hermite,
+}
+
+/// Keys of one channel. `times` ascend; `values` has the same length; `tangents` is empty unless the
+/// interpolation is Hermite, in which case it holds one `(in, out)` pair per key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Curve<T> {
+    pub times: Vec<f32>,
+    pub values: Vec<T>,
+    pub interpolation: Interpolation,
+    pub tangents: Vec<(T, T)>,
+}
+
+impl<T: Copy> Curve<T> {
+    pub fn linear(times: Vec<f32>, values: Vec<T>) -> Self {
+        Self { times, values, interpolation: Interpolation::Linear, tangents: Vec::new() }
+    }
+
+    pub fn constant(value: T) -> Self {
+        Self::linear(vec![0.0], vec![value])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty() || self.values.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.times.len().min(self.values.len())
+    }
+
+    /// Time of the last key (0 for an empty curve).
+    pub fn end_time(&self) -> f32 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// The animation of one bone in a clip. Empty curves mean "not animated": the bone keeps its bind value for
+/// that channel.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoneTrack {
+    pub bone_name: String,
+    pub translation: Curve<Vec3>,
+    pub rotation: Curve<Quat>,
+    pub scale: Curve<Vec3>,
+}
+
+/// A user callback key: fired by the controller when playback crosses `time`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CallbackKey {
+    pub time: f32,
+    pub data: String,
+}
+
+/// A named animation ("animation set" in D3DX terms).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clip {
+    pub name: String,
+    /// Length in seconds (the period).
+    pub duration: f32,
+    /// Frames per second of the source data, for frame stepping and display.
+    pub frame_rate: f32,
+    /// Number of frames in the source data.
+    pub frame_count: u32,
+    pub tracks: Vec<BoneTrack>,
+    pub callback_keys: Vec<CallbackKey>,
+}
+
+impl Clip {
+    /// The track that animates this bone, matched like [`super::Skeleton::find`].
+    pub fn track_for(&self, bone_name: &str) -> Option<&BoneTrack> {
+        let wanted = super::skeleton::normalize_bone_name(bone_name);
+        self.tracks.iter().find(|t| super::skeleton::normalize_bone_name(&t.bone_name) == wanted)
+    }
+
+    /// Total number of keys over all channels.
+    pub fn key_count(&self) -> usize {
+        self.tracks.iter().map(|t| t.translation.len() + t.rotation.len() + t.scale.len()).sum()
+    }
+}

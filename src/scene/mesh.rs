@@ -1,0 +1,117 @@
+//! Skinned triangle meshes: render-ready vertex arrays (one entry per unique corner), four bone influences per
+//! vertex, a u32 index buffer sorted into per-material subsets, optional morph targets and vertex animation.
+//!
+//! Positions and normals are in model space at the bind pose, in the file's frame.
+
+use glam::{Vec2, Vec3};
+
+/// A run of the index buffer drawn with one material (the D3DX attribute-table entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Subset {
+    pub material: usize,
+    pub first_index: u32,
+    pub index_count: u32,
+}
+
+/// Sparse morph target: deltas for the listed vertices.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MorphTarget {
+    pub name: String,
+    pub vertices: Vec<u32>,
+    pub position_deltas: Vec<Vec3>,
+    /// Empty when the file has none.
+    pub normal_deltas: Vec<Vec3>,
+}
+
+/// One key mesh of vertex animation ("tweening"): full positions at a time in seconds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VertexFrame {
+    pub time: f32,
+    pub positions: Vec<Vec3>,
+    /// Empty when the frame has none (the bind normals are used).
+    pub normals: Vec<Vec3>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    pub name: String,
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub uvs: Vec<Vec2>,
+    /// Further UV sets, each as long as `positions`.
+    pub extra_uvs: Vec<Vec<Vec2>>,
+    /// RGBA per vertex; empty when the file has none.
+    pub colors: Vec<[u8; 4]>,
+    /// Four bone indices per vertex; unused slots have weight 0.
+    pub joints: Vec<[u16; 4]>,
+    /// Four weights per vertex summing to 1.
+    pub weights: Vec<[f32; 4]>,
+    pub indices: Vec<u32>,
+    pub subsets: Vec<Subset>,
+    pub morph_targets: Vec<MorphTarget>,
+    pub vertex_frames: Vec<VertexFrame>,
+    /// True when the file's triangles wind clockwise seen from the front, in the file's frame.
+    pub clockwise: bool,
+}
+
+impl Mesh {
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
+
+    /// Recomputes smooth normals from the triangles (area weighted); for files without normals.
+    pub fn compute_normals(&mut self) {
+        let mut normals = vec![Vec3::ZERO; self.positions.len()];
+        for tri in self.indices.chunks_exact(3) {
+            let [a, b, c] = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
+            let (Some(pa), Some(pb), Some(pc)) = (self.positions.get(a), self.positions.get(b), self.positions.get(c))
+            else {
+                continue;
+            };
+            let mut n = (*pb - *pa).cross(*pc - *pa);
+            if self.clockwise {
+                n = -n;
+            }
+            for i in [a, b, c] {
+                normals[i] += n;
+            }
+        }
+        self.normals = normals.into_iter().map(|n| n.try_normalize().unwrap_or(Vec3::Y)).collect();
+    }
+
+    /// Checks that the per-vertex arrays agree and every index and subset is in range.
+    pub fn validate(&self, bone_count: usize) -> Result<(), String> {
+        let n = self.positions.len();
+        let per_vertex = [
+            ("normals", self.normals.len()),
+            ("uvs", self.uvs.len()),
+            ("joints", self.joints.len()),
+            ("weights", self.weights.len()),
+        ];
+        for (what, len) in per_vertex {
+            if len != n {
+                return Err(format!("mesh '{}': {len} {what} for {n} vertices", self.name));
+            }
+        }
+        if !self.colors.is_empty() && self.colors.len() != n {
+            return Err(format!("mesh '{}': {} colours for {n} vertices", self.name, self.colors.len()));
+        }
+        if let Some(bad) = self.indices.iter().find(|&&i| i as usize >= n) {
+            return Err(format!("mesh '{}': index {bad} out of range ({n} vertices)", self.name));
+        }
+        for joints in &self.joints {
+            if let Some(bad) = joints.iter().find(|&&j| j as usize >= bone_count.max(1)) {
+                return Err(format!("mesh '{}': bone {bad} out of range ({bone_count} bones)", self.name));
+            }
+        }
+        let total: u64 = self.subsets.iter().map(|s| u64::from(s.index_count)).sum();
+        if total != self.indices.len() as u64 {
+            return Err(format!("mesh '{}': subsets cover {total} of {} indices", self.name, self.indices.len()));
+        }
+        Ok(())
+    }
+}

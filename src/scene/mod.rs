@@ -1,0 +1,22 @@
+//! The neutral scene model: plain data that every loader produces and everything downstream reads.
+//!
+//! Nothing here knows a file format, a GPU or a window. Data is stored in the **file's own coordinate frame and
+//! units**; [`AxisConversion`] on the [`Asset`] says how to get to the viewer's canonical frame (right-handed,
+//! Y up), so the conversion happens in exactly one place per format (the loader declares it) and is applied once
+//! (as the model matrix when drawing, or on request in the CLI).
+
+mod asset;
+mod clip;
+mod influences;
+mod material;
+mod mesh;
+mod recording;
+mod skeleton;
+
+pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
+pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
+pub use influences::{InfluenceReport, Influences, reduce_influences};
+pub use material::{Material, TextureRef};
+pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
+pub use recording::*;
+pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
