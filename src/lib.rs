@@ -11,3 +11,5 @@ pub mod anim;
 pub mod demo;
 pub mod io;
 pub mod scene;
+#[cfg(feature = "gui")]
+pub mod ui;
