@@ -5,6 +5,8 @@
 
 pub mod ase;
 pub mod companions;
+pub mod gltf_export;
+mod gltf_recording;
 pub mod mrtk;
 pub mod psa;
 pub mod psk;
