@@ -7,7 +7,9 @@
 //! `offset * to_root` is `to_root * offset`.
 
 pub mod pose;
+pub mod recording;
 pub mod skin;
+pub mod unity_curve;
 
 pub use pose::{PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use skin::{skin_mesh, skin_vertex};

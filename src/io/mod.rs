@@ -6,6 +6,7 @@
 pub mod ase;
 pub mod companions;
 pub mod mrtk;
+pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
