@@ -126,12 +126,24 @@ pub fn wrap_time(t: f32, begin: f32, end: f32, pre: WrapMode, post: WrapMode) ->
     };
     // Also catches NaN lengths (keys with NaN times).
     if length.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !length.is_finite() || !t.is_finite() {
-        return t.clamp(begin, end);
+        return clamp(t, begin, end);
     }
     match mode {
         WrapMode::Loop => repeat(t - begin, length) + begin,
         WrapMode::PingPong => ping_pong(t - begin, length) + begin,
-        _ => t.clamp(begin, end),
+        _ => clamp(t, begin, end),
+    }
+}
+
+/// `t` limited to `[begin, end]`; unlike `f32::clamp` it tolerates `begin > end` and NaN bounds (keys out of
+/// order in a file), which must not panic.
+fn clamp(t: f32, begin: f32, end: f32) -> f32 {
+    if t < begin {
+        begin
+    } else if t > end {
+        end
+    } else {
+        t
     }
 }
 
@@ -481,5 +493,28 @@ mod tests {
         }
         let _ = evaluate(&weird, f32::NAN);
         let _ = evaluate(&weird, f32::INFINITY);
+        // End keys out of order or NaN: the wrap range is empty or undefined.
+        for (a, b) in
+            [(3.0, 1.0), (f32::NAN, 1.0), (0.0, f32::NAN), (f32::NAN, f32::NAN), (f32::NEG_INFINITY, f32::INFINITY)]
+        {
+            for mode in [WrapMode::Loop, WrapMode::PingPong, WrapMode::Default] {
+                let c = FloatCurve {
+                    pre_wrap: mode,
+                    post_wrap: mode,
+                    keys: vec![Keyframe::linear(a, 1.0), Keyframe::linear(1.5, 0.0), Keyframe::linear(b, 2.0)],
+                };
+                for t in [-5.0, 0.5, 2.0, 9.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                    let _ = evaluate(&c, t);
+                }
+                let bools = BoolCurve {
+                    pre_wrap: mode,
+                    post_wrap: mode,
+                    keys: vec![BoolKey { time: a, value: 1.0 }, BoolKey { time: b, value: 0.0 }],
+                };
+                for t in [-5.0, 0.5, 2.0, 9.0, f32::NAN] {
+                    let _ = evaluate_bool(&bools, t, &mut hint);
+                }
+            }
+        }
     }
 }
