@@ -293,6 +293,17 @@ fn truncation_inside_a_curve_names_the_curve() {
 }
 
 #[test]
+fn version_1_1_that_fits_neither_key_layout_reports_both_attempts() {
+    let bytes = small_recording_bytes(RecordingLayout::V1_1);
+    let e = read_recording(&bytes[..bytes.len() - 3]).unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("byte "), "{text}");
+    assert!(text.contains("8-byte keys") && text.contains("28-byte keys") && text.contains("fails at byte"), "{text}");
+    // The 8-byte reading gets furthest (into the marker list), so it is the one reported first.
+    assert!(text.contains("marker"), "{text}");
+}
+
+#[test]
 fn wrong_magic_and_unknown_versions_are_refused() {
     let mut bytes = small_recording_bytes(RecordingLayout::V1_1);
     for (major, minor) in [(1, 2), (2, 0), (0, 9), (-1, 1)] {

@@ -80,17 +80,18 @@ fn read_v1_1(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadError> {
         (Ok(rec), _) => Ok((rec, short.finish())),
         (Err(_), Ok(rec)) => Ok((rec, full.finish())),
         (Err(a), Err(b)) => {
-            // Report the reading that got further: it is the likelier layout.
-            let (mut best, other, best_layout, other_layout) = if byte_of(&a) >= byte_of(&b) {
-                (a, b, KeyLayout::TimeValue, KeyLayout::Full)
-            } else {
-                (b, a, KeyLayout::Full, KeyLayout::TimeValue)
-            };
+            // Failing before the first key, both readings agree: nothing to add.
+            if a == b {
+                return Err(a);
+            }
+            // Report the reading that got further (the likelier layout) and where the other one stopped.
+            let (mut best, other, other_layout) =
+                if byte_of(&a) >= byte_of(&b) { (a, b, KeyLayout::Full) } else { (b, a, KeyLayout::TimeValue) };
             best.message = format!(
-                "{} (read with {}; with {} it fails at {}: {})",
+                "{} (read as {}; as {} it fails at {}: {})",
                 best.message,
-                best_layout.describe(),
-                other_layout.describe(),
+                other_layout.other().short_name(),
+                other_layout.short_name(),
                 other.position,
                 other.message
             );
@@ -462,7 +463,7 @@ impl<'a> Parse<'a> {
             self.bad_string.note(at, || format!("marker {marker}'s name length is not minimally encoded"));
         }
         let len = len as usize;
-        let text = self.r.take(len, || format!("marker {marker}'s name is {len} bytes long; the file ends before"))?;
+        let text = self.r.take(len, || format!("the file ends inside the name of marker {marker}"))?;
         match std::str::from_utf8(text) {
             Ok(s) => Ok(s.to_owned()),
             Err(_) => {

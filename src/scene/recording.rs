@@ -315,6 +315,22 @@ impl KeyLayout {
         }
     }
 
+    /// "8-byte keys" / "28-byte keys".
+    pub fn short_name(self) -> &'static str {
+        match self {
+            KeyLayout::Full => "28-byte keys",
+            KeyLayout::TimeValue => "8-byte keys",
+        }
+    }
+
+    /// The other layout.
+    pub fn other(self) -> Self {
+        match self {
+            KeyLayout::Full => KeyLayout::TimeValue,
+            KeyLayout::TimeValue => KeyLayout::Full,
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             KeyLayout::Full => "28-byte keys (time, value, tangents, weights, weighted mode)",
@@ -353,7 +369,7 @@ impl Default for RecordingLayout {
 
 /// An input recording. `None` streams are absent from the file (version 1.1 flags); version 1.0 always has camera
 /// and hands and never gaze.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Recording {
     pub name: String,
     pub layout: RecordingLayout,
