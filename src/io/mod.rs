@@ -8,6 +8,7 @@ pub mod companions;
 pub mod gltf_export;
 mod gltf_recording;
 pub mod mrtk;
+pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
