@@ -12,7 +12,9 @@ const BONES: usize = 30;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(kind), Some(out), Some(size)) = (args.get(1), args.get(2), args.get(3).and_then(|s| s.parse::<f64>().ok())) else {
+    let (Some(kind), Some(out), Some(size)) =
+        (args.get(1), args.get(2), args.get(3).and_then(|s| s.parse::<f64>().ok()))
+    else {
         eprintln!("usage: generate smd|ase OUT SIZE_MB");
         std::process::exit(2);
     };
@@ -61,7 +63,16 @@ fn smd(target: usize) -> String {
         let _ = writeln!(
             s,
             "{bone} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} {:.6} 2 {bone} {:.6} {next} {:.6}",
-            p[0], p[1], p[2], n[0], n[1], n[2], uv[0], uv[1], 1.0 - w, w
+            p[0],
+            p[1],
+            p[2],
+            n[0],
+            n[1],
+            n[2],
+            uv[0],
+            uv[1],
+            1.0 - w,
+            w
         );
     };
     for j in 0..rows {
@@ -97,7 +108,14 @@ fn ase(target: usize) -> String {
         for j in 0..=rows {
             for i in 0..=columns {
                 let (p, _, _) = cylinder(i, j, columns, rows);
-                let _ = writeln!(s, "\t\t\t*MESH_VERTEX {:5}\t{:.4}\t{:.4}\t{:.4}", index(i, j), p[0] + object as f32 * 20.0, p[1], p[2]);
+                let _ = writeln!(
+                    s,
+                    "\t\t\t*MESH_VERTEX {:5}\t{:.4}\t{:.4}\t{:.4}",
+                    index(i, j),
+                    p[0] + object as f32 * 20.0,
+                    p[1],
+                    p[2]
+                );
             }
         }
         s.push_str("\t\t}\n\t\t*MESH_FACE_LIST {\n");
@@ -109,7 +127,10 @@ fn ase(target: usize) -> String {
             }
         }
         for (f, [a, b, c]) in faces.iter().enumerate() {
-            let _ = writeln!(s, "\t\t\t*MESH_FACE {f:5}:    A: {a:5} B: {b:5} C: {c:5} AB:    1 BC:    1 CA:    0\t *MESH_SMOOTHING 1 \t*MESH_MTLID 0");
+            let _ = writeln!(
+                s,
+                "\t\t\t*MESH_FACE {f:5}:    A: {a:5} B: {b:5} C: {c:5} AB:    1 BC:    1 CA:    0\t *MESH_SMOOTHING 1 \t*MESH_MTLID 0"
+            );
         }
         let _ = write!(s, "\t\t}}\n\t\t*MESH_NUMTVERTEX {}\n\t\t*MESH_TVERTLIST {{\n", (columns + 1) * (rows + 1));
         for j in 0..=rows {
@@ -130,7 +151,10 @@ fn ase(target: usize) -> String {
                 let _ = writeln!(s, "\t\t\t\t*MESH_VERTEXNORMAL {v:5}\t{:.4}\t{:.4}\t{:.4}", n[0], n[1], n[2]);
             }
         }
-        let _ = write!(s, "\t\t}}\n\t}}\n\t*PROP_MOTIONBLUR 0\n\t*PROP_CASTSHADOW 1\n\t*PROP_RECVSHADOW 1\n\t*MATERIAL_REF 0\n}}\n");
+        let _ = write!(
+            s,
+            "\t\t}}\n\t}}\n\t*PROP_MOTIONBLUR 0\n\t*PROP_CASTSHADOW 1\n\t*PROP_RECVSHADOW 1\n\t*MATERIAL_REF 0\n}}\n"
+        );
         object += 1;
     }
     s
