@@ -9,6 +9,7 @@
 
 pub mod anim;
 pub mod demo;
+pub mod demo_recording;
 pub mod io;
 pub mod scene;
 #[cfg(feature = "gui")]
