@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use crate::anim::Pose;
+use crate::anim::recording::{RecordingPose, evaluate as evaluate_recording};
 use crate::io::{self, LoadError};
 use crate::scene::{Asset, Format};
 
@@ -40,7 +41,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("1 / 3 / 7", "front / right / top view"),
     ("Ctrl+1 / Ctrl+3 / Ctrl+7", "back / left / bottom view"),
     ("5", "perspective / orthographic"),
-    ("Z", "next shading mode (lit, lit + wireframe, wireframe, bone weights, normals)"),
+    ("Z", "next shading mode (textured, solid, normals, bone weights, dominant bone, stretch)"),
+    ("W", "wireframe on / off"),
     ("K / J / N / G", "skeleton / joint axes / bone names / ground grid overlay"),
     ("Esc", "clear the selection, close this window"),
     ("Ctrl+O", "open files"),
@@ -95,6 +97,7 @@ pub struct ViewerApp {
     gpu: GpuState,
     doc: Document,
     pose: Pose,
+    recording_poses: Vec<RecordingPose>,
     player: Player,
     camera: OrbitCamera,
     selected: Option<usize>,
@@ -141,6 +144,7 @@ impl ViewerApp {
             gpu,
             doc: Document::new(Asset::new(Format::Demo), Vec::new(), Vec::new(), 0),
             pose: Pose::default(),
+            recording_poses: Vec::new(),
             player: Player::default(),
             camera: OrbitCamera::default(),
             selected: None,
@@ -797,9 +801,9 @@ impl ViewerApp {
         if let Some(job) = &self.job
             && job.started.elapsed() > Duration::from_millis(150)
         {
-            egui::Area::new(egui::Id::new("loading")).fixed_pos(viewport_rect.center() - egui::vec2(160.0, 30.0)).show(
-                ctx,
-                |ui| {
+            egui::Area::new(egui::Id::unique("loading"))
+                .fixed_pos(viewport_rect.center() - egui::vec2(160.0, 30.0))
+                .show(ctx, |ui| {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
                         ui.set_width(320.0);
                         ui.horizontal(|ui| {
@@ -810,11 +814,10 @@ impl ViewerApp {
                             ui.add(egui::ProgressBar::new(f).show_percentage());
                         }
                     });
-                },
-            );
+                });
         }
         if let Some(n) = &self.notice {
-            egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -60.0]).show(
+            egui::Area::new(egui::Id::unique("notice")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -60.0]).show(
                 ctx,
                 |ui| {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -830,7 +833,7 @@ impl ViewerApp {
             );
         }
         if ctx.input(|i| !i.raw.hovered_files.is_empty()) {
-            let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("drop")));
+            let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop")));
             painter.rect_filled(viewport_rect, 0.0, egui::Color32::from_black_alpha(150));
             let text = if !self.doc.is_demo() && !self.doc.asset.skeleton.is_empty() {
                 "Drop: a model opens; animation files (PSA, animation SMD, recordings) bind to the open model"
@@ -967,6 +970,10 @@ impl eframe::App for ViewerApp {
             }
         });
         self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.recording_poses.resize_with(self.doc.asset.recordings.len(), RecordingPose::default);
+        for (rec, pose) in self.doc.asset.recordings.iter().zip(&mut self.recording_poses) {
+            evaluate_recording(rec, self.player.time, pose);
+        }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
         if self.state.show_timeline {
@@ -988,7 +995,7 @@ impl eframe::App for ViewerApp {
             });
         }
         if self.state.show_inspector {
-            egui::Panel::right("inspector").resizable(true).default_size(400.0).min_size(220.0).show(ui, |ui| {
+            egui::Panel::right("inspector").resizable(true).default_size(380.0).min_size(220.0).show(ui, |ui| {
                 self.right_panel(ui, &mut cmds);
             });
         }
@@ -1013,6 +1020,7 @@ impl eframe::App for ViewerApp {
                 state: &self.state,
                 camera: &self.camera,
                 selected: self.selected,
+                recordings: &self.recording_poses,
                 status: &status,
                 gpu_draws_scene: false,
             };

@@ -100,10 +100,10 @@ impl OrbitCamera {
         let far = reach * 4.0;
         if self.orthographic {
             let h = self.half_height();
-            Mat4::orthographic_rh(-h * aspect, h * aspect, -h, h, -far, far)
+            glam::camera::rh::proj::directx::orthographic(-h * aspect, h * aspect, -h, h, -far, far)
         } else {
             let near = (self.distance * 0.01).max(far * 1e-6);
-            Mat4::perspective_rh(self.fov_y, aspect, near, far)
+            glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, near, far)
         }
     }
 

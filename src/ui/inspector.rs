@@ -25,7 +25,7 @@ pub fn matrix_text(m: &Mat4) -> String {
 pub fn srt_text(t: &Transform) -> String {
     let (x, y, z) = t.rotation.to_euler(EulerRot::XYZ);
     format!(
-        "translation {}\nrotation    {} (xyzw)  = {:.3}°, {:.3}°, {:.3}° (XYZ)\nscale       {}",
+        "translation {}\nrotation    {} (x y z w)\n            {:.3}°, {:.3}°, {:.3}° (Euler XYZ)\nscale       {}",
         vec3(t.translation),
         quat(t.rotation),
         x.to_degrees(),
@@ -112,7 +112,7 @@ pub fn bone(ui: &mut egui::Ui, doc: &Document, pose: &Pose, selected: Option<usi
         }
     });
     ui.separator();
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+    egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
         let mut all = String::new();
         if let Some(l) = pose.local.get(b) {
             let t = srt_text(l);

@@ -223,9 +223,10 @@ impl Player {
     }
 
     /// End of the timeline: the clock time at which the last contributing track reaches the end of its clip
-    /// (or its start, when it plays backwards), and the end of every sequencer event. 0 when nothing plays.
+    /// (or its start, when it plays backwards), the end of every sequencer event, and the end of every input
+    /// recording (recordings play on the clock directly). 0 when nothing plays.
     pub fn length(&self, asset: &Asset) -> f32 {
-        let mut end = 0.0f32;
+        let mut end = asset.recordings.iter().map(|r| r.duration).filter(|d| d.is_finite()).fold(0.0f32, f32::max);
         for (i, t) in self.tracks.iter().enumerate() {
             for e in &t.events {
                 end = end.max(e.end());
@@ -401,7 +402,8 @@ impl Player {
                 let Some(binding) = self.bindings.get(i).map(|b| &b.1) else { continue };
                 let t = self.mode.fold(track.raw_time(self.time), clip.duration);
                 binding.sample(skeleton, clip, t, &mut self.scratch);
-                let mask = self.masks.get(i);
+                // An empty mask means all bones.
+                let mask = self.masks.get(i).filter(|m| !m.is_empty());
                 for b in 0..n {
                     if mask.is_some_and(|m| !m.get(b).copied().unwrap_or(false)) {
                         continue;
@@ -434,7 +436,11 @@ impl Player {
                         let q = self.acc_r[b] / w;
                         pose.local[b] = Transform {
                             translation: self.acc_t[b] / w,
-                            rotation: Quat::from_vec4(q).try_normalize().unwrap_or(Quat::IDENTITY),
+                            rotation: if q.length_squared() > 1e-12 {
+                                Quat::from_vec4(q.normalize())
+                            } else {
+                                Quat::IDENTITY
+                            },
                             scale: self.acc_s[b] / w,
                         };
                     }

@@ -13,32 +13,36 @@ pub const STORAGE_KEY: &str = "bonescope.ui";
 /// How many recent file sets the File menu keeps.
 pub const MAX_RECENT: usize = 12;
 
-/// How the mesh is drawn.
+/// How the mesh surfaces are coloured (the renderer's shading modes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Shading {
-    /// Lit, material colours (and textures where the renderer has them).
+    /// Material colour × texture, lit (the painter fallback has no textures: material colour).
     #[default]
-    Lit,
-    /// Lit with the triangle edges on top.
-    LitWireframe,
-    /// Edges only.
-    Wireframe,
-    /// Influence of the selected bone as a heat map (blue 0 → red 1).
-    Weights,
-    /// Normals as colours.
+    Textured,
+    /// Material colour only, lit.
+    Solid,
+    /// Viewer-frame normals as colours.
     Normals,
+    /// Weight of the selected bone as a heat map (blue 0 → red 1).
+    BoneWeights,
+    /// Each vertex in the colour of the bone with its largest weight.
+    DominantBone,
+    /// Edge length against the bind pose: blue compressed, grey unchanged, red stretched.
+    Stretch,
 }
 
 impl Shading {
-    pub const ALL: [Shading; 5] = [Self::Lit, Self::LitWireframe, Self::Wireframe, Self::Weights, Self::Normals];
+    pub const ALL: [Shading; 6] =
+        [Self::Textured, Self::Solid, Self::Normals, Self::BoneWeights, Self::DominantBone, Self::Stretch];
 
     pub fn label(self) -> &'static str {
         match self {
-            Self::Lit => "Lit",
-            Self::LitWireframe => "Lit + wireframe",
-            Self::Wireframe => "Wireframe",
-            Self::Weights => "Bone weights",
+            Self::Textured => "Textured",
+            Self::Solid => "Solid",
             Self::Normals => "Normals",
+            Self::BoneWeights => "Bone weights",
+            Self::DominantBone => "Dominant bone",
+            Self::Stretch => "Stretch",
         }
     }
 }
@@ -46,6 +50,7 @@ impl Shading {
 /// Things drawn over the mesh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Overlay {
+    Wireframe,
     Skeleton,
     JointAxes,
     BoneNames,
@@ -56,12 +61,21 @@ pub enum Overlay {
 }
 
 impl Overlay {
-    pub const ALL: [Overlay; 7] =
-        [Self::Mesh, Self::Skeleton, Self::JointAxes, Self::BoneNames, Self::Grid, Self::WorldAxes, Self::Bounds];
+    pub const ALL: [Overlay; 8] = [
+        Self::Mesh,
+        Self::Wireframe,
+        Self::Skeleton,
+        Self::JointAxes,
+        Self::BoneNames,
+        Self::Grid,
+        Self::WorldAxes,
+        Self::Bounds,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             Self::Mesh => "Mesh",
+            Self::Wireframe => "Wireframe",
             Self::Skeleton => "Skeleton",
             Self::JointAxes => "Joint axes",
             Self::BoneNames => "Bone names",
@@ -76,6 +90,7 @@ impl Overlay {
 #[serde(default)]
 pub struct Overlays {
     pub mesh: bool,
+    pub wireframe: bool,
     pub skeleton: bool,
     pub joint_axes: bool,
     pub bone_names: bool,
@@ -88,6 +103,7 @@ impl Default for Overlays {
     fn default() -> Self {
         Self {
             mesh: true,
+            wireframe: false,
             skeleton: true,
             joint_axes: false,
             bone_names: false,
@@ -102,6 +118,7 @@ impl Overlays {
     pub fn get(&self, o: Overlay) -> bool {
         match o {
             Overlay::Mesh => self.mesh,
+            Overlay::Wireframe => self.wireframe,
             Overlay::Skeleton => self.skeleton,
             Overlay::JointAxes => self.joint_axes,
             Overlay::BoneNames => self.bone_names,
@@ -114,6 +131,7 @@ impl Overlays {
     pub fn set(&mut self, o: Overlay, on: bool) {
         let slot = match o {
             Overlay::Mesh => &mut self.mesh,
+            Overlay::Wireframe => &mut self.wireframe,
             Overlay::Skeleton => &mut self.skeleton,
             Overlay::JointAxes => &mut self.joint_axes,
             Overlay::BoneNames => &mut self.bone_names,
@@ -172,7 +190,7 @@ impl Default for UiState {
             show_inspector: true,
             show_timeline: true,
             right_tab: RightTab::Inspector,
-            shading: Shading::Lit,
+            shading: Shading::Textured,
             overlays: Overlays::default(),
             orthographic: false,
             playback: PlaybackType::Loop,
@@ -235,7 +253,7 @@ mod tests {
     #[test]
     fn state_round_trips_and_old_settings_fill_in_defaults() {
         let mut s = UiState::default();
-        s.shading = Shading::Weights;
+        s.shading = Shading::BoneWeights;
         s.overlays.set(Overlay::BoneNames, true);
         s.playback = PlaybackType::PingPong;
         let text = serde_json::to_string(&s).unwrap();

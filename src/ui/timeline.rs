@@ -161,7 +161,7 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
         let keys = Rect::from_min_size(ruler.left_bottom(), Vec2::new(lane_width, KEYS_HEIGHT));
 
         // Interaction over the whole lane area: scrub, zoom, pan.
-        let response = ui.interact(lanes, ui.id().with("timeline lanes"), Sense::click_and_drag());
+        let response = ui.interact(lanes, ui.scope_id().with("timeline lanes"), Sense::click_and_drag());
         lane_input(ui, &response, lanes, view, length, cmds);
 
         let painter = ui.painter_at(lanes.expand(1.0));
@@ -282,8 +282,9 @@ fn transport(
         let frame = (player.time * fps).round() as i64;
         let last = (length * fps).round() as i64;
         ui.monospace(format!("{:7.3} s / {:.3} s", player.time, length));
+        ui.add_space(6.0);
         ui.monospace(format!("frame {frame} / {last}"));
-        ui.weak(format!("@ {fps:.4} fps").trim_end_matches('0').trim_end_matches('.').to_owned());
+        ui.weak(format!("at {} fps", fmt_fps(fps)));
         ui.separator();
         ui.label("speed");
         let mut speed = input.state.speed;
@@ -426,6 +427,12 @@ fn draw_ruler(
     painter.hline(ruler.x_range(), ruler.bottom(), Stroke::new(1.0, line));
 }
 
+/// 30 → "30", 29.97 → "29.97".
+pub fn fmt_fps(fps: f32) -> String {
+    let s = format!("{fps:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
 fn decimals(step: f32) -> usize {
     if step >= 1.0 { 0 } else { (-step.log10()).ceil().max(0.0) as usize }
 }
@@ -433,10 +440,32 @@ fn decimals(step: f32) -> usize {
 fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &TimelineView, input: &TimelineInput) {
     let asset = &input.doc.asset;
     let player = input.player;
+    let mid = keys.center().y;
+    let hover = ui.input(|i| i.pointer.hover_pos());
+    // Recording markers (on the clock itself) as flags.
+    for rec in &asset.recordings {
+        for m in &rec.markers {
+            let x = view.time_to_x(keys, m.time);
+            if !(keys.left()..=keys.right()).contains(&x) {
+                continue;
+            }
+            let color = Color32::from_rgb(220, 90, 220);
+            painter.vline(x, keys.y_range(), Stroke::new(1.5, color));
+            let flag =
+                vec![Pos2::new(x, keys.top()), Pos2::new(x + 8.0, keys.top() + 4.0), Pos2::new(x, keys.top() + 8.0)];
+            painter.add(egui::Shape::convex_polygon(flag, color, Stroke::NONE));
+            painter.text(
+                Pos2::new(x + 10.0, keys.top() + 1.0),
+                egui::Align2::LEFT_TOP,
+                &m.name,
+                egui::FontId::proportional(10.5),
+                color,
+            );
+        }
+    }
     let Some(track) = player.tracks.get(input.focus) else { return };
     let Some(clip) = asset.clips.get(track.clip) else { return };
     let mode = player.mode;
-    let mid = keys.center().y;
     // Key ticks of the selected bone: translation (red), rotation (green), scale (blue) in three rows.
     if let Some(bone) = input.selected.and_then(|b| asset.skeleton.names.get(b))
         && let Some(bt) = clip.track_for(bone)
@@ -462,7 +491,6 @@ fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &Timeline
         }
     }
     // Callback keys of the focus clip as diamonds, with their data on hover.
-    let hover = ui.input(|i| i.pointer.hover_pos());
     for key in &clip.callback_keys {
         for t in key_clock_times(mode, key.time, clip.duration, track.offset, track.speed, view.start, view.end) {
             let x = view.time_to_x(keys, t);
@@ -561,6 +589,13 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frame_rates_print_without_trailing_zeros() {
+        assert_eq!(fmt_fps(30.0), "30");
+        assert_eq!(fmt_fps(29.97), "29.97");
+        assert_eq!(fmt_fps(12.5), "12.5");
+    }
 
     #[test]
     fn tick_steps_are_readable() {

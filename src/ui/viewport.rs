@@ -11,7 +11,9 @@ use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
+use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, skin_mesh};
+use crate::scene::{HAND_BONES, Hand};
 
 use super::camera::{OrbitCamera, ViewPreset};
 use super::command::Command;
@@ -49,6 +51,8 @@ pub struct ViewInput<'a> {
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
+    /// Input recordings evaluated at the current time (hands, gaze, head camera).
+    pub recordings: &'a [RecordingPose],
     pub status: &'a StatusInfo,
     /// True when the GPU renderer draws the mesh and its overlays; the painter then only adds text and the
     /// gizmo.
@@ -96,6 +100,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_skeleton(&painter, input, &projected_joints, dark);
         }
     }
+    draw_recordings(&painter, &view_proj, rect, input, cache);
     draw_names(&painter, input, &projected_joints, dark);
     if input.state.overlays.world_axes {
         draw_gizmo(&painter, rect, input.camera);
@@ -253,6 +258,60 @@ fn shade(rgb: [f32; 3], lambert: f32) -> Color32 {
     Color32::from_rgb(f(rgb[0]), f(rgb[1]), f(rgb[2]))
 }
 
+/// A distinct colour per bone (golden-angle hues).
+pub fn bone_color(bone: usize) -> [f32; 3] {
+    let h = (bone as f32 * 0.618_034).fract() * 6.0;
+    let x = 1.0 - ((h % 2.0) - 1.0).abs();
+    let (r, g, b) = match h as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    [0.25 + 0.7 * r, 0.25 + 0.7 * g, 0.25 + 0.7 * b]
+}
+
+/// Blue (compressed by `range` or more) → grey (unchanged) → red (stretched by `range` or more).
+pub fn stretch_color(ratio: f32, range: f32) -> [f32; 3] {
+    let grey = [0.62, 0.62, 0.62];
+    let d = ((ratio - 1.0) / range.max(1e-6)).clamp(-1.0, 1.0);
+    let end = if d < 0.0 { [0.15, 0.3, 0.95] } else { [0.95, 0.15, 0.1] };
+    let t = d.abs();
+    [grey[0] + (end[0] - grey[0]) * t, grey[1] + (end[1] - grey[1]) * t, grey[2] + (end[2] - grey[2]) * t]
+}
+
+/// Mean incident edge length now / at bind, per vertex (1 for vertices without edges).
+fn stretch_ratios(mesh: &crate::scene::Mesh, skinned: &[Vec3], out: &mut Vec<f32>) {
+    let n = mesh.positions.len();
+    let mut sum_now = vec![0.0f32; n];
+    let mut sum_bind = vec![0.0f32; n];
+    for tri in mesh.indices.chunks_exact(3) {
+        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
+            let (a, b) = (a as usize, b as usize);
+            let (Some(pa), Some(pb), Some(sa), Some(sb)) =
+                (mesh.positions.get(a), mesh.positions.get(b), skinned.get(a), skinned.get(b))
+            else {
+                continue;
+            };
+            let bind = pa.distance(*pb);
+            let now = sa.distance(*sb);
+            for v in [a, b] {
+                sum_bind[v] += bind;
+                sum_now[v] += now;
+            }
+        }
+    }
+    out.clear();
+    out.extend(sum_now.iter().zip(&sum_bind).map(|(n, b)| if *b > 1e-12 { n / b } else { 1.0 }));
+}
+
+fn rgb(c: [f32; 3]) -> Color32 {
+    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
+    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
+}
+
 fn draw_mesh(
     painter: &egui::Painter,
     view_proj: &Mat4,
@@ -270,19 +329,21 @@ fn draw_mesh(
     let shading = input.state.shading;
     let mut out = epaint::Mesh::default();
     let mut wire = epaint::Mesh::default();
-    let wire_color = if shading == Shading::Wireframe {
-        if dark { Color32::from_rgb(170, 190, 215) } else { Color32::from_rgb(40, 60, 90) }
-    } else if dark {
-        Color32::from_rgba_unmultiplied(20, 20, 25, 150)
+    let wire_color = if dark {
+        Color32::from_rgba_unmultiplied(10, 10, 14, 170)
     } else {
-        Color32::from_rgba_unmultiplied(30, 30, 40, 110)
+        Color32::from_rgba_unmultiplied(20, 20, 30, 130)
     };
     let selected = input.selected.map(|s| s as u16);
+    let mut ratios = Vec::new();
 
     for (mi, mesh) in asset.meshes.iter().enumerate() {
         let (Some(pos), Some(nrm)) = (cache.skinned_positions.get(mi), cache.skinned_normals.get(mi)) else {
             continue;
         };
+        if shading == Shading::Stretch {
+            stretch_ratios(mesh, pos, &mut ratios);
+        }
         cache.projected.clear();
         cache.projected.extend(pos.iter().map(|p| project(view_proj, rect, to_viewer.transform_point3(*p))));
         let tri_count = mesh.indices.len() / 3;
@@ -297,11 +358,10 @@ fn draw_mesh(
         }
         cache.order.clear();
         for t in 0..tri_count {
-            let idx = [mesh.indices[3 * t], mesh.indices[3 * t + 1], mesh.indices[3 * t + 2]];
             let mut depth = 0.0;
             let mut visible = true;
-            for i in idx {
-                match cache.projected.get(i as usize).copied().flatten() {
+            for k in 0..3 {
+                match mesh.indices.get(3 * t + k).and_then(|&i| cache.projected.get(i as usize).copied().flatten()) {
                     Some((_, z)) => depth += z,
                     None => visible = false,
                 }
@@ -312,8 +372,6 @@ fn draw_mesh(
         }
         // Far to near: the painter's algorithm stands in for a depth buffer.
         cache.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        let draw_fill = shading != Shading::Wireframe;
-        let draw_wire = matches!(shading, Shading::Wireframe | Shading::LitWireframe);
         for &(_, t) in &cache.order {
             let t = t as usize;
             let idx =
@@ -323,37 +381,44 @@ fn draw_mesh(
             else {
                 continue;
             };
-            if draw_fill {
-                let world: Vec<Vec3> = idx.iter().map(|&i| to_viewer.transform_point3(pos[i])).collect();
-                let face_n = (world[1] - world[0]).cross(world[2] - world[0]).normalize_or_zero();
-                let rgb = material_color(input, cache.tri_material[t]);
-                let base = out.vertices.len() as u32;
-                for (k, &i) in idx.iter().enumerate() {
-                    let n = nrm.get(i).map(|n| (normal_matrix * *n).normalize_or_zero()).unwrap_or(face_n);
-                    let n = if n == Vec3::ZERO { face_n } else { n };
-                    let color = match shading {
-                        Shading::Weights => {
-                            let w = selected.map_or(0.0, |s| {
-                                let j = mesh.joints.get(i).copied().unwrap_or_default();
-                                let ws = mesh.weights.get(i).copied().unwrap_or_default();
-                                (0..4).filter(|&q| j[q] == s).map(|q| ws[q]).sum::<f32>()
-                            });
-                            let h = heat(w);
-                            let l = n.dot(light).abs();
-                            shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * l)
-                        }
-                        Shading::Normals => {
-                            let c = n * 0.5 + Vec3::splat(0.5);
-                            Color32::from_rgb((c.x * 255.0) as u8, (c.y * 255.0) as u8, (c.z * 255.0) as u8)
-                        }
-                        // Two-sided lighting: back faces of open meshes stay visible.
-                        _ => shade(rgb, n.dot(light).abs()),
-                    };
-                    out.colored_vertex([a, b, c][k], color);
-                }
-                out.add_triangle(base, base + 1, base + 2);
+            let world = idx.map(|i| to_viewer.transform_point3(pos[i]));
+            let face_n = (world[1] - world[0]).cross(world[2] - world[0]).normalize_or_zero();
+            let material = material_color(input, cache.tri_material[t]);
+            let base = out.vertices.len() as u32;
+            for (k, &i) in idx.iter().enumerate() {
+                let n = nrm.get(i).map(|n| (normal_matrix * *n).normalize_or_zero()).unwrap_or(face_n);
+                let n = if n == Vec3::ZERO { face_n } else { n };
+                // Two-sided lighting: back faces of open meshes stay visible.
+                let lambert = n.dot(light).abs();
+                let color = match shading {
+                    Shading::Textured | Shading::Solid => shade(material, lambert),
+                    Shading::Normals => {
+                        let c = n * 0.5 + Vec3::splat(0.5);
+                        rgb([c.x, c.y, c.z])
+                    }
+                    Shading::BoneWeights => {
+                        let w = selected.map_or(0.0, |s| {
+                            let j = mesh.joints.get(i).copied().unwrap_or_default();
+                            let ws = mesh.weights.get(i).copied().unwrap_or_default();
+                            (0..4).filter(|&q| j[q] == s).map(|q| ws[q]).sum::<f32>()
+                        });
+                        let h = heat(w);
+                        shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * lambert)
+                    }
+                    Shading::DominantBone => {
+                        let j = mesh.joints.get(i).copied().unwrap_or_default();
+                        let ws = mesh.weights.get(i).copied().unwrap_or_default();
+                        let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
+                        shade(bone_color(usize::from(j[best])), 0.4 + 0.6 * lambert)
+                    }
+                    Shading::Stretch => {
+                        shade(stretch_color(ratios.get(i).copied().unwrap_or(1.0), 0.25), 0.5 + 0.5 * lambert)
+                    }
+                };
+                out.colored_vertex([a, b, c][k], color);
             }
-            if draw_wire {
+            out.add_triangle(base, base + 1, base + 2);
+            if input.state.overlays.wireframe {
                 for (p, q) in [(a, b), (b, c), (c, a)] {
                     add_line_quad(&mut wire, p, q, 0.7, wire_color);
                 }
@@ -479,6 +544,75 @@ fn draw_skeleton(painter: &egui::Painter, input: &ViewInput, projected: &[Option
     }
 }
 
+/// Hands (joints and bones; pinching hands brighter), the gaze ray and the head camera of each recording.
+fn draw_recordings(
+    painter: &egui::Painter,
+    view_proj: &Mat4,
+    rect: Rect,
+    input: &ViewInput,
+    cache: &mut ViewportCache,
+) {
+    let m = input.doc.asset.axes.to_viewer;
+    let mut bounds = cache.pose_bounds.unwrap_or(Bounds::EMPTY);
+    for rec in input.recordings {
+        for hand in Hand::BOTH {
+            let h = rec.hand(hand);
+            if !h.present || !h.tracked {
+                continue;
+            }
+            let base = match hand {
+                Hand::Left => Color32::from_rgb(80, 200, 255),
+                Hand::Right => Color32::from_rgb(255, 130, 90),
+            };
+            let color = if h.pinching { Color32::from_rgb(255, 235, 80) } else { base };
+            let p: Vec<Vec3> = h.joints.iter().map(|j| m.transform_point3(j.position)).collect();
+            for &(a, b) in &HAND_BONES {
+                let (Some(ja), Some(jb)) = (h.joints.get(a), h.joints.get(b)) else { continue };
+                if ja.recorded
+                    && jb.recorded
+                    && let Some(s) = project_segment(view_proj, rect, p[a], p[b])
+                {
+                    painter.line_segment(s, Stroke::new(2.0, color));
+                }
+            }
+            for (j, q) in h.joints.iter().zip(&p) {
+                if j.recorded {
+                    bounds.add(*q);
+                    if let Some((s, _)) = project(view_proj, rect, *q) {
+                        painter.circle_filled(s, 2.5, color);
+                    }
+                }
+            }
+        }
+        if let Some(g) = rec.gaze {
+            let o = m.transform_point3(g.origin);
+            let d = m.transform_vector3(g.direction);
+            if let Some(s) = project_segment(view_proj, rect, o, o + d * 2.0) {
+                painter.line_segment(s, Stroke::new(1.5, Color32::from_rgb(120, 255, 120)));
+            }
+        }
+        if let Some(c) = rec.camera {
+            let o = m.transform_point3(c.position);
+            bounds.add(o);
+            let size = 0.08;
+            let colors =
+                [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
+            for (axis, color) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(colors) {
+                let d = m.transform_vector3(c.rotation * axis) * size;
+                if let Some(s) = project_segment(view_proj, rect, o, o + d) {
+                    painter.line_segment(s, Stroke::new(2.0, color));
+                }
+            }
+            if let Some((s, _)) = project(view_proj, rect, o) {
+                painter.circle_stroke(s, 6.0, Stroke::new(1.5, Color32::from_gray(200)));
+            }
+        }
+    }
+    if !bounds.is_empty() {
+        cache.pose_bounds = Some(bounds);
+    }
+}
+
 fn draw_names(painter: &egui::Painter, input: &ViewInput, projected: &[Option<(Pos2, f32)>], dark: bool) {
     let names = &input.doc.asset.skeleton.names;
     let all = input.state.overlays.bone_names;
@@ -558,7 +692,7 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
                     }
                 })
                 .response
-                .on_hover_text("Shading mode (Z cycles)");
+                .on_hover_text("Shading mode (Z cycles; W toggles the wireframe)");
             if shading != input.state.shading {
                 cmds.push(Command::SetShading(shading));
             }
