@@ -7,10 +7,12 @@
 //! `offset * to_root` is `to_root * offset`.
 
 pub mod curve;
+pub mod diagnostics;
 pub mod pose;
 pub mod sample;
 pub mod skin;
 
+pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;
 pub use skin::{skin_mesh, skin_vertex};

@@ -5,6 +5,8 @@
 
 use glam::{Vec2, Vec3};
 
+use super::InfluenceReport;
+
 /// A run of the index buffer drawn with one material (the D3DX attribute-table entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Subset {
@@ -52,6 +54,9 @@ pub struct Mesh {
     pub vertex_frames: Vec<VertexFrame>,
     /// True when the file's triangles wind clockwise seen from the front, in the file's frame.
     pub clockwise: bool,
+    /// What the loader's influence reducer changed for this mesh's vertices (trimmed to four, renormalised,
+    /// unweighted); all zero when the loader did not record it. Read by the rig diagnostics.
+    pub influence_report: InfluenceReport,
 }
 
 impl Mesh {
