@@ -7,7 +7,7 @@
 //! for meshes above `max_edges`), only the vertices those edges touch are skinned, positions only, into
 //! buffers made once.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec3A};
 
 use crate::scene::{Asset, Clip, Mesh, Transform};
 
@@ -23,7 +23,7 @@ struct EdgeSet {
     sampled: bool,
     /// Mesh vertex index of each compact vertex.
     vertex: Vec<u32>,
-    bind: Vec<Vec3>,
+    bind: Vec<Vec3A>,
     joints: Vec<[u16; 4]>,
     weights: Vec<[f32; 4]>,
     /// Compact vertex indices of each edge.
@@ -32,7 +32,7 @@ struct EdgeSet {
     triangle: Vec<u32>,
     inv_bind_len_sq: Vec<f32>,
     /// Scratch: skinned positions of the compact vertices.
-    skinned: Vec<Vec3>,
+    skinned: Vec<Vec3A>,
 }
 
 /// The worst edge seen so far: squared stretch (NaN counted as infinite), where, and when.
@@ -57,21 +57,9 @@ impl EdgeSet {
         // the list being built never outgrows the budget by much.
         let tri_stride =
             if triangles.saturating_mul(3) / 2 > max_edges { (triangles * 3).div_ceil(max_edges) } else { 1 };
-        let mut raw: Vec<(u32, u32, u32)> = Vec::with_capacity((triangles / tri_stride + 1).saturating_mul(3));
-        for (t, tri) in mesh.indices.chunks_exact(3).enumerate().step_by(tri_stride) {
-            if tri.iter().any(|&i| i as usize >= n) {
-                continue;
-            }
-            for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
-                if a != b {
-                    raw.push((a.min(b), a.max(b), t as u32));
-                }
-            }
-        }
-        raw.sort_unstable();
-        // Sorted by (a, b, triangle): the first of each run names the lowest triangle.
-        raw.dedup_by_key(|e| (e.0, e.1));
+        let raw = unique_edges(mesh, n, tri_stride);
         let mut sampled = tri_stride > 1;
+        let mut raw = raw;
         if raw.len() > max_edges {
             let stride = raw.len().div_ceil(max_edges);
             raw = raw.into_iter().step_by(stride).collect();
@@ -104,7 +92,7 @@ impl EdgeSet {
                 if *c == u32::MAX {
                     *c = set.vertex.len() as u32;
                     set.vertex.push(v);
-                    set.bind.push(mesh.positions.get(v as usize).copied().unwrap_or(Vec3::ZERO));
+                    set.bind.push(mesh.positions.get(v as usize).copied().unwrap_or(Vec3::ZERO).into());
                     set.joints.push(mesh.joints.get(v as usize).copied().unwrap_or([0; 4]));
                     set.weights.push(mesh.weights.get(v as usize).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]));
                 }
@@ -115,7 +103,7 @@ impl EdgeSet {
             set.triangle.push(t);
             set.inv_bind_len_sq.push(1.0 / len_sq);
         }
-        set.skinned = vec![Vec3::ZERO; set.vertex.len()];
+        set.skinned = vec![Vec3A::ZERO; set.vertex.len()];
         (!set.edges.is_empty()).then_some(set)
     }
 
@@ -124,12 +112,12 @@ impl EdgeSet {
         for (((out, p), joints), weights) in
             self.skinned.iter_mut().zip(&self.bind).zip(&self.joints).zip(&self.weights)
         {
-            let mut s = Vec3::ZERO;
+            let mut s = Vec3A::ZERO;
             for (j, w) in joints.iter().zip(weights) {
                 if *w != 0.0
                     && let Some(m) = palette.get(usize::from(*j))
                 {
-                    s += *w * m.transform_point3(*p);
+                    s += *w * m.transform_point3a(*p);
                 }
             }
             *out = s;
@@ -145,14 +133,21 @@ impl EdgeSet {
         if r.is_nan() { f32::INFINITY } else { r }
     }
 
-    /// The most stretched edge of the last skinned pose.
+    /// The most stretched edge of the last skinned pose (the hot loop: one pass, no branches but the max).
     fn worst_edge(&self) -> (f32, usize) {
+        let skinned = &self.skinned;
         let mut best = (-1.0f32, 0usize);
-        for e in 0..self.edges.len() {
-            let r = self.ratio_sq(e);
+        let mut broken = false;
+        for (e, ([a, b], inv)) in self.edges.iter().zip(&self.inv_bind_len_sq).enumerate() {
+            let (Some(pa), Some(pb)) = (skinned.get(*a as usize), skinned.get(*b as usize)) else { continue };
+            let r = (*pa - *pb).length_squared() * inv;
             if r > best.0 {
                 best = (r, e);
             }
+            broken |= r.is_nan();
+        }
+        if broken && let Some(e) = (0..self.edges.len()).find(|&e| self.ratio_sq(e) == f32::INFINITY) {
+            return (f32::INFINITY, e);
         }
         best
     }
@@ -167,6 +162,51 @@ impl EdgeSet {
     fn triangle_of(&self, e: usize) -> usize {
         self.triangle.get(e).copied().unwrap_or(0) as usize
     }
+}
+
+/// The unique edges `(a, b, triangle)` with `a < b` of every `tri_stride`-th triangle, in order of `a` then
+/// `b`, each naming the lowest triangle it belongs to. A bucket pass by `a` (a counting sort) instead of a
+/// comparison sort: linear in the triangle count, and each bucket holds only the few edges of one vertex.
+fn unique_edges(mesh: &Mesh, n: usize, tri_stride: usize) -> Vec<(u32, u32, u32)> {
+    let valid = |tri: &[u32]| tri.iter().all(|&i| (i as usize) < n);
+    let edges_of = |tri: &[u32]| [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])];
+    let triangles = || mesh.indices.chunks_exact(3).enumerate().step_by(tri_stride.max(1)).filter(|(_, t)| valid(t));
+    let mut start = vec![0u32; n + 1];
+    for (_, tri) in triangles() {
+        for (a, b) in edges_of(tri) {
+            if a != b {
+                start[a.min(b) as usize + 1] += 1;
+            }
+        }
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let total = start[n] as usize;
+    let mut fill = start.clone();
+    let mut slots = vec![(0u32, 0u32); total];
+    for (t, tri) in triangles() {
+        for (a, b) in edges_of(tri) {
+            if a != b {
+                let f = &mut fill[a.min(b) as usize];
+                slots[*f as usize] = (a.max(b), t as u32);
+                *f += 1;
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(total / 2 + 1);
+    for v in 0..n {
+        let bucket = &mut slots[start[v] as usize..start[v + 1] as usize];
+        bucket.sort_unstable();
+        let mut last = None;
+        for &(b, t) in bucket.iter() {
+            if last != Some(b) {
+                out.push((v as u32, b, t));
+                last = Some(b);
+            }
+        }
+    }
+    out
 }
 
 /// Buffers for evaluating clip poses, made once per diagnosis.
