@@ -9,8 +9,10 @@
 pub mod curve;
 pub mod diagnostics;
 pub mod pose;
+pub mod recording;
 pub mod sample;
 pub mod skin;
+pub mod unity_curve;
 
 pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
