@@ -400,3 +400,78 @@ fn an_empty_asset_and_a_clip_only_asset_are_fine() {
     anim.meshes.push(anim_mesh);
     assert!(serious(&run(&anim)).is_empty());
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn finite_or_not() -> impl Strategy<Value = f32> {
+        prop_oneof![8 => -10.0f32..10.0, 1 => Just(f32::NAN), 1 => Just(0.0f32), 1 => Just(1e30f32)]
+    }
+
+    prop_compose! {
+        fn broken_asset()(
+            parents in proptest::collection::vec(proptest::option::of(0usize..12), 0..10),
+            extra_offsets in 0usize..3,
+            scales in proptest::collection::vec(finite_or_not(), 30),
+            positions in proptest::collection::vec((finite_or_not(), finite_or_not(), finite_or_not()), 0..30),
+            indices in proptest::collection::vec(0u32..40, 0..60),
+            joints in proptest::collection::vec(0u16..14, 0..30),
+            weights in proptest::collection::vec(finite_or_not(), 0..30),
+            track_names in proptest::collection::vec(0usize..14, 0..8),
+            times in proptest::collection::vec(finite_or_not(), 0..5),
+            frames in 0u32..80,
+        ) -> Asset {
+            let mut asset = Asset::new(Format::Smd);
+            for (i, p) in parents.iter().enumerate() {
+                let s = Vec3::new(scales[i * 3 % 30], scales[(i * 3 + 1) % 30], scales[(i * 3 + 2) % 30]);
+                asset.skeleton.names.push(format!("b{i}"));
+                asset.skeleton.parents.push(*p);
+                asset.skeleton.bind_local.push(Transform::new(s, Quat::from_rotation_x(s.x), s));
+            }
+            asset.skeleton.recompute_inverse_bind();
+            asset.skeleton.inverse_bind.truncate(asset.skeleton.len().saturating_sub(extra_offsets));
+            let n = positions.len();
+            let mut mesh = Mesh {
+                positions: positions.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(),
+                indices,
+                ..Mesh::default()
+            };
+            mesh.joints = (0..n).map(|i| [joints.get(i).copied().unwrap_or(0), 1, 2, 3]).collect();
+            mesh.weights = (0..n).map(|i| [weights.get(i).copied().unwrap_or(1.0), 0.25, 0.0, 0.0]).collect();
+            mesh.normals = vec![Vec3::Y; n];
+            mesh.uvs = vec![glam::Vec2::ZERO; n];
+            asset.meshes.push(mesh);
+            let tracks = track_names
+                .iter()
+                .map(|&b| BoneTrack {
+                    bone_name: format!("b{b}"),
+                    translation: Curve::linear(times.clone(), times.iter().map(|&t| Vec3::splat(t)).collect()),
+                    rotation: Curve::linear(vec![0.0], vec![Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)]),
+                    scale: Curve::default(),
+                })
+                .collect();
+            asset.clips.push(bonescope::scene::Clip {
+                name: "x".into(),
+                duration: times.first().copied().unwrap_or(1.0),
+                frame_rate: 30.0,
+                frame_count: frames,
+                tracks,
+                callback_keys: Vec::new(),
+            });
+            asset
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn diagnose_never_panics_on_broken_data(asset in broken_asset()) {
+            let pose = Pose::bind(&asset.skeleton);
+            let opts = DiagnoseOptions { current_palette: Some(pose.palette), max_edges: 7, ..DiagnoseOptions::default() };
+            let findings = diagnose(&asset, &opts);
+            // Whatever is broken, findings stay sorted most severe first.
+            prop_assert!(findings.windows(2).all(|w| w[0].severity <= w[1].severity));
+        }
+    }
+}
