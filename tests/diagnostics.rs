@@ -229,6 +229,19 @@ fn mirrored_scale_in_bind_and_in_keys() {
 }
 
 #[test]
+fn a_mirrored_bone_that_drives_nothing_is_only_information() {
+    let mut asset = clean_demo();
+    let mirrored = Transform::new(Vec3::Y, Quat::IDENTITY, Vec3::new(-1.0, 1.0, 1.0));
+    asset.skeleton.push("tip_nub", Some(BONES - 1), mirrored);
+    asset.skeleton.recompute_inverse_bind();
+    let findings = run(&asset);
+    let found = of_kind(&findings, FindingKind::MirroredScale);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].subject, found[0].severity), (Subject::Bone(BONES), Severity::Info));
+    assert!(found[0].message.contains("nothing flips"), "{}", found[0].message);
+}
+
+#[test]
 fn non_uniform_scale_and_the_shear_it_causes() {
     let mut asset = clean_demo();
     // Bone 2 is squashed along X; bone 3 is rotated under it, so its to-root matrix shears.

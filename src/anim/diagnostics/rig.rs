@@ -211,16 +211,24 @@ fn fmt_vec(v: Vec3) -> String {
 /// non-uniform parent scale meets a rotated child) and in clips' scale keys.
 pub(super) fn check_scale(asset: &Asset, opts: &DiagnoseOptions, out: &mut Collector) {
     let skeleton = &asset.skeleton;
+    let usage = bone_usage(asset);
     for (bone, local) in skeleton.bind_local.iter().enumerate() {
         let s = local.scale;
         if s.x * s.y * s.z < 0.0 {
+            // A mirror flips triangles only if some vertex follows the bone or one below it.
+            let drives_nothing = usage.as_ref().is_some_and(|u| !u.subtree.get(bone).copied().unwrap_or(false));
+            let (severity, effect) = if drives_nothing {
+                (Severity::Info, "no vertex is weighted to it or below it, so nothing flips")
+            } else {
+                (Severity::Warning, "triangle winding and normals flip for the vertices it drives")
+            };
             out.push(
                 Finding::new(
-                    Severity::Warning,
+                    severity,
                     FindingKind::MirroredScale,
                     Subject::Bone(bone),
                     format!(
-                        "{}: bind scale {} mirrors it and everything below it (triangle winding and normals flip)",
+                        "{}: bind scale {} mirrors it and everything below it; {effect}",
                         bone_label(asset, bone),
                         fmt_vec(s)
                     ),
@@ -325,11 +333,17 @@ fn shear_of(m: &Mat3) -> f32 {
     x.dot(y).abs().max(y.dot(z).abs()).max(z.dot(x).abs())
 }
 
-/// Bones no vertex is weighted to. Only meaningful when the asset has skinned vertices.
-pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
+/// Which bones vertices are weighted to, and which bones have such a bone at or below them; `None` when the
+/// asset has no vertices (an animation file), where usage means nothing.
+struct BoneUsage {
+    used: Vec<bool>,
+    subtree: Vec<bool>,
+}
+
+fn bone_usage(asset: &Asset) -> Option<BoneUsage> {
     let bones = asset.skeleton.len();
     if bones == 0 || asset.vertex_count() == 0 {
-        return;
+        return None;
     }
     let mut used = vec![false; bones];
     for mesh in &asset.meshes {
@@ -343,7 +357,7 @@ pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
             }
         }
     }
-    // Whether the bone or anything below it drives vertices (parents come first, so one backward pass).
+    // Parents come first, so one backward pass carries usage up the tree.
     let mut subtree = used.clone();
     for bone in (0..bones).rev() {
         if subtree[bone]
@@ -353,8 +367,14 @@ pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
             subtree[*p] = true;
         }
     }
-    for bone in (0..bones).filter(|&b| !used[b]) {
-        let why = if subtree[bone] { " (bones below it do)" } else { ", nor does any bone below it" };
+    Some(BoneUsage { used, subtree })
+}
+
+/// Bones no vertex is weighted to. Only meaningful when the asset has skinned vertices.
+pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
+    let Some(usage) = bone_usage(asset) else { return };
+    for bone in (0..usage.used.len()).filter(|&b| !usage.used[b]) {
+        let why = if usage.subtree[bone] { " (bones below it do)" } else { ", nor does any bone below it" };
         out.push(Finding::new(
             Severity::Info,
             FindingKind::UnusedBone,
