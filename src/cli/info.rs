@@ -1,6 +1,8 @@
 //! `bonescope info FILE…`: what each file holds (format, bones, vertices, triangles, materials with resolved
 //! textures, morph targets, clips, recordings, warnings), as text or as JSON for scripts. A broken file gets one
-//! line naming it and the problem; the other files are still reported.
+//! line naming it and the problem; the other files are still reported. With `--check` the rig diagnostics
+//! (`anim::diagnostics`) run on each loaded file and their findings follow its facts; findings never change the
+//! exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
