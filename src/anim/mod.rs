@@ -6,8 +6,11 @@
 //! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
 //! `offset * to_root` is `to_root * offset`.
 
+pub mod curve;
 pub mod pose;
+pub mod sample;
 pub mod skin;
 
-pub use pose::{PoseError, bind_pose_error, local_to_model, skinning_palette};
+pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
+pub use sample::ClipBinding;
 pub use skin::{skin_mesh, skin_vertex};

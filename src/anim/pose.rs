@@ -2,7 +2,50 @@
 
 use glam::Mat4;
 
-use crate::scene::{Skeleton, Transform};
+use crate::scene::{Clip, Skeleton, Transform};
+
+use super::sample::ClipBinding;
+
+/// A complete pose with its own buffers: local transforms, to-root matrices and the skinning palette. For
+/// tools and tests; the controller fills caller-owned buffers instead of allocating a `Pose` per frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pose {
+    pub local: Vec<Transform>,
+    pub to_root: Vec<Mat4>,
+    pub palette: Vec<Mat4>,
+}
+
+impl Pose {
+    /// The bind (reference) pose.
+    pub fn bind(skeleton: &Skeleton) -> Pose {
+        let mut pose = Pose { local: skeleton.bind_local.clone(), ..Pose::default() };
+        pose.update(skeleton);
+        pose
+    }
+
+    /// The pose of `clip` at `time` seconds (clamped to the clip's keys).
+    pub fn from_clip(skeleton: &Skeleton, clip: &Clip, time: f32) -> Pose {
+        let mut pose = Pose { local: vec![Transform::IDENTITY; skeleton.len()], ..Pose::default() };
+        ClipBinding::new(skeleton, clip).sample(skeleton, clip, time, &mut pose.local);
+        pose.update(skeleton);
+        pose
+    }
+
+    /// Recomputes `to_root` and `palette` from `local`.
+    pub fn update(&mut self, skeleton: &Skeleton) {
+        let n = skeleton.len();
+        self.local.resize(n, Transform::IDENTITY);
+        self.to_root.resize(n, Mat4::IDENTITY);
+        self.palette.resize(n, Mat4::IDENTITY);
+        // Lengths match by construction; a skeleton whose own arrays disagree leaves the identity in place.
+        if local_to_model(&skeleton.parents, &self.local, &mut self.to_root).is_err() {
+            self.to_root.fill(Mat4::IDENTITY);
+        }
+        if skinning_palette(&skeleton.inverse_bind, &self.to_root, &mut self.palette).is_err() {
+            self.palette.fill(Mat4::IDENTITY);
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PoseError {

@@ -6,6 +6,8 @@
 pub mod actorx;
 pub mod ase;
 pub mod companions;
+pub mod gltf_export;
+mod gltf_recording;
 pub mod mrtk;
 pub mod psa;
 pub mod psk;
@@ -154,9 +156,18 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
 /// Largest file the loaders accept (text formats are parsed in memory).
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// Reads and loads one file, detecting its format. Errors name the file.
+/// The name under which the command line and the viewer open the built-in demo character.
+pub const DEMO_NAME: &str = "@demo";
+
+/// Reads and loads one file, detecting its format. Errors name the file. [`DEMO_NAME`] gives the built-in demo
+/// character (unless a file of that name exists).
 pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
+    if path.as_os_str() == DEMO_NAME && !path.exists() {
+        let mut asset = crate::demo::demo_asset();
+        asset.path = Some(path.to_path_buf());
+        return Ok(asset);
+    }
     let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
     if meta.is_dir() {
         return Err(fail(LoadError::whole_file("is a directory, not a file")));
