@@ -801,6 +801,10 @@ fn fill_colors_and_extra_uvs(
         }
     }
     for (set, uvs) in file.extra_uvs.iter().enumerate() {
+        if uvs.is_empty() {
+            // An empty optional chunk is the same as none.
+            continue;
+        }
         if uvs.len() == n {
             mesh.extra_uvs.push(uvs.iter().map(|uv| if uv.is_finite() { *uv } else { Vec2::ZERO }).collect());
         } else {

@@ -50,7 +50,8 @@ pub fn bone_records(bones: &[Bone]) -> Vec<u8> {
     for (i, b) in bones.iter().enumerate() {
         out.extend_from_slice(&name64(&b.name));
         out.extend_from_slice(&0u32.to_le_bytes());
-        let children = bones.iter().filter(|c| c.parent == i as i32).count() as i32 - i32::from(i == 0 && b.parent == 0);
+        let children =
+            bones.iter().filter(|c| c.parent == i as i32).count() as i32 - i32::from(i == 0 && b.parent == 0);
         out.extend_from_slice(&children.max(0).to_le_bytes());
         out.extend_from_slice(&b.parent.to_le_bytes());
         let q = if i == 0 { b.rotation } else { b.rotation.conjugate() };
@@ -316,9 +317,12 @@ pub fn tube(rings: usize, sides: usize, bones: usize, length: f32) -> Psk {
     }
     psk.materials = vec![("skin".to_owned(), 0), ("cloth".to_owned(), 0)];
     let seg = length / (bones - 1).max(1) as f32;
-    psk.bones.push(Bone::new("Root", 0, Quat::IDENTITY, Vec3::ZERO));
+    // Twisted about the tube's axis, so every bind rotation is a real rotation (a convention mix-up between PSK
+    // and PSA would show) while the joints stay on the axis.
+    psk.bones.push(Bone::new("Root", 0, Quat::from_rotation_x(0.3), Vec3::ZERO));
     for b in 1..bones {
-        psk.bones.push(Bone::new(&format!("Bone{b}"), b as i32 - 1, Quat::IDENTITY, Vec3::new(seg, 0.0, 0.0)));
+        let twist = Quat::from_rotation_x(0.4 + 0.1 * b as f32);
+        psk.bones.push(Bone::new(&format!("Bone{b}"), b as i32 - 1, twist, Vec3::new(seg, 0.0, 0.0)));
     }
     psk
 }
