@@ -62,6 +62,9 @@ pub fn bone_records(bones: &[Bone]) -> Vec<u8> {
     out
 }
 
+/// One MRPHDATA row: position delta, normal delta, point.
+pub type MorphRow = (Vec3, Vec3, i32);
+
 #[derive(Clone, Debug, Default)]
 pub struct Psk {
     pub points: Vec<Vec3>,
@@ -80,7 +83,7 @@ pub struct Psk {
     pub colors: Vec<[u8; 4]>,
     pub extra_uvs: Vec<Vec<[f32; 2]>>,
     /// (name, [(position delta, normal delta, point)])
-    pub morphs: Vec<(String, Vec<(Vec3, Vec3, i32)>)>,
+    pub morphs: Vec<(String, Vec<MorphRow>)>,
     /// Written as is before RAWWEIGHTS: (id, record size, count, data).
     pub extra_chunks: Vec<(String, usize, usize, Vec<u8>)>,
     /// Write REFSKELT / RAWWEIGHTS even when empty.
