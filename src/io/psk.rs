@@ -594,19 +594,20 @@ fn build_materials(
         let mut material = Material::named(if name.is_empty() { format!("material {i}") } else { name.clone() });
         // ActorX triangle types 1–4 (two-sided, translucent, masked, modulated) are all drawn two-sided.
         material.two_sided = matches!(raw.poly_flags & 0x0F, 1..=4);
-        if !name.is_empty() {
+        // "None" is Unreal's null name: no material was assigned, so there is no texture to look for.
+        if !name.is_empty() && !name.eq_ignore_ascii_case("none") {
             let path = resolve_texture(opts.base_dir.as_deref(), &name);
             if path.is_none()
                 && let Some(dir) = &opts.base_dir
             {
-                let label = chunk.map(Chunk::label).unwrap_or_default();
-                warnings.push(Warning::new(
-                    chunk.map(|c| format!("byte {}", c.offset)).unwrap_or_default(),
-                    format!(
-                        "{label}: no texture for material {i} '{name}' in {} (tried the name and .tga/.png/.bmp/.dds/.jpg)",
-                        dir.display()
-                    ),
-                ));
+                let message = format!(
+                    "no texture for material {i} '{name}' in {} (tried the name and .tga/.png/.bmp/.dds/.jpg)",
+                    dir.display()
+                );
+                warnings.push(match chunk {
+                    Some(chunk) => chunk.warning(message),
+                    None => Warning::new("", message),
+                });
             }
             material.texture = Some(TextureRef { name, path });
         }
@@ -625,10 +626,11 @@ fn build_materials(
         } else {
             format!("the file has {missing_from}")
         };
-        warnings.push(Warning::new(
-            chunk.map(|c| format!("byte {}", c.offset)).unwrap_or_default(),
-            format!("faces use material index {highest} but {what}; placeholder materials added"),
-        ));
+        let message = format!("faces use material index {highest} but {what}; placeholder materials added");
+        warnings.push(match chunk {
+            Some(chunk) => chunk.warning(message),
+            None => Warning::new("", message),
+        });
     }
     materials
 }
