@@ -10,6 +10,8 @@ pub mod curve;
 pub mod pose;
 pub mod sample;
 pub mod skin;
+pub mod tcb;
+pub mod tween;
 
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;
