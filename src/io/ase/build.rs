@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3};
 use super::mesh::{BuiltMesh, build_mesh};
 use super::parse::{NodeKind, RawFile, RawMaterial, RawMesh, RawNode, RawSkin};
 use super::tracks::{Timing, build_track, sample_step};
-use crate::anim::Pose;
+use crate::anim::curve::{sample_quat, sample_vec3};
 use crate::io::{LoadError, LoadOptions, resolve_texture};
 use crate::scene::{
     Asset, AxisConversion, Clip, Format, InfluenceReport, Influences, Material, Skeleton, TextureRef, Transform,
@@ -74,9 +74,18 @@ fn flatten_materials(
     materials: &mut Vec<Material>,
     warnings: &mut Vec<Warning>,
 ) -> HashMap<u32, MaterialEntry> {
+    // Sorted by index; of duplicate indices the later definition wins (stable sort keeps file order).
     raw.sort_by_key(|(i, _)| *i);
+    let duplicates = raw.windows(2).filter(|w| w[0].0 == w[1].0).count();
+    if duplicates > 0 {
+        warn(warnings, 0, format!("{duplicates} *MATERIAL index(es) are defined twice; the later definitions are used"));
+    }
     let mut map = HashMap::new();
-    for (index, mat) in raw.iter_mut() {
+    let later: Vec<bool> = (0..raw.len()).map(|k| raw.get(k + 1).is_some_and(|next| next.0 == raw[k].0)).collect();
+    for ((index, mat), superseded) in raw.iter_mut().zip(later) {
+        if superseded {
+            continue;
+        }
         let entry = if mat.subs.is_empty() {
             let name = if mat.name.is_empty() { format!("material {index}") } else { mat.name.clone() };
             materials.push(make_material(mat, name, opts, warnings));
@@ -84,7 +93,10 @@ fn flatten_materials(
         } else {
             mat.subs.sort_by_key(|(i, _)| *i);
             let mut list = Vec::new();
-            for (sub_index, sub) in &mat.subs {
+            let subs = &mat.subs;
+            // Of duplicate sub-material indices the later one wins.
+            let unique = subs.iter().enumerate().filter(|(k, (i, _))| subs.get(k + 1).is_none_or(|(j, _)| j != i));
+            for (_, (sub_index, sub)) in unique {
                 let sub_name = if sub.name.is_empty() { format!("sub {sub_index}") } else { sub.name.clone() };
                 let name = format!("{} / {sub_name}", if mat.name.is_empty() { "material" } else { &mat.name });
                 materials.push(make_material(sub, name, opts, warnings));
@@ -152,19 +164,20 @@ fn is_usable(m: &Mat4) -> bool {
 fn skin_influences(
     skin: &RawSkin,
     vertex_count: usize,
-    skeleton: &Skeleton,
+    bone_by_name: &HashMap<String, usize>,
     own_bone: u16,
     mesh_name: &str,
     report: &mut InfluenceReport,
     warnings: &mut Vec<Warning>,
 ) -> Vec<Influences> {
     let mut missing = Vec::new();
+    let mut reported = std::collections::HashSet::new();
     let bones: Vec<Option<u16>> = skin
         .bones
         .iter()
         .map(|name| {
-            let found = skeleton.find(name).and_then(|b| u16::try_from(b).ok());
-            if found.is_none() && !name.is_empty() && !missing.contains(name) {
+            let found = bone_by_name.get(&normalize_bone_name(name)).and_then(|&b| u16::try_from(b).ok());
+            if found.is_none() && !name.is_empty() && reported.insert(name.as_str()) {
                 missing.push(name.clone());
             }
             found
@@ -177,7 +190,7 @@ fn skin_influences(
             format!(
                 "mesh '{mesh_name}': {} weighted bone(s) are not nodes of the scene, their weights are dropped: {}",
                 missing.len(),
-                missing.join(", ")
+                shorten(&missing)
             ),
         );
     }
@@ -336,11 +349,13 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
             format!(
                 "{} node(s) have a sheared local transform (non-uniform scale under rotation), which a bone cannot hold exactly: {}",
                 sheared.len(),
-                sheared.join(", ")
+                shorten(&sheared)
             ),
         );
     }
     skeleton.recompute_inverse_bind();
+    let bone_by_name: HashMap<String, usize> =
+        skeleton.names.iter().enumerate().map(|(b, n)| (normalize_bone_name(n), b)).collect();
     if skeleton.len() > usize::from(u16::MAX) {
         return Err(LoadError::whole_file(format!(
             "{} nodes: more than 65535 bones are not supported",
@@ -355,6 +370,7 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
     // Clip.
     let (timing, fps) = timing(&raw, &mut warnings);
     let animated = raw.nodes.iter().any(|n| n.anim.is_some() || !n.frames.is_empty());
+    let mut track_of_bone: Vec<Option<usize>> = vec![None; skeleton.len()];
     let clip = animated.then(|| {
         let frames = raw.scene.last_frame.saturating_sub(raw.scene.first_frame).max(0);
         let mut clip = Clip {
@@ -366,6 +382,7 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         };
         for &i in &order {
             if let Some(anim) = &raw.nodes[i].anim {
+                track_of_bone[bone_of[i]] = Some(clip.tracks.len());
                 clip.tracks.push(build_track(&raw.nodes[i].name, anim, &timing, &mut warnings));
             }
         }
@@ -402,12 +419,13 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         };
         let skin = node.skin.as_ref().or_else(|| soft_skins.get(&node.name));
         let influences = skin.map(|s| {
-            skin_influences(s, mesh.positions.len(), &skeleton, bone as u16, &node.name, &mut report, &mut warnings)
+            skin_influences(s, mesh.positions.len(), &bone_by_name, bone as u16, &node.name, &mut report, &mut warnings)
         });
         let built = build_mesh(mesh, &node.name, &material_of, influences.as_deref(), bone as u16, &mut warnings)?;
         let mut out = built.mesh.clone();
+        let animation = clip.as_ref().map(|c| (c, track_of_bone.as_slice()));
         out.vertex_frames =
-            vertex_frames(node, &built, &skeleton, clip.as_ref(), &timing, bind_to_root[bone], bone, &mut warnings);
+            vertex_frames(node, &built, &skeleton, animation, &timing, bind_to_root[bone], bone, &mut warnings);
         asset.meshes.push(out);
     }
     if report.trimmed > 0 || report.unweighted > 0 {
@@ -431,6 +449,15 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
     asset.skeleton = skeleton;
     asset.warnings = warnings;
     Ok(asset)
+}
+
+/// A name list for a message: the first 20, then how many more.
+fn shorten(names: &[String]) -> String {
+    let mut out = names.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 20 {
+        out += &format!(" and {} more", names.len() - 20);
+    }
+    out
 }
 
 fn clip_name(scene_file: &str) -> String {
@@ -467,12 +494,39 @@ fn material_for(
 /// `*MESH_ANIMATION` frames → vertex frames in the mesh's bind space. The frames hold world-space vertices at
 /// their time; the node's own animation is taken out (`bind_to_root · to_root(t)⁻¹`) so that skinning the
 /// frame reproduces them.
+/// A bone's to-root matrix at `time`: only its chain of ancestors is sampled.
+fn to_root_at(skeleton: &Skeleton, clip: &Clip, track_of_bone: &[Option<usize>], bone: usize, time: f32) -> Mat4 {
+    let mut m = Mat4::IDENTITY;
+    let mut cur = Some(bone);
+    let mut steps = 0;
+    while let Some(b) = cur
+        && steps <= skeleton.len()
+    {
+        let bind = skeleton.bind_local.get(b).copied().unwrap_or_default();
+        let local = match track_of_bone.get(b).copied().flatten().and_then(|t| clip.tracks.get(t)) {
+            Some(track) => Transform {
+                translation: sample_vec3(&track.translation, time).unwrap_or(bind.translation),
+                rotation: sample_quat(&track.rotation, time).unwrap_or(bind.rotation),
+                scale: sample_vec3(&track.scale, time).unwrap_or(bind.scale),
+            },
+            None => bind,
+        };
+        m = local.to_matrix() * m;
+        cur = skeleton.parents.get(b).copied().flatten();
+        steps += 1;
+    }
+    m
+}
+
+/// `*MESH_ANIMATION` frames → vertex frames in the mesh's bind space. The frames hold world-space vertices at
+/// their time; the node's own animation is taken out (`bind_to_root · to_root(t)⁻¹`) so that skinning the
+/// frame reproduces them.
 #[allow(clippy::too_many_arguments)]
 fn vertex_frames(
     node: &RawNode,
     built: &BuiltMesh,
     skeleton: &Skeleton,
-    clip: Option<&Clip>,
+    animation: Option<(&Clip, &[Option<usize>])>,
     timing: &Timing,
     bind_to_root: Mat4,
     bone: usize,
@@ -489,10 +543,10 @@ fn vertex_frames(
             continue;
         }
         let time = timing.seconds(frame.time);
-        let undo = match clip {
-            Some(clip) if !clip.tracks.is_empty() => {
-                let pose = Pose::from_clip(skeleton, clip, time);
-                pose.to_root.get(bone).map_or(Mat4::IDENTITY, |m| bind_to_root * m.inverse())
+        let undo = match animation {
+            Some((clip, tracks)) if !clip.tracks.is_empty() => {
+                let now = to_root_at(skeleton, clip, tracks, bone, time);
+                if is_usable(&now) { bind_to_root * now.inverse() } else { Mat4::IDENTITY }
             }
             _ => Mat4::IDENTITY,
         };

@@ -67,6 +67,27 @@ fn smoothed_normals(raw: &RawMesh) -> Vec<Vec3> {
             fill[v as usize] += 1;
         }
     }
+    // Per position: the summed face normals of each distinct smoothing mask around it (a handful in real files;
+    // capped so a hostile file cannot make this quadratic).
+    const MAX_GROUPS: usize = 32;
+    let mut group_start = vec![0u32; n + 1];
+    let mut groups: Vec<(u32, Vec3)> = Vec::new();
+    for v in 0..n {
+        let first = groups.len();
+        for &g in &around[start[v] as usize..start[v + 1] as usize] {
+            let mask = raw.faces[g as usize].smoothing;
+            if mask == 0 {
+                continue;
+            }
+            let count = groups.len() - first;
+            match groups[first..].iter_mut().find(|(m, _)| *m == mask) {
+                Some((_, sum)) => *sum += face_normals[g as usize],
+                None if count < MAX_GROUPS => groups.push((mask, face_normals[g as usize])),
+                None => {}
+            }
+        }
+        group_start[v + 1] = groups.len() as u32;
+    }
     let mut out = Vec::with_capacity(raw.faces.len() * 3);
     for (fi, f) in raw.faces.iter().enumerate() {
         let own = face_normals[fi];
@@ -74,12 +95,12 @@ fn smoothed_normals(raw: &RawMesh) -> Vec<Vec3> {
             let sum = if f.smoothing == 0 {
                 own
             } else {
-                let (a, b) = (start[v as usize] as usize, start[v as usize + 1] as usize);
-                around[a..b]
-                    .iter()
-                    .filter(|&&g| raw.faces[g as usize].smoothing & f.smoothing != 0)
-                    .map(|&g| face_normals[g as usize])
-                    .sum()
+                let here = &groups[group_start[v as usize] as usize..group_start[v as usize + 1] as usize];
+                let mut sum: Vec3 = here.iter().filter(|(m, _)| m & f.smoothing != 0).map(|(_, s)| *s).sum();
+                if !here.iter().any(|(m, _)| *m == f.smoothing) {
+                    sum += own;
+                }
+                sum
             };
             out.push(sum.try_normalize().or_else(|| own.try_normalize()).unwrap_or(Vec3::Z));
         }
@@ -208,9 +229,17 @@ pub(super) fn build_mesh(
         for k in 0..3 {
             let corner = f * 3 + k;
             let v = raw.faces[f].v[k] as usize;
+            // Search the vertices already made from this position (a short chain in real meshes; bounded so a
+            // hostile file cannot make welding quadratic — past the bound a duplicate vertex is harmless).
             let mut r = head[v];
+            let mut steps = 0;
             while r != NONE && !same(source_corner[r as usize] as usize, corner) {
                 r = next[r as usize];
+                steps += 1;
+                if steps > 64 {
+                    r = NONE;
+                    break;
+                }
             }
             if r == NONE {
                 r = mesh.positions.len() as u32;

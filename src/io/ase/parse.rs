@@ -4,6 +4,8 @@
 //! the file (`*MESH_NUMVERTEX` …) are checked against the bytes that remain before anything is allocated from
 //! them. Turning these records into the scene model is `build.rs`'s job.
 
+use std::collections::HashMap;
+
 use glam::{Mat4, Vec3, Vec4};
 
 use super::lexer::{Lexer, Token, unclosed};
@@ -141,14 +143,12 @@ pub(super) struct RawSkin {
 }
 
 impl RawSkin {
-    fn bone_index(&mut self, name: String) -> u32 {
-        match self.bones.iter().position(|b| *b == name) {
-            Some(i) => i as u32,
-            None => {
-                self.bones.push(name);
-                (self.bones.len() - 1) as u32
-            }
-        }
+    /// Index of a bone named by a soft-skin entry (the lookup keeps long bone lists linear).
+    fn bone_index(&mut self, name: String, lookup: &mut HashMap<String, u32>) -> u32 {
+        *lookup.entry(name).or_insert_with_key(|name| {
+            self.bones.push(name.clone());
+            (self.bones.len() - 1) as u32
+        })
     }
 }
 
@@ -346,9 +346,12 @@ fn parse_items(lx: &mut Lexer, file: &mut RawFile, group: Option<usize>, depth: 
                 _ => {
                     if lx.skip_entry(k)? {
                         let name = kw(k);
+                        // A short list is enough to tell the user; a hostile file cannot make it grow.
+                        let known = file.skipped.len();
                         match file.skipped.iter_mut().find(|(n, _)| *n == name) {
                             Some((_, count)) => *count += 1,
-                            None => file.skipped.push((name, 1)),
+                            None if known < 32 => file.skipped.push((name, 1)),
+                            None => {}
                         }
                     }
                 }
@@ -393,14 +396,7 @@ fn parse_material_list(lx: &mut Lexer, file: &mut RawFile) -> Result<(), LoadErr
                     let index = lx.arg_index("MATERIAL")?;
                     lx.expect_open("MATERIAL")?;
                     let mat = parse_material(lx, &mut file.warnings, line, 0)?;
-                    if file.materials.iter().any(|(i, _)| *i == index) {
-                        warn(
-                            &mut file.warnings,
-                            line,
-                            format!("*MATERIAL {index} is defined twice; the later one is used"),
-                        );
-                        file.materials.retain(|(i, _)| *i != index);
-                    }
+                    // Duplicate indices are resolved (the later wins) when the list is flattened.
                     file.materials.push((index, mat));
                 }
                 _ => {
@@ -449,7 +445,6 @@ fn parse_material(
                         lx.skip_block(b"SUBMATERIAL", sub_open)?;
                     } else {
                         let sub = parse_material(lx, warnings, line, depth + 1)?;
-                        mat.subs.retain(|(i, _)| *i != index);
                         mat.subs.push((index, sub));
                     }
                 }
@@ -1310,6 +1305,7 @@ fn parse_soft_skin_body(lx: &mut Lexer, open: usize, keyword: &[u8]) -> Result<V
             )
         })?;
         let mut skin = RawSkin { line, ..RawSkin::default() };
+        let mut lookup = HashMap::new();
         for vertex in 0..count {
             let n = soft_int(lx, keyword)?;
             let n = usize::try_from(n).ok().filter(|&n| n <= lx.remaining() / 2).ok_or_else(|| {
@@ -1331,7 +1327,7 @@ fn parse_soft_skin_body(lx: &mut Lexer, open: usize, keyword: &[u8]) -> Result<V
                     _ => None,
                 }
                 .ok_or_else(|| LoadError::at_line(lx.line(), format!("*{}: expected a weight", kw(keyword))))?;
-                let b = skin.bone_index(bone);
+                let b = skin.bone_index(bone, &mut lookup);
                 skin.pairs.push((b, weight));
             }
             skin.vertices.push((vertex as u32, first, skin.pairs.len() as u32 - first));
