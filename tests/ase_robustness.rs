@@ -368,7 +368,8 @@ fn random_byte_flips_and_number_rewrites() {
         check(&format!("mutation round {round}"), &data);
     }
     // The same on UTF-16 text.
-    let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain(KITCHEN_SINK.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    let utf16: Vec<u8> =
+        [0xFF, 0xFE].into_iter().chain(KITCHEN_SINK.encode_utf16().flat_map(u16::to_le_bytes)).collect();
     assert!(check("utf-16", &utf16));
     for round in 0..100 {
         let mut data = utf16.clone();

@@ -81,7 +81,8 @@ pub fn tcb_tangents<T: TcbValue>(times: &[f32], values: &[T], params: &[TcbParam
             (values[i] - values[i - 1], times[i] - times[i - 1])
         };
         let span = dt_prev + dt_next;
-        if !(span > 0.0) || !(dt_prev > 0.0) || !(dt_next > 0.0) {
+        let spaced = span > 0.0 && dt_prev > 0.0 && dt_next > 0.0;
+        if !spaced {
             out.push((T::ZERO, T::ZERO));
             continue;
         }

@@ -78,7 +78,11 @@ fn flatten_materials(
     raw.sort_by_key(|(i, _)| *i);
     let duplicates = raw.windows(2).filter(|w| w[0].0 == w[1].0).count();
     if duplicates > 0 {
-        warn(warnings, 0, format!("{duplicates} *MATERIAL index(es) are defined twice; the later definitions are used"));
+        warn(
+            warnings,
+            0,
+            format!("{duplicates} *MATERIAL index(es) are defined twice; the later definitions are used"),
+        );
     }
     let mut map = HashMap::new();
     let later: Vec<bool> = (0..raw.len()).map(|k| raw.get(k + 1).is_some_and(|next| next.0 == raw[k].0)).collect();
@@ -336,7 +340,8 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         let t = Transform::from_matrix(&local);
         let err = (t.to_matrix() - local).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
         let size = local.to_cols_array().iter().fold(1.0f32, |m, x| m.max(x.abs()));
-        if !(err <= 1e-3 * size) {
+        let exact = err <= 1e-3 * size;
+        if !exact {
             sheared.push(raw.nodes[i].name.clone());
         }
         let parent = parents[i].map(|p| bone_of[p]);
@@ -422,10 +427,11 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
             skin_influences(s, mesh.positions.len(), &bone_by_name, bone as u16, &node.name, &mut report, &mut warnings)
         });
         let built = build_mesh(mesh, &node.name, &material_of, influences.as_deref(), bone as u16, &mut warnings)?;
-        let mut out = built.mesh.clone();
         let animation = clip.as_ref().map(|c| (c, track_of_bone.as_slice()));
-        out.vertex_frames =
+        let frames =
             vertex_frames(node, &built, &skeleton, animation, &timing, bind_to_root[bone], bone, &mut warnings);
+        let mut out = built.mesh;
+        out.vertex_frames = frames;
         asset.meshes.push(out);
     }
     if report.trimmed > 0 || report.unweighted > 0 {

@@ -31,14 +31,81 @@ pub(super) struct Lexer<'a> {
     pub first_non_finite_line: usize,
 }
 
+/// Byte classes, looked up once per byte in the hot loops.
+const INLINE_SPACE: u8 = 1;
+const NEWLINE: u8 = 2;
+const DELIMITER: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let inline = [b' ', b'\t', b'\r', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < inline.len() {
+        t[inline[i] as usize] = INLINE_SPACE | DELIMITER;
+        i += 1;
+    }
+    t[b'\n' as usize] = NEWLINE | DELIMITER;
+    t[b'{' as usize] = DELIMITER;
+    t[b'}' as usize] = DELIMITER;
+    t
+};
+
 #[inline]
 fn is_inline_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+    CLASS[b as usize] & INLINE_SPACE != 0
 }
 
 #[inline]
 fn is_delimiter(b: u8) -> bool {
-    b.is_ascii_whitespace() || b == b'{' || b == b'}'
+    CLASS[b as usize] & DELIMITER != 0
+}
+
+/// Exact powers of ten in f32 (all of these are representable).
+const POW10: [f32; 11] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The fast path for what exporters write (`-12.3456`): at most 8 digits, no exponent. The mantissa and the
+/// power of ten are exact in f32, so one division gives the correctly rounded value (Clinger's fast path);
+/// anything else returns `None` and goes through the general parser.
+#[inline]
+fn parse_plain_f32(s: &[u8]) -> Option<(f32, usize)> {
+    let negative = s.first() == Some(&b'-');
+    let mut i = usize::from(negative);
+    let mut mantissa: u32 = 0;
+    let mut digits = 0usize;
+    while let Some(&b) = s.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mantissa = mantissa * 10 + u32::from(d);
+        digits += 1;
+        i += 1;
+        if digits > 8 {
+            return None;
+        }
+    }
+    let mut frac = 0usize;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&b) = s.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mantissa = mantissa * 10 + u32::from(d);
+            digits += 1;
+            frac += 1;
+            i += 1;
+            if digits > 8 {
+                return None;
+            }
+        }
+    }
+    if digits == 0 || mantissa > 1 << 24 || !s.get(i).is_none_or(|&b| is_delimiter(b)) {
+        return None;
+    }
+    let value = mantissa as f32 / POW10[frac];
+    Some((if negative { -value } else { value }, i))
 }
 
 impl<'a> Lexer<'a> {
@@ -64,10 +131,12 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn skip_space(&mut self) {
         while let Some(&b) = self.data.get(self.pos) {
-            if b == b'\n' {
-                self.line += 1;
-            } else if !b.is_ascii_whitespace() {
+            let class = CLASS[b as usize];
+            if class & (INLINE_SPACE | NEWLINE) == 0 {
                 break;
+            }
+            if class & NEWLINE != 0 {
+                self.line += 1;
             }
             self.pos += 1;
         }
@@ -143,6 +212,14 @@ impl<'a> Lexer<'a> {
         &rest[..end]
     }
 
+    /// The rest of the current line up to (not including) its end or a brace, which stay unread.
+    pub fn rest_of_line(&mut self) -> &'a [u8] {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let end = memchr::memchr3(b'\n', b'{', b'}', rest).unwrap_or(rest.len());
+        self.pos += end;
+        &rest[..end]
+    }
+
     /// The next argument on this line: a quoted string or a bare word; `None` at the end of the line. A `{` or
     /// `}` is not an argument.
     pub fn inline_word(&mut self) -> Option<&'a [u8]> {
@@ -166,6 +243,10 @@ impl<'a> Lexer<'a> {
     pub fn arg_f32(&mut self, keyword: &str) -> Result<f32, LoadError> {
         self.skip_inline_space();
         let rest = self.data.get(self.pos..).unwrap_or_default();
+        if let Some((value, used)) = parse_plain_f32(rest) {
+            self.pos += used;
+            return Ok(value);
+        }
         match fast_float2::parse_partial::<f32, _>(rest) {
             Ok((value, used)) if rest.get(used).is_none_or(|&b| is_delimiter(b)) => {
                 self.pos += used;
@@ -408,6 +489,18 @@ mod tests {
         lx.next_token();
         let err = lx.skip_entry(b"UNKNOWN").unwrap_err();
         assert!(err.message.contains("opened at line 1"), "{err}");
+    }
+
+    #[test]
+    fn plain_numbers_match_the_general_parser() {
+        for text in
+            ["0.0000", "-0.0000", "19.4919", "-1692.0000", "0.1", "12345678", "1677.7216", "7", "-3.5e2", "123456.789"]
+        {
+            let mut lx = Lexer::new(text.as_bytes());
+            let expected: f32 = text.parse().unwrap();
+            let got = lx.arg_f32("X").unwrap();
+            assert_eq!(got.to_bits(), expected.to_bits(), "{text}");
+        }
     }
 
     #[test]

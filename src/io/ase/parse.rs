@@ -877,7 +877,8 @@ fn parse_list<'a>(
             Token::Close => return Ok(()),
             Token::End => return Err(unclosed(keyword, open, lx.line())),
             Token::Keyword(k) => {
-                if !entry(lx, k, line)? {
+                let taken = entry(lx, k, line)?;
+                if !taken {
                     lx.skip_entry(k)?;
                 }
             }
@@ -887,60 +888,84 @@ fn parse_list<'a>(
     }
 }
 
-/// `*MESH_FACE 0:  A: 0 B: 1 C: 2 AB: 1 BC: 1 CA: 1  *MESH_SMOOTHING 1,2  *MESH_MTLID 0`
+/// `*MESH_FACE 0:  A: 0 B: 1 C: 2 AB: 1 BC: 1 CA: 1  *MESH_SMOOTHING 1,2  *MESH_MTLID 0` (spaces around the
+/// colons vary between exporters; the smoothing list may be empty). Scanned as one line slice: these lines are
+/// most of a mesh.
 fn parse_face(lx: &mut Lexer, line: usize) -> Result<(u32, RawFace), LoadError> {
     let index = lx.arg_index("MESH_FACE")?;
+    let rest = lx.rest_of_line();
     let mut face = RawFace::default();
     let mut seen = [false; 3];
-    while let Some(word) = lx.inline_word() {
-        let (label, rest) = match word.iter().position(|&b| b == b':') {
-            Some(c) => (&word[..c], &word[c + 1..]),
-            None => (word, &b""[..]),
-        };
-        let corner = match label {
-            b"A" | b"a" => Some(0),
-            b"B" | b"b" => Some(1),
-            b"C" | b"c" => Some(2),
-            _ => None,
-        };
-        if let Some(corner) = corner {
-            // `A: 5`, `A:5` or `A : 5`.
-            let value = if rest.is_empty() {
-                let mut probe = lx.clone();
-                if probe.inline_word() == Some(b":") {
-                    *lx = probe;
-                }
-                lx.arg_index("MESH_FACE")?
-            } else {
-                crate::io::text::parse_i64(rest).and_then(|v| u32::try_from(v).ok()).ok_or_else(|| {
-                    LoadError::at_line(line, format!("*MESH_FACE {index}: bad vertex index in '{}'", kw(word)))
-                })?
-            };
-            face.v[corner] = value;
-            seen[corner] = true;
-            continue;
+    let n = rest.len();
+    let is_space = |b: u8| b == b' ' || b == b'\t' || b == b'\r';
+    let skip = |i: &mut usize| {
+        while *i < n && is_space(rest[*i]) {
+            *i += 1;
+        }
+    };
+    let number = |i: &mut usize| -> Option<i64> {
+        let start = *i;
+        if *i < n && rest[*i] == b'-' {
+            *i += 1;
+        }
+        while *i < n && rest[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        crate::io::text::parse_i64(&rest[start..*i])
+    };
+    let mut i = 0;
+    loop {
+        skip(&mut i);
+        if i >= n {
+            break;
+        }
+        let start = i;
+        while i < n && !is_space(rest[i]) && rest[i] != b':' {
+            i += 1;
+        }
+        let word = &rest[start..i];
+        let mut j = i;
+        skip(&mut j);
+        let colon = j < n && rest[j] == b':';
+        if colon {
+            i = j + 1;
         }
         match word {
+            b"A" | b"a" | b"B" | b"b" | b"C" | b"c" if colon => {
+                skip(&mut i);
+                let corner = usize::from(word[0].to_ascii_uppercase() - b'A');
+                let v = number(&mut i).and_then(|v| u32::try_from(v).ok()).ok_or_else(|| {
+                    LoadError::at_line(
+                        line,
+                        format!("*MESH_FACE {index}: corner {} needs a vertex index", word[0] as char),
+                    )
+                })?;
+                face.v[corner] = v;
+                seen[corner] = true;
+            }
             b"*MESH_SMOOTHING" => {
-                let mut probe = lx.clone();
-                if let Some(groups) = probe.inline_word()
-                    && !groups.starts_with(b"*")
-                {
-                    *lx = probe;
-                    face.smoothing = smoothing_bits(groups);
-                    // `1, 2, 3` with spaces after the commas.
-                    while groups.ends_with(b",") || lx.clone().inline_word().is_some_and(|w| w.starts_with(b",")) {
-                        let Some(more) = lx.inline_word() else { break };
-                        face.smoothing |= smoothing_bits(more);
-                        if !more.ends_with(b",") {
-                            break;
-                        }
+                // `1`, `1,2,3`, `1, 2` or nothing.
+                loop {
+                    skip(&mut i);
+                    if i >= n || rest[i] == b'*' {
+                        break;
+                    }
+                    let start = i;
+                    while i < n && !is_space(rest[i]) {
+                        i += 1;
+                    }
+                    let token = &rest[start..i];
+                    face.smoothing |= smoothing_bits(token);
+                    let mut j = i;
+                    skip(&mut j);
+                    if !(token.ends_with(b",") || j < n && rest[j] == b',') {
+                        break;
                     }
                 }
             }
             b"*MESH_MTLID" => {
-                let id = lx.arg_int("MESH_MTLID")?;
-                face.mtl = u32::try_from(id).unwrap_or(0);
+                skip(&mut i);
+                face.mtl = number(&mut i).and_then(|v| u32::try_from(v).ok()).unwrap_or(0);
             }
             _ => {}
         }
@@ -1224,7 +1249,7 @@ fn parse_mesh_weights(lx: &mut Lexer, warnings: &mut Vec<Warning>, open: usize) 
                             && r + 1 == 2 * bones
                             && numbers.iter().skip(1).step_by(2).enumerate().all(|(i, &b)| b == (i + 1) as f32);
                         let first = pairs.len() as u32;
-                        let list: &[f32] = if r % 2 == 0 {
+                        let list: &[f32] = if r.is_multiple_of(2) {
                             &numbers
                         } else if seed_shape {
                             pairs.push((0, numbers[0]));
