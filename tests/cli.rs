@@ -26,8 +26,7 @@ fn info_json_reports_counts_and_errors_per_file() {
     let unknown = dir.join("notes.txt");
     std::fs::write(&unknown, "hello").unwrap();
     let missing = dir.join("missing.psk");
-    let (code, out, _) =
-        bonescope(&["info", "--json", "@demo", missing.to_str().unwrap(), unknown.to_str().unwrap()]);
+    let (code, out, _) = bonescope(&["info", "--json", "@demo", missing.to_str().unwrap(), unknown.to_str().unwrap()]);
     assert_eq!(code, 1, "a failed file makes the exit code non-zero");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let files = v.as_array().unwrap();

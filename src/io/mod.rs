@@ -186,6 +186,9 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
     let mut asset = load_format(format, &bytes, &opts).map_err(fail)?;
+    if format == Format::Smd {
+        smd::name_clips_after_file(&mut asset, path);
+    }
     asset.path = Some(path.to_path_buf());
     Ok(asset)
 }
