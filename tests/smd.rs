@@ -342,11 +342,14 @@ fn error_messages_name_line_and_expectation() {
 // ---------------------------------------------------------------------------------------------------------
 // Files written here
 
+/// The root's turn about Z in the files below.
+const ROOT_TURN: f32 = std::f32::consts::FRAC_PI_2;
+
 /// Bone 0 "root" at (0,0,10) turned 90° about Z; bone 1 "arm" 5 along the root's X, turned by (0.3, -0.2, 0.5).
 /// Two boxes' worth of triangles: a quad rigid on each bone, and one shared triangle with Source links.
 fn two_bone_reference() -> String {
-    let mut s = String::from(
-        "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\nskeleton\ntime 0\n0 0 0 10 0 0 1.5707963\n1 5 0 0 0.3 -0.2 0.5\nend\ntriangles\n",
+    let mut s = format!(
+        "version 1\nnodes\n0 \"root\" -1\n1 \"arm\" 0\nend\nskeleton\ntime 0\n0 0 0 10 0 0 {ROOT_TURN}\n1 5 0 0 0.3 -0.2 0.5\nend\ntriangles\n",
     );
     // Quad near the root bone, quad near the arm (model space: the arm's origin is at (0,5,10)).
     let quads = [(0, Vec3::new(-1.0, -1.0, 10.0)), (1, Vec3::new(-1.0, 5.0, 10.0))];
@@ -376,7 +379,7 @@ fn two_bone_animation(frames: &[i32], skip_arm: &[i32]) -> String {
     for &k in frames {
         let k_f = k as f32;
         writeln!(s, "time {k}").unwrap();
-        writeln!(s, "0 {} 0 10 0 0 {}", k_f, 1.5707963 + 0.4 * k_f).unwrap();
+        writeln!(s, "0 {} 0 10 0 0 {}", k_f, ROOT_TURN + 0.4 * k_f).unwrap();
         if !skip_arm.contains(&k) {
             writeln!(s, "1 5 0 0 {} -0.2 {}", 0.3 + 0.3 * k_f, 0.5 - 0.2 * k_f).unwrap();
         }
@@ -395,7 +398,7 @@ fn bind_pose_offsets_invert_to_root_and_skinning_reproduces_the_file() {
     let local = |t: Vec3, r: Vec3| {
         Mat4::from_translation(t) * Mat4::from_rotation_z(r.z) * Mat4::from_rotation_y(r.y) * Mat4::from_rotation_x(r.x)
     };
-    let root = local(Vec3::new(0.0, 0.0, 10.0), Vec3::new(0.0, 0.0, 1.5707963));
+    let root = local(Vec3::new(0.0, 0.0, 10.0), Vec3::new(0.0, 0.0, ROOT_TURN));
     let arm = root * local(Vec3::new(5.0, 0.0, 0.0), Vec3::new(0.3, -0.2, 0.5));
     let to_root = skeleton.bind_to_root();
     assert!(to_root[0].abs_diff_eq(root, 1e-5));
@@ -442,7 +445,7 @@ fn source_links_give_the_remainder_to_the_parent() {
 fn more_than_four_links_keep_the_four_largest() {
     let mut s = String::from("version 1\nnodes\n");
     for b in 0..6 {
-        writeln!(s, "{b} \"b{b}\" {}", b as i32 - 1).unwrap();
+        writeln!(s, "{b} \"b{b}\" {}", b - 1).unwrap();
     }
     s.push_str("end\nskeleton\ntime 0\n");
     for b in 0..6 {
@@ -597,6 +600,11 @@ const VTA_SMALL: &str = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\
     vertexanimation\ntime 0\n0 0 0 0 0 0 1\n1 1 0 0 0 0 1\n2 0 1 0 0 0 1\n3 1 1 0 0 0 1\n\
     time 1\n1 1 0 0.5 0 0 1\ntime 2 # Frown\n2 0 1 -0.5 0 0 1\n3 1 1 -0.5 0 0 1\nend\n";
 
+/// A quad over the VTA_SMALL vertices, written as two triangles (6 corners).
+const VTA_REFERENCE: &str = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n\
+    m\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n\
+    m\n0 1 0 0 0 0 1 1 0\n0 1 1 0 0 0 1 1 1\n0 0 1 0 0 0 1 0 1\nend\n";
+
 #[test]
 fn vta_names_come_from_time_comments_and_attach_to_the_reference() {
     let vta = smd::load_vta(VTA_SMALL.as_bytes(), &LoadOptions::default()).unwrap();
@@ -605,10 +613,7 @@ fn vta_names_come_from_time_comments_and_attach_to_the_reference() {
     assert_eq!(morphs[1].vertices, [2, 3]);
     // The reference: two triangles over corners 0 1 2 / 1 3 2 would be 6 corners; the VTA counts 4 vertices, so
     // the corner rule fits the first triangle and the position rule finds the rest.
-    let reference = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n\
-        m\n0 0 0 0 0 0 1 0 0\n0 1 0 0 0 0 1 1 0\n0 0 1 0 0 0 1 0 1\n\
-        m\n0 1 0 0 0 0 1 1 0\n0 1 1 0 0 0 1 1 1\n0 0 1 0 0 0 1 0 1\nend\n";
-    let mut asset = load_str(reference);
+    let mut asset = load_str(VTA_REFERENCE);
     assert_eq!(asset.vertex_count(), 4);
     let binding = smd::attach_vta(&mut asset, &vta).unwrap();
     assert_eq!(binding.morph_targets, 2);
@@ -618,6 +623,24 @@ fn vta_names_come_from_time_comments_and_attach_to_the_reference() {
     let moved: Vec<Vec3> = frown.vertices.iter().map(|&v| mesh.positions[v as usize]).collect();
     assert_eq!(moved, [Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)]);
     assert!(frown.position_deltas.iter().all(|d| *d == Vec3::new(0.0, 0.0, -0.5)));
+}
+
+#[test]
+fn a_vta_in_a_file_set_gives_its_morphs_to_the_mesh() {
+    let dir = scratch("vta-set");
+    std::fs::write(dir.join("face.smd"), VTA_REFERENCE).unwrap();
+    std::fs::write(dir.join("face.vta"), VTA_SMALL).unwrap();
+    std::fs::write(
+        dir.join("wave.smd"),
+        "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\ntime 1\n0 0 0 1 0 0 0\nend\n",
+    )
+    .unwrap();
+    let files = ["face.smd", "face.vta", "wave.smd"].map(|f| dir.join(f));
+    let (asset, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let names: Vec<&str> = asset.meshes[0].morph_targets.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["Smile", "Frown"]);
+    assert_eq!(asset.clips.len(), 1);
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

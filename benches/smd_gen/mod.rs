@@ -31,7 +31,7 @@ pub fn source_smd(target_bytes: usize) -> String {
         let t = along - bone as f32;
         let (u, v) = (fx / width as f32, fy / height as f32);
         write!(s, "{bone} {fx:.6} {fy:.6} {z:.6} {:.6} {:.6} {:.6} {u:.6} {v:.6} ", n.x, n.y, n.z).unwrap();
-        if x % 3 == 0 {
+        if x.is_multiple_of(3) {
             let w0 = (1.0 - t) * 0.8;
             writeln!(s, "3 {bone} {w0:.6} {} {:.6} {} 0.200000", bone + 1, t * 0.8, (bone + 2).min(BONES - 1)).unwrap();
         } else {

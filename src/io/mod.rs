@@ -203,6 +203,12 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
     let mut reports = Vec::new();
     for path in rest {
         let other = load_path(path, opts)?;
+        if other.format == Format::Vta {
+            // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
+            smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
+            reports.push(BindReport { source: other.path, ..BindReport::default() });
+            continue;
+        }
         reports.push(asset.bind_animations(other));
     }
     Ok((asset, reports))

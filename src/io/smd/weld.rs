@@ -69,10 +69,10 @@ impl MeshBuilder {
     /// Sizes the hash map for a triangle block of `bytes` bytes (an estimate bounded by the input size).
     pub(super) fn with_block_size(bytes: usize) -> Self {
         let mut b = Self::default();
-        // A Source-style corner line is 60–120 bytes and typical meshes weld 3–6 corners into one vertex.
-        let vertices = bytes / 400;
-        b.map.reserve(vertices);
-        b.corners.reserve(bytes / 80);
+        // A Source-style corner line is 60–120 bytes and typical meshes weld 3–6 corners into one vertex. Capped,
+        // since the bytes may belong to other blocks.
+        b.map.reserve((bytes / 400).min(1 << 20));
+        b.corners.reserve((bytes / 80).min(4 << 20));
         b
     }
 
