@@ -12,6 +12,8 @@ pub mod pose;
 pub mod recording;
 pub mod sample;
 pub mod skin;
+pub mod tcb;
+pub mod tween;
 pub mod unity_curve;
 
 pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
