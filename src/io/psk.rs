@@ -494,11 +494,11 @@ fn clean_faces(
 ) -> Result<Vec<Face>, LoadError> {
     let chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
     let wedge_count = wedge_points.len();
-    let mut kept = Vec::with_capacity(file.faces.len());
+    let mut kept: Vec<Face> = Vec::with_capacity(file.faces.len());
     // Canonical point triple (rotated so the smallest point comes first, winding kept) of every kept face.
     let mut keys: Vec<[u32; 3]> = Vec::with_capacity(file.faces.len());
-    let mut degenerate = 0usize;
-    let mut first_degenerate = 0usize;
+    // Original indices of the dropped degenerate faces (ascending), to name faces by their index in the file.
+    let mut degenerate: Vec<u32> = Vec::new();
     for (i, face) in file.faces.iter().enumerate() {
         let mut points = [0u32; 3];
         for (corner, &w) in face.wedges.iter().enumerate() {
@@ -512,31 +512,45 @@ fn clean_faces(
                 }
             }
         }
-        if points[0] == points[1] || points[1] == points[2] || points[0] == points[2] {
-            if degenerate == 0 {
-                first_degenerate = i;
-            }
-            degenerate += 1;
+        let [a, b, c] = points;
+        if a == b || b == c || a == c {
+            degenerate.push(i as u32);
             continue;
         }
-        let min = (0..3).min_by_key(|&k| points[k]).unwrap_or(0);
-        keys.push([points[min], points[(min + 1) % 3], points[(min + 2) % 3]]);
-        kept.push((i, *face));
+        keys.push(if a < b && a < c {
+            [a, b, c]
+        } else if b < c {
+            [b, c, a]
+        } else {
+            [c, a, b]
+        });
+        kept.push(*face);
     }
-    if degenerate > 0 {
+    if let Some(first) = degenerate.first() {
         warnings.push(chunk.warning(format_args!(
-            "{degenerate} degenerate face(s) (a point used twice) dropped (first: face {first_degenerate})"
+            "{} degenerate face(s) (a point used twice) dropped (first: face {first})",
+            degenerate.len()
         )));
     }
     let duplicate = duplicate_flags(&keys, file.points.len());
-    let duplicates = duplicate.iter().filter(|d| **d).count();
-    if duplicates > 0 {
-        let first = kept.iter().zip(&duplicate).find(|(_, d)| **d).map(|((i, _), _)| *i).unwrap_or(0);
+    if let Some(first_kept) = duplicate.iter().position(|d| *d) {
+        // Back from the index among kept faces to the index in the file.
+        let mut first = first_kept;
+        for &d in &degenerate {
+            if d as usize <= first {
+                first += 1;
+            } else {
+                break;
+            }
+        }
+        let duplicates = duplicate.iter().filter(|d| **d).count();
         warnings.push(chunk.warning(format_args!(
             "{duplicates} duplicate face(s) (same points, same winding as an earlier face) dropped (first: face {first})"
         )));
+        let mut flags = duplicate.iter();
+        kept.retain(|_| !flags.next().copied().unwrap_or(false));
     }
-    Ok(kept.into_iter().zip(duplicate).filter(|(_, d)| !d).map(|((_, f), _)| f).collect())
+    Ok(kept)
 }
 
 /// Marks every face whose canonical key repeats an earlier face's. Buckets faces by their smallest point
