@@ -741,9 +741,12 @@ fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec
         .iter()
         .map(|f| {
             let [a, b, c] = f.wedges.map(position);
-            let normal = (c - a).cross(b - a).normalize_or_zero();
+            let cross = (c - a).cross(b - a);
+            // |u × v| is twice the area at every corner, so each angle is one atan2 of it and a dot product.
+            let twice_area = cross.length();
+            let normal = cross.normalize_or_zero();
             let angle = |at: Vec3, u: Vec3, v: Vec3| {
-                let angle = (u - at).angle_between(v - at);
+                let angle = twice_area.atan2((u - at).dot(v - at));
                 if angle.is_finite() { angle } else { 0.0 }
             };
             [normal * angle(a, b, c), normal * angle(b, c, a), normal * angle(c, a, b)]
