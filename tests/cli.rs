@@ -78,3 +78,21 @@ fn pose_with_unknown_clip_lists_the_clips() {
     assert_eq!(code, 1);
     assert!(err.contains("no clip named 'Walk'; clips: Sway, Curl"), "{err}");
 }
+
+#[test]
+fn info_and_pose_on_a_recording() {
+    let rec = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo_recording.bin");
+    let (code, out, _) = bonescope(&["info", rec]);
+    assert_eq!(code, 0);
+    assert!(out.contains("MRTK input animation version 1.1"), "{out}");
+    assert!(out.contains("4 marker(s)"), "{out}");
+    let (code, out, _) = bonescope(&["pose", rec, "--time", "1.7", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["pose"]["left"]["joints"].as_array().unwrap().len(), 27);
+    assert_eq!(v["pose"]["left"]["joints"][1]["name"], "Wrist");
+    assert_eq!(v["pose"]["left"]["tracked"], true);
+    let d = &v["pose"]["gaze"]["direction"];
+    let len = (0..3).map(|i| d[i].as_f64().unwrap().powi(2)).sum::<f64>().sqrt();
+    assert!((len - 1.0).abs() < 1e-4, "gaze direction is normalised: {len}");
+}

@@ -237,3 +237,31 @@ fn ase_exports_valid_and_round_trips() {
         export_and_check("mocap", &asset);
     }
 }
+
+#[test]
+fn recording_exports_valid_with_hands_gaze_and_camera() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin");
+    let asset = io::load_path(&path, &LoadOptions::default()).unwrap();
+    let (bytes, report) = export_glb(&asset).unwrap();
+    assert_eq!(report.animations, 1);
+    let out = std::env::temp_dir().join(format!("bonescope-gltf-rec-{}.glb", std::process::id()));
+    std::fs::write(&out, &bytes).unwrap();
+    if validator_available() {
+        let (errors, messages) = validate(&out);
+        assert_eq!(errors, 0, "glTF validator errors: {messages}");
+    }
+    // The left index tip node follows the recording (converted to the right-handed frame) at a sampled time.
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let doc = &gltf.document;
+    let node = doc.nodes().find(|n| n.name() == Some("left IndexTip")).expect("left IndexTip node");
+    assert!(doc.nodes().any(|n| n.name() == Some("eye gaze")));
+    assert!(doc.nodes().any(|n| n.camera().is_some()));
+    let t = 2.0; // on a 30 Hz sample
+    let world = gltf_world_matrices(doc, blob, Some(0), t);
+    let exported = world[node.index()].transform_point3(Vec3::ZERO);
+    let recording = &asset.recordings[0];
+    let expected = bonescope::anim::recording::RecordingPose::at(recording, t).left.joints[11].position;
+    let expected = asset.axes.to_viewer.transform_point3(expected);
+    assert!((exported - expected).length() < 1e-4, "{exported} vs {expected}");
+}

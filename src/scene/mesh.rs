@@ -50,6 +50,9 @@ pub struct Mesh {
     pub subsets: Vec<Subset>,
     pub morph_targets: Vec<MorphTarget>,
     pub vertex_frames: Vec<VertexFrame>,
+    /// For each triangle corner in the file's order, the vertex it was welded into. Kept by loaders whose
+    /// companion files address corners (VTA vertex indices count the SMD's corners); empty otherwise.
+    pub corner_vertices: Vec<u32>,
     /// True when the file's triangles wind clockwise seen from the front, in the file's frame.
     pub clockwise: bool,
 }
