@@ -11,6 +11,8 @@ pub mod pose;
 pub mod recording;
 pub mod sample;
 pub mod skin;
+pub mod tcb;
+pub mod tween;
 pub mod unity_curve;
 
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};

@@ -3,6 +3,7 @@
 //! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
 //! defines the one error type loaders return. It knows nothing about the GPU or the UI.
 
+pub mod actorx;
 pub mod ase;
 pub mod companions;
 pub mod gltf_export;
