@@ -27,8 +27,8 @@ fn large_psk(with_normals: bool) -> Vec<u8> {
 
 /// 100 bones × 200 sequences × 20 frames = 400k keys (12.8 MB of ANIMKEYS).
 fn large_psa() -> Vec<u8> {
-    let bones: Vec<Bone> = (0..100)
-        .map(|b| Bone::new(&format!("bone{b}"), (b as i32 - 1).max(0), Quat::from_rotation_x(0.1), Vec3::X))
+    let bones: Vec<Bone> = (0..100i32)
+        .map(|b| Bone::new(&format!("bone{b}"), (b - 1).max(0), Quat::from_rotation_x(0.1), Vec3::X))
         .collect();
     let sequences = (0..200)
         .map(|s| Sequence { name: format!("seq{s}"), rate: 30.0, first_frame: s * 20, frames: 20, total_bones: 100 })

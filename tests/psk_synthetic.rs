@@ -444,3 +444,58 @@ fn larger_records_are_stepped_by_their_declared_size() {
     assert_eq!(a.meshes[0].positions, b.meshes[0].positions);
     assert_eq!(a.meshes[0].uvs, b.meshes[0].uvs);
 }
+
+/// A box whose sides are written as separate wedges (as exporters do at hard edges), faces clockwise from outside.
+fn box_psk(groups: impl Fn(usize) -> u32) -> Psk {
+    let mut file = Psk::default();
+    for i in 0..8 {
+        file.points.push(Vec3::new(
+            (i & 1) as f32 * 2.0 - 1.0,
+            (i >> 1 & 1) as f32 * 2.0 - 1.0,
+            (i >> 2) as f32 * 2.0 - 1.0,
+        ));
+    }
+    // Each side: outward normal, corners counter-clockwise seen from outside.
+    let sides: [(Vec3, [u32; 4]); 6] = [
+        (Vec3::X, [1, 3, 7, 5]),
+        (-Vec3::X, [0, 4, 6, 2]),
+        (Vec3::Y, [2, 6, 7, 3]),
+        (-Vec3::Y, [0, 1, 5, 4]),
+        (Vec3::Z, [4, 5, 7, 6]),
+        (-Vec3::Z, [0, 2, 3, 1]),
+    ];
+    for (side, (_, corners)) in sides.iter().enumerate() {
+        let base = file.wedges.len() as u32;
+        for &p in corners {
+            file.wedges.push((p, 0.0, 0.0, 0));
+        }
+        // Clockwise from outside: reverse the counter-clockwise order.
+        file.faces.push(([base, base + 2, base + 1], 0, groups(side)));
+        file.faces.push(([base, base + 3, base + 2], 0, groups(side)));
+    }
+    file.materials.push(("box".into(), 0));
+    file.bones.push(Bone::new("root", 0, Quat::IDENTITY, Vec3::ZERO));
+    file.weights = (0..8).map(|p| (1.0, p, 0)).collect();
+    file
+}
+
+#[test]
+fn computed_normals_follow_smoothing_groups_and_point_outward() {
+    // One group per side: hard edges, every wedge gets its side's normal.
+    let flat = load(&box_psk(|side| 1 << side));
+    for (w, n) in flat.meshes[0].normals.iter().enumerate() {
+        let side = w / 4;
+        let expected = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z][side];
+        assert!(n.abs_diff_eq(expected, 1e-5), "wedge {w}: {n}");
+    }
+    // One group for all: the wedges at a corner share the corner's diagonal.
+    let smooth = load(&box_psk(|_| 1));
+    let mesh = &smooth.meshes[0];
+    for (p, n) in mesh.positions.iter().zip(&mesh.normals) {
+        assert!(n.abs_diff_eq(p.normalize(), 1e-5), "{p}: {n}");
+    }
+    // Group 0 (no smoothing) is flat as well.
+    let none = load(&box_psk(|_| 0));
+    assert_eq!(none.meshes[0].normals, flat.meshes[0].normals);
+    assert!(flat.warnings.is_empty(), "{:?}", flat.warnings);
+}

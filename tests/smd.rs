@@ -293,13 +293,16 @@ fn check_mutants(original: &[u8], rounds: usize, seed: u64, vta: bool) {
     }
 }
 
+/// `BONESCOPE_FUZZ_ROUNDS` raises the number of mutants per file (300 by default) for longer local runs.
 #[test]
 fn random_byte_flips_never_panic() {
-    check_mutants(two_bone_reference().as_bytes(), 300, 0x5eed_0001, false);
-    check_mutants(two_bone_animation(&[0, 1, 2], &[]).as_bytes(), 200, 0x5eed_0002, false);
-    check_mutants(VTA_SMALL.as_bytes(), 200, 0x5eed_0003, true);
+    let rounds = std::env::var("BONESCOPE_FUZZ_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(300);
+    check_mutants(two_bone_reference().as_bytes(), rounds, 0x5eed_0001, false);
+    check_mutants(two_bone_animation(&[0, 1, 2], &[]).as_bytes(), rounds, 0x5eed_0002, false);
+    check_mutants(VTA_SMALL.as_bytes(), rounds, 0x5eed_0003, true);
+    check_mutants(VTA_REFERENCE.as_bytes(), rounds, 0x5eed_0005, false);
     if let Some(path) = common::corpus_file("smd/triangle.smd") {
-        check_mutants(&std::fs::read(path).unwrap(), 300, 0x5eed_0004, false);
+        check_mutants(&std::fs::read(path).unwrap(), rounds, 0x5eed_0004, false);
     }
 }
 

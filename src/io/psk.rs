@@ -323,6 +323,10 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
     let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, ..Mesh::default() };
     fill_vertices(&file, &wedge_points, &point_influences, &mut mesh, &src, &mut warnings);
     let faces = clean_faces(&file, &wedge_points, &src, &mut warnings)?;
+    if faces.is_empty() {
+        let chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
+        warnings.push(chunk.warning("no usable faces: the mesh has vertices but nothing to draw"));
+    }
     let materials = build_materials(&file, &faces, src.materials.as_ref(), opts, &mut warnings);
     fill_indices(&faces, &mut mesh);
     fill_normals(&file, &wedge_points, &faces, &mut mesh, &src, &mut warnings);
@@ -494,11 +498,11 @@ fn clean_faces(
 ) -> Result<Vec<Face>, LoadError> {
     let chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
     let wedge_count = wedge_points.len();
-    let mut kept = Vec::with_capacity(file.faces.len());
+    let mut kept: Vec<Face> = Vec::with_capacity(file.faces.len());
     // Canonical point triple (rotated so the smallest point comes first, winding kept) of every kept face.
     let mut keys: Vec<[u32; 3]> = Vec::with_capacity(file.faces.len());
-    let mut degenerate = 0usize;
-    let mut first_degenerate = 0usize;
+    // Original indices of the dropped degenerate faces (ascending), to name faces by their index in the file.
+    let mut degenerate: Vec<u32> = Vec::new();
     for (i, face) in file.faces.iter().enumerate() {
         let mut points = [0u32; 3];
         for (corner, &w) in face.wedges.iter().enumerate() {
@@ -512,31 +516,45 @@ fn clean_faces(
                 }
             }
         }
-        if points[0] == points[1] || points[1] == points[2] || points[0] == points[2] {
-            if degenerate == 0 {
-                first_degenerate = i;
-            }
-            degenerate += 1;
+        let [a, b, c] = points;
+        if a == b || b == c || a == c {
+            degenerate.push(i as u32);
             continue;
         }
-        let min = (0..3).min_by_key(|&k| points[k]).unwrap_or(0);
-        keys.push([points[min], points[(min + 1) % 3], points[(min + 2) % 3]]);
-        kept.push((i, *face));
+        keys.push(if a < b && a < c {
+            [a, b, c]
+        } else if b < c {
+            [b, c, a]
+        } else {
+            [c, a, b]
+        });
+        kept.push(*face);
     }
-    if degenerate > 0 {
+    if let Some(first) = degenerate.first() {
         warnings.push(chunk.warning(format_args!(
-            "{degenerate} degenerate face(s) (a point used twice) dropped (first: face {first_degenerate})"
+            "{} degenerate face(s) (a point used twice) dropped (first: face {first})",
+            degenerate.len()
         )));
     }
     let duplicate = duplicate_flags(&keys, file.points.len());
-    let duplicates = duplicate.iter().filter(|d| **d).count();
-    if duplicates > 0 {
-        let first = kept.iter().zip(&duplicate).find(|(_, d)| **d).map(|((i, _), _)| *i).unwrap_or(0);
+    if let Some(first_kept) = duplicate.iter().position(|d| *d) {
+        // Back from the index among kept faces to the index in the file.
+        let mut first = first_kept;
+        for &d in &degenerate {
+            if d as usize <= first {
+                first += 1;
+            } else {
+                break;
+            }
+        }
+        let duplicates = duplicate.iter().filter(|d| **d).count();
         warnings.push(chunk.warning(format_args!(
             "{duplicates} duplicate face(s) (same points, same winding as an earlier face) dropped (first: face {first})"
         )));
+        let mut flags = duplicate.iter();
+        kept.retain(|_| !flags.next().copied().unwrap_or(false));
     }
-    Ok(kept.into_iter().zip(duplicate).filter(|(_, d)| !d).map(|((_, f), _)| f).collect())
+    Ok(kept)
 }
 
 /// Marks every face whose canonical key repeats an earlier face's. Buckets faces by their smallest point
@@ -711,23 +729,32 @@ fn fill_normals(
 /// Above this many faces around one point, smoothing groups are ignored there (bounds the work on crafted files).
 const MAX_FACES_FOR_GROUPS: usize = 256;
 
-/// Smooth normals per wedge: the area-weighted normals of the faces around the wedge's point that use this wedge
-/// or share a smoothing group with a face that does. Faces wind clockwise, hence the negated cross product.
+/// Smooth normals per wedge: the angle-weighted normals of the faces around the wedge's point that use this wedge
+/// or share a smoothing group with a face that does (angle weighting makes the result independent of how a
+/// polygon was split into triangles). Faces wind clockwise, hence the negated cross product.
 fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec<Vec3> {
     let point_count = file.points.len();
     let position =
         |w: u32| wedge_points.get(w as usize).and_then(|&p| file.points.get(p as usize)).copied().unwrap_or(Vec3::ZERO);
-    let face_normals: Vec<Vec3> = faces
+    // Per face corner: the face's unit normal scaled by the corner's angle.
+    let corner_normals: Vec<[Vec3; 3]> = faces
         .iter()
         .map(|f| {
             let [a, b, c] = f.wedges.map(position);
-            let n = (c - a).cross(b - a);
-            if n.is_finite() { n } else { Vec3::ZERO }
+            let cross = (c - a).cross(b - a);
+            // |u × v| is twice the area at every corner, so each angle is one atan2 of it and a dot product.
+            let twice_area = cross.length();
+            let normal = cross.normalize_or_zero();
+            let angle = |at: Vec3, u: Vec3, v: Vec3| {
+                let angle = twice_area.atan2((u - at).dot(v - at));
+                if angle.is_finite() { angle } else { 0.0 }
+            };
+            [normal * angle(a, b, c), normal * angle(b, c, a), normal * angle(c, a, b)]
         })
         .collect();
     // Smoothing groups of the faces that use each wedge directly.
     let mut wedge_groups = vec![0u32; wedge_points.len()];
-    // Faces around each point (CSR).
+    // Face corners around each point (CSR), as `face * 3 + corner`.
     let mut starts = vec![0u32; point_count + 1];
     for f in faces {
         for &w in &f.wedges {
@@ -745,34 +772,37 @@ fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec
     let mut cursor = starts.clone();
     let mut around = vec![0u32; starts[point_count] as usize];
     for (fi, f) in faces.iter().enumerate() {
-        for &w in &f.wedges {
+        for (corner, &w) in f.wedges.iter().enumerate() {
             if let Some(&p) = wedge_points.get(w as usize) {
                 let slot = &mut cursor[p as usize];
-                around[*slot as usize] = fi as u32;
+                around[*slot as usize] = (fi * 3 + corner) as u32;
                 *slot += 1;
             }
         }
     }
+    let corner = |entry: u32| {
+        let (fi, corner) = (entry as usize / 3, entry as usize % 3);
+        (&faces[fi], corner_normals[fi][corner], corner)
+    };
     wedge_points
         .iter()
         .enumerate()
         .map(|(w, &p)| {
             let groups = wedge_groups[w];
-            let mut sum = Vec3::ZERO;
             let range = starts[p as usize] as usize..starts[p as usize + 1] as usize;
             let around = around.get(range).unwrap_or_default();
-            if around.len() > MAX_FACES_FOR_GROUPS {
+            let sum: Vec3 = if around.len() > MAX_FACES_FOR_GROUPS {
                 // Real meshes never have this many faces on one point; a crafted file could, and comparing
                 // groups per wedge would then be quadratic. Smooth over all of them instead.
-                let sum: Vec3 = around.iter().map(|&fi| face_normals[fi as usize]).sum();
-                return sum.try_normalize().unwrap_or(Vec3::Z);
-            }
-            for &fi in around {
-                let face = &faces[fi as usize];
-                if face.smoothing_groups & groups != 0 || face.wedges.contains(&(w as u32)) {
-                    sum += face_normals[fi as usize];
-                }
-            }
+                around.iter().map(|&e| corner(e).1).sum()
+            } else {
+                around
+                    .iter()
+                    .map(|&e| corner(e))
+                    .filter(|(face, _, c)| face.smoothing_groups & groups != 0 || face.wedges[*c] == w as u32)
+                    .map(|(_, n, _)| n)
+                    .sum()
+            };
             // Unreal is Z up: an isolated wedge gets "up".
             sum.try_normalize().unwrap_or(Vec3::Z)
         })

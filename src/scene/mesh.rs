@@ -39,6 +39,8 @@ pub struct Mesh {
     pub name: String,
     pub positions: Vec<Vec3>,
     pub normals: Vec<Vec3>,
+    /// Texture coordinates with the origin at the top-left of the image (the Direct3D, wgpu and glTF
+    /// convention); loaders of formats with a bottom-left origin flip v.
     pub uvs: Vec<Vec2>,
     /// Further UV sets, each as long as `positions`.
     pub extra_uvs: Vec<Vec<Vec2>>,

@@ -20,32 +20,45 @@ pub(super) struct Corner {
     pub weights: [f32; 4],
 }
 
-type Key = [u32; 14];
+/// A corner's bits, packed two 32-bit fields per word.
+#[derive(Clone, Copy)]
+struct Key([u64; 7]);
+
+impl std::hash::Hash for Key {
+    /// Hashes the words, so equal keys (equal words) hash equally.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for Key {
+    /// Branch-free: XOR and OR the words (a call to `memcmp` costs more than the compare itself).
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0.iter().zip(&other.0).fold(0, |acc, (a, b)| acc | (a ^ b)) == 0
+    }
+}
+
+impl Eq for Key {}
 
 #[inline]
-fn bits(x: f32) -> u32 {
+fn bits(x: f32) -> u64 {
     // `+ 0.0` turns -0.0 into 0.0 so the two weld.
-    (x + 0.0).to_bits()
+    u64::from((x + 0.0).to_bits())
 }
 
 #[inline]
 fn key(c: &Corner) -> Key {
-    [
-        bits(c.pos[0]),
-        bits(c.pos[1]),
-        bits(c.pos[2]),
-        bits(c.normal[0]),
-        bits(c.normal[1]),
-        bits(c.normal[2]),
-        bits(c.uv[0]),
-        bits(c.uv[1]),
-        u32::from(c.joints[0]) | (u32::from(c.joints[1]) << 16),
-        u32::from(c.joints[2]) | (u32::from(c.joints[3]) << 16),
-        bits(c.weights[0]),
-        bits(c.weights[1]),
-        bits(c.weights[2]),
-        bits(c.weights[3]),
-    ]
+    let j = |i: usize| u64::from(c.joints[i]);
+    Key([
+        bits(c.pos[0]) | (bits(c.pos[1]) << 32),
+        bits(c.pos[2]) | (bits(c.normal[0]) << 32),
+        bits(c.normal[1]) | (bits(c.normal[2]) << 32),
+        bits(c.uv[0]) | (bits(c.uv[1]) << 32),
+        j(0) | (j(1) << 16) | (j(2) << 32) | (j(3) << 48),
+        bits(c.weights[0]) | (bits(c.weights[1]) << 32),
+        bits(c.weights[2]) | (bits(c.weights[3]) << 32),
+    ])
 }
 
 /// Grows the mesh as triangles arrive.
