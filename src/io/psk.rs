@@ -318,9 +318,9 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
 
     let skeleton = build_skeleton(&file, &src, &mut warnings)?;
     let wedge_points = resolve_wedge_points(&file, src.wedges.as_ref())?;
-    let point_influences = point_influences(&file, &src, &skeleton, &mut warnings);
+    let (point_influences, influence_report) = point_influences(&file, &src, &skeleton, &mut warnings);
 
-    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, ..Mesh::default() };
+    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, influence_report, ..Mesh::default() };
     fill_vertices(&file, &wedge_points, &point_influences, &mut mesh, &src, &mut warnings);
     let faces = clean_faces(&file, &wedge_points, &src, &mut warnings)?;
     if faces.is_empty() {
@@ -381,7 +381,7 @@ fn point_influences(
     src: &Sources,
     skeleton: &Skeleton,
     warnings: &mut Vec<Warning>,
-) -> Vec<Influences> {
+) -> (Vec<Influences>, InfluenceReport) {
     let point_count = file.points.len();
     let bone_count = skeleton.len();
     let chunk = src.weights.clone().unwrap_or_else(|| missing("RAWWEIGHTS"));
@@ -443,7 +443,7 @@ fn point_influences(
     if off_sum > 0 {
         warnings.push(chunk.warning(format_args!("{off_sum} point(s) had weights not summing to 1; renormalised")));
     }
-    out
+    (out, report)
 }
 
 fn fill_vertices(

@@ -66,6 +66,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         build::fix_normals(&mut mesh, &mut warnings);
         build::resolve_textures(&mut materials, opts, &mut warnings);
         influence_warnings(&p, &mut warnings);
+        mesh.influence_report = p.influences;
         asset.meshes.push(mesh);
         asset.materials = materials;
     }

@@ -423,15 +423,26 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
             MaterialEntry::Multi(list) => list.get(mtl as usize % list.len().max(1)).copied().unwrap_or(0),
         };
         let skin = node.skin.as_ref().or_else(|| soft_skins.get(&node.name));
+        let mut mesh_report = InfluenceReport::default();
         let influences = skin.map(|s| {
-            skin_influences(s, mesh.positions.len(), &bone_by_name, bone as u16, &node.name, &mut report, &mut warnings)
+            skin_influences(
+                s,
+                mesh.positions.len(),
+                &bone_by_name,
+                bone as u16,
+                &node.name,
+                &mut mesh_report,
+                &mut warnings,
+            )
         });
+        report.merge(&mesh_report);
         let built = build_mesh(mesh, &node.name, &material_of, influences.as_deref(), bone as u16, &mut warnings)?;
         let animation = clip.as_ref().map(|c| (c, track_of_bone.as_slice()));
         let frames =
             vertex_frames(node, &built, &skeleton, animation, &timing, bind_to_root[bone], bone, &mut warnings);
         let mut out = built.mesh;
         out.vertex_frames = frames;
+        out.influence_report = mesh_report;
         asset.meshes.push(out);
     }
     if report.trimmed > 0 || report.unweighted > 0 {
