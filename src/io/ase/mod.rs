@@ -19,6 +19,13 @@
 //! counter-clockwise winding is kept). Texture v is flipped (`v' = 1 − v`). UTF-16 files with a byte-order mark
 //! load like UTF-8 ones.
 //!
+//! Conventions checked against real data and the 3ds Max exporter rather than taken on trust (details in
+//! `tracks`): 3ds Max axis-angles turn left-handed (`from_axis_angle(axis, −angle)`); relative rotation samples
+//! compose as `q · previous` in glam order (the seed's row-vector formula reads the other way, which sends the
+//! MotionCaptureROM feet above the pelvis); the first rotation sample equals the `*NODE_TM` bind rotation; Bezier
+//! tangents are per tick with the in tangent pointing backwards. Not modelled: TCB ease in/out, the texture's
+//! UVW angle, and a scale axis that tilts a non-uniform scale (each reported as a warning where it matters).
+//!
 //! Layout: `lexer` (cursor with line numbers), `parse` (text → raw records, counts checked against the bytes
 //! left), `mesh` (render vertices), `tracks` (animation rules), `build` (records → scene). It must not touch
 //! anything outside `io` and `scene`/`anim` types.

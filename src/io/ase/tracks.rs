@@ -17,7 +17,7 @@
 //! - scale keys carry a scale axis (`S = SR⁻¹·S·SR`); a bone's SRT cannot hold a rotated non-uniform scale, so the
 //!   axis is dropped (reported when it matters).
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Mat3, Quat, Vec3, Vec4};
 
 use super::parse::{RawAnim, RawKey, RawTrack, TrackKind};
 use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
@@ -218,21 +218,24 @@ pub(super) fn build_track(name: &str, anim: &RawAnim, timing: &Timing, warnings:
     }
     if let Some(scale) = &anim.scale {
         let keys = sorted_keys(scale, name, warnings);
-        // The scale axis only matters for non-uniform scales.
+        // The scale axis changes the result only when the scale is not uniform around it: measure how far
+        // SR⁻¹·S·SR is from S itself, relative to the scale.
         let worst = keys
             .iter()
-            .filter(|k| {
+            .map(|k| {
                 let s = k.value.truncate();
-                (s.max_element() - s.min_element()).abs() > 1e-4 * s.abs().max_element().max(1e-6)
+                let r = Mat3::from_quat(max_axis_angle(k.scale_axis));
+                let exact = r.transpose() * Mat3::from_diagonal(s) * r;
+                let diff = (exact - Mat3::from_diagonal(s)).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                diff / s.abs().max_element().max(1e-6)
             })
-            .map(|k| max_axis_angle(k.scale_axis).angle_between(Quat::IDENTITY))
             .fold(0.0f32, f32::max);
         if worst > 1e-3 {
             warnings.push(Warning::new(
                 format!("line {}", scale.line),
                 format!(
-                    "'{name}': the non-uniform scale has a rotated scale axis (up to {:.2}°), which a bone transform cannot hold; the axis is ignored",
-                    worst.to_degrees()
+                    "'{name}': the scale is applied along a rotated axis (off by up to {:.1}% of the scale), which a bone transform cannot hold; the axis is ignored",
+                    worst * 100.0
                 ),
             ));
         }
@@ -294,6 +297,31 @@ mod tests {
         let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
         assert_eq!(r.values[1], Quat::IDENTITY);
+    }
+
+    #[test]
+    fn a_scale_axis_is_reported_only_when_it_changes_the_scale() {
+        let track = |axis: Vec4| RawAnim {
+            scale: Some(RawTrack {
+                line: 7,
+                kind: TrackKind::Sampled,
+                keys: vec![RawKey {
+                    tick: 0,
+                    value: Vec4::new(1.0, 1.0, 2.0, 0.0),
+                    scale_axis: axis,
+                    ..RawKey::default()
+                }],
+            }),
+            ..RawAnim::default()
+        };
+        let mut warnings = Vec::new();
+        // About z, with x and y scaled alike: no difference.
+        build_track("a", &track(Vec4::new(0.0, 0.0, 1.0, 0.3)), &timing(), &mut warnings);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // About x: the stretch along z is tilted.
+        build_track("b", &track(Vec4::new(1.0, 0.0, 0.0, 0.3)), &timing(), &mut warnings);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].position, "line 7");
     }
 
     #[test]
