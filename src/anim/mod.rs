@@ -6,11 +6,15 @@
 //! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
 //! `offset * to_root` is `to_root * offset`.
 
+pub mod blend;
+pub mod controller;
 pub mod curve;
 pub mod pose;
 pub mod sample;
 pub mod skin;
 
+pub use blend::{BoneMask, Blender, apply_additive};
+pub use controller::{Controller, PlaybackType};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;
 pub use skin::{skin_mesh, skin_vertex};
