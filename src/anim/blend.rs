@@ -140,7 +140,7 @@ impl Blender {
     /// Adds a pose at `weight` (times the mask's weight per bone). Bones past the end of `pose` are skipped;
     /// non-positive and NaN weights add nothing.
     pub fn add(&mut self, pose: &[Transform], weight: f32, mask: Option<&BoneMask>) {
-        if !(weight > 0.0) {
+        if weight.is_nan() || weight <= 0.0 {
             return;
         }
         match mask {
@@ -198,11 +198,7 @@ fn normalise(acc: &Accum, rest: &Transform) -> Transform {
     let len2 = acc.rotation.length_squared();
     // Opposite rotations at equal weight cancel; there is no meaningful average, keep the bind rotation.
     let rotation = if len2 > 1e-12 { Quat::from_vec4(acc.rotation * len2.sqrt().recip()) } else { rest.rotation };
-    Transform {
-        translation: Vec3::from(acc.translation * inv),
-        rotation,
-        scale: Vec3::from(acc.scale * inv),
-    }
+    Transform { translation: Vec3::from(acc.translation * inv), rotation, scale: Vec3::from(acc.scale * inv) }
 }
 
 /// Layers `pose` on top of `out` as a difference from `reference`, scaled by `weight` (times the mask's weight
@@ -217,7 +213,7 @@ pub fn apply_additive(
     weight: f32,
     mask: Option<&BoneMask>,
 ) {
-    if !(weight > 0.0) {
+    if weight.is_nan() || weight <= 0.0 {
         return;
     }
     for (i, ((o, p), r)) in out.iter_mut().zip(pose).zip(reference).enumerate() {

@@ -13,7 +13,7 @@ pub mod pose;
 pub mod sample;
 pub mod skin;
 
-pub use blend::{BoneMask, Blender, apply_additive};
+pub use blend::{Blender, BoneMask, apply_additive};
 pub use controller::{Controller, PlaybackType};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;

@@ -74,7 +74,7 @@ use glam::Mat4;
 
 use crate::scene::{Asset, Clip, Skeleton, Transform};
 
-use super::blend::{BoneMask, Blender, apply_additive};
+use super::blend::{Blender, BoneMask, apply_additive};
 use super::pose::{Pose, PoseError, local_to_model, skinning_palette};
 use super::sample::ClipBinding;
 
@@ -718,7 +718,9 @@ impl Controller {
                 }
             }
             // One full-weight track over every bone: its clip pose is the answer, no accumulation needed.
-            (Some(t), None) if t.mask.is_none() && t.weight >= *rest_threshold => sample_track(skeleton, sets, t, local),
+            (Some(t), None) if t.mask.is_none() && t.weight >= *rest_threshold => {
+                sample_track(skeleton, sets, t, local)
+            }
             _ => {
                 blender.begin(bones);
                 for t in tracks.iter().filter(blended) {
@@ -767,7 +769,11 @@ impl Controller {
     // ----- internals ------------------------------------------------------------------------------------
 
     fn check_track(&self, track: usize) -> Result<(), ControllerError> {
-        if track < self.tracks.len() { Ok(()) } else { Err(ControllerError::NoTrack { track, tracks: self.tracks.len() }) }
+        if track < self.tracks.len() {
+            Ok(())
+        } else {
+            Err(ControllerError::NoTrack { track, tracks: self.tracks.len() })
+        }
     }
 
     fn check_set(&self, set: usize) -> Result<(), ControllerError> {

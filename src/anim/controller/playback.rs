@@ -45,7 +45,7 @@ impl PlaybackType {
 /// always samples at 0; a NaN position samples at 0.
 pub fn local_time(position: f64, duration: f32, playback: PlaybackType) -> f32 {
     let d = f64::from(duration);
-    if !(d > 0.0) || !position.is_finite() {
+    if d.is_nan() || d <= 0.0 || !position.is_finite() {
         return 0.0;
     }
     let t = match playback {
@@ -109,10 +109,14 @@ pub(crate) fn for_each_crossing(
                     emit(k, p);
                 }
             };
-            if forward { (0..key_times.len()).for_each(&mut visit) } else { (0..key_times.len()).rev().for_each(visit) }
+            if forward {
+                (0..key_times.len()).for_each(&mut visit)
+            } else {
+                (0..key_times.len()).rev().for_each(visit)
+            }
             return;
         }
-        _ if !(d > 0.0) => return,
+        _ if d.is_nan() || d <= 0.0 => return,
         PlaybackType::Loop => d,
         PlaybackType::PingPong => 2.0 * d,
     };
@@ -138,7 +142,7 @@ pub(crate) fn for_each_crossing(
         let forward_leg = |k: usize| base + f64::from(key_times[k]);
         let backward_leg = |k: usize| {
             let t = f64::from(key_times[k]);
-            (ping_pong && t > 0.0 && t < d).then(|| base + period - t)
+            (ping_pong && t > 0.0 && t < d).then_some(base + period - t)
         };
         if forward {
             for k in 0..key_times.len() {
