@@ -9,5 +9,6 @@
 
 pub mod anim;
 pub mod demo;
+pub mod demo_recording;
 pub mod io;
 pub mod scene;

@@ -23,6 +23,8 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Print the evaluated pose: per bone local SRT, to-root, offset and skinning matrices.
     Pose(cli::pose::PoseArgs),
+    /// Export the model, skeleton and clips as binary glTF 2.0 (.glb).
+    Export(cli::export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Info(args)) => ExitCode::from(cli::info::run(&args) as u8),
         Some(Command::Pose(args)) => report(cli::pose::run(&args)),
+        Some(Command::Export(args)) => report(cli::export::run(&args)),
         None => report(open_viewer(cli.files)),
     }
 }

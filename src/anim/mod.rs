@@ -10,8 +10,10 @@ pub mod blend;
 pub mod controller;
 pub mod curve;
 pub mod pose;
+pub mod recording;
 pub mod sample;
 pub mod skin;
+pub mod unity_curve;
 
 pub use blend::{Blender, BoneMask, apply_additive};
 pub use controller::{Controller, PlaybackType};

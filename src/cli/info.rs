@@ -2,6 +2,7 @@
 //! textures, morph targets, clips, recordings, warnings), as text or as JSON for scripts. A broken file gets one
 //! line naming it and the problem; the other files are still reported.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -40,13 +41,15 @@ pub fn run(args: &InfoArgs) -> i32 {
             }
         }
     }
+    let mut out = String::new();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&Value::Array(reports)).unwrap_or_default());
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&Value::Array(reports)).unwrap_or_default());
     } else {
         for report in &reports {
-            print_text(report);
+            print_text(&mut out, report);
         }
     }
+    super::emit(&out);
     i32::from(failed)
 }
 
@@ -113,46 +116,56 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
 }
 
 fn recording_json(recording: &bonescope::scene::Recording) -> Value {
-    json!({ "name": recording.name, "duration": recording.duration })
+    let summary = recording.summary();
+    let mut value = serde_json::to_value(&summary).unwrap_or(Value::Null);
+    // The text output prints the summary's own Display form.
+    value["text"] = Value::String(summary.to_string());
+    value
 }
 
-fn print_text(report: &Value) {
+fn print_text(out: &mut String, report: &Value) {
     let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
     let n = |v: &Value| v.as_u64().unwrap_or_default();
-    println!("{}: {}", report["file"].as_str().unwrap_or_default(), s(&report["format"]));
-    println!("  axes:      {}", s(&report["axes"]));
-    println!("  bones:     {}", n(&report["bones"]));
-    println!("  vertices:  {}", n(&report["vertices"]));
-    println!("  triangles: {}", n(&report["triangles"]));
+    let _ = writeln!(out, "{}: {}", report["file"].as_str().unwrap_or_default(), s(&report["format"]));
+    let _ = writeln!(out, "  axes:      {}", s(&report["axes"]));
+    let _ = writeln!(out, "  bones:     {}", n(&report["bones"]));
+    let _ = writeln!(out, "  vertices:  {}", n(&report["vertices"]));
+    let _ = writeln!(out, "  triangles: {}", n(&report["triangles"]));
     let list = |key: &str| report[key].as_array().cloned().unwrap_or_default();
     let meshes = list("meshes");
     if meshes.len() > 1 {
-        println!("  meshes:    {}", meshes.len());
+        let _ = writeln!(out, "  meshes:    {}", meshes.len());
     }
     for mesh in &meshes {
         let morphs = mesh["morph_targets"].as_array().cloned().unwrap_or_default();
         if !morphs.is_empty() {
             let names: Vec<String> = morphs.iter().map(s).collect();
-            println!("  morph targets of '{}': {} ({})", s(&mesh["name"]), names.len(), names.join(", "));
+            let _ = writeln!(out, "  morph targets of '{}': {} ({})", s(&mesh["name"]), names.len(), names.join(", "));
         }
         if n(&mesh["vertex_animation_frames"]) > 0 {
-            println!("  vertex animation of '{}': {} frames", s(&mesh["name"]), n(&mesh["vertex_animation_frames"]));
+            let _ = writeln!(
+                out,
+                "  vertex animation of '{}': {} frames",
+                s(&mesh["name"]),
+                n(&mesh["vertex_animation_frames"])
+            );
         }
     }
     let materials = list("materials");
-    println!("  materials: {}", materials.len());
+    let _ = writeln!(out, "  materials: {}", materials.len());
     for (i, m) in materials.iter().enumerate() {
         let texture = match (m["texture"].as_str(), m["texture_path"].as_str()) {
             (Some(name), Some(path)) => format!(", texture {name} → {path}"),
             (Some(name), None) => format!(", texture {name} (not found)"),
             _ => String::new(),
         };
-        println!("    [{i}] {}{texture}", s(&m["name"]));
+        let _ = writeln!(out, "    [{i}] {}{texture}", s(&m["name"]));
     }
     let clips = list("clips");
-    println!("  clips:     {}", clips.len());
+    let _ = writeln!(out, "  clips:     {}", clips.len());
     for c in &clips {
-        println!(
+        let _ = writeln!(
+            out,
             "    \"{}\": {} frames at {} fps, {:.3} s, {} tracks, {} keys{}",
             s(&c["name"]),
             n(&c["frames"]),
@@ -167,16 +180,18 @@ fn print_text(report: &Value) {
         );
     }
     for r in list("recordings") {
-        println!("  recording: {}", serde_json::to_string(&r).unwrap_or_default());
+        for line in s(&r["text"]).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     for c in list("companions") {
-        println!("  animation beside it: {} (open both: bonescope FILE {})", s(&c), s(&c));
+        let _ = writeln!(out, "  animation beside it: {} (open both: bonescope FILE {})", s(&c), s(&c));
     }
     let warnings = list("warnings");
     if !warnings.is_empty() {
-        println!("  warnings:  {}", warnings.len());
+        let _ = writeln!(out, "  warnings:  {}", warnings.len());
         for w in &warnings {
-            println!("    {}", s(w));
+            let _ = writeln!(out, "    {}", s(w));
         }
     }
 }

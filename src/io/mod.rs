@@ -5,7 +5,10 @@
 
 pub mod ase;
 pub mod companions;
+pub mod gltf_export;
+mod gltf_recording;
 pub mod mrtk;
+pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
