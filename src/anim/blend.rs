@@ -9,7 +9,7 @@
 //! flipped into the hemisphere of the running sum first, since `q` and `−q` are the same rotation but would
 //! cancel in a sum. Translations and scales are weighted averages.
 
-use glam::{Quat, Vec3, Vec3A, Vec4};
+use glam::{Quat, Vec3, Vec4};
 
 use crate::scene::{Skeleton, Transform};
 
@@ -96,11 +96,13 @@ impl BoneMask {
     }
 }
 
+// Vec3 rather than Vec3A: transforms arrive with Vec3 fields, and widening them to 16 bytes on the way in
+// costs a store-forwarding stall per bone.
 #[derive(Clone, Copy, Debug, Default)]
 struct Accum {
-    translation: Vec3A,
     rotation: Vec4,
-    scale: Vec3A,
+    translation: Vec3,
+    scale: Vec3,
     weight: f32,
 }
 
@@ -160,6 +162,17 @@ impl Blender {
         }
     }
 
+    /// Adds one bone's transform at `weight` (the per-bone form of [`Blender::add`], for callers that produce
+    /// a pose bone by bone). Out-of-range bones and non-positive weights add nothing.
+    #[inline]
+    pub fn add_bone(&mut self, bone: usize, transform: &Transform, weight: f32) {
+        if weight > 0.0
+            && let Some(acc) = self.acc.get_mut(bone)
+        {
+            accumulate(acc, transform, weight);
+        }
+    }
+
     /// Writes the normalised blend. Where a bone's total weight is below `rest_threshold`, the bind pose fills
     /// the difference first (weight `rest_threshold − total`): with the default threshold of 1 a lone track at
     /// weight 0.3 sits 30 % of the way from the bind pose to its clip, and weights summing to 1 or more are
@@ -186,9 +199,9 @@ impl Blender {
 fn accumulate(acc: &mut Accum, t: &Transform, w: f32) {
     let q = Vec4::from(t.rotation);
     let q = if acc.rotation.dot(q) < 0.0 { -q } else { q };
-    acc.translation += Vec3A::from(t.translation) * w;
+    acc.translation += t.translation * w;
     acc.rotation += q * w;
-    acc.scale += Vec3A::from(t.scale) * w;
+    acc.scale += t.scale * w;
     acc.weight += w;
 }
 
@@ -198,7 +211,7 @@ fn normalise(acc: &Accum, rest: &Transform) -> Transform {
     let len2 = acc.rotation.length_squared();
     // Opposite rotations at equal weight cancel; there is no meaningful average, keep the bind rotation.
     let rotation = if len2 > 1e-12 { Quat::from_vec4(acc.rotation * len2.sqrt().recip()) } else { rest.rotation };
-    Transform { translation: Vec3::from(acc.translation * inv), rotation, scale: Vec3::from(acc.scale * inv) }
+    Transform { translation: acc.translation * inv, rotation, scale: acc.scale * inv }
 }
 
 /// Layers `pose` on top of `out` as a difference from `reference`, scaled by `weight` (times the mask's weight

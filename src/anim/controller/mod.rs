@@ -65,6 +65,8 @@
 //! assert_eq!(ctrl.track(walk).unwrap().weight(), 0.0);
 //! ```
 
+mod baked;
+mod matrices;
 mod playback;
 mod sequencer;
 
@@ -75,9 +77,11 @@ use glam::Mat4;
 use crate::scene::{Asset, Clip, Skeleton, Transform};
 
 use super::blend::{Blender, BoneMask, apply_additive};
-use super::pose::{Pose, PoseError, local_to_model, skinning_palette};
+use super::pose::{Pose, PoseError};
 use super::sample::ClipBinding;
 
+pub use baked::NLERP_MAX_ANGLE_DEG;
+pub use matrices::to_root_and_palette;
 pub use playback::{MAX_CALLBACK_CYCLES, PlaybackType, local_time};
 pub use sequencer::{EventId, EventKind, EventState, Property, ScheduledEvent, TrackEvent, Transition};
 
@@ -110,6 +114,8 @@ pub struct AnimationSet {
     key_index: Vec<usize>,
     /// The clip sampled at time 0: the reference of additive tracks in [`AdditiveReference::FirstFrame`].
     first_frame: Vec<Transform>,
+    /// The clip's keys laid out for fast sampling.
+    baked: baked::BakedClip,
 }
 
 impl AnimationSet {
@@ -123,7 +129,9 @@ impl AnimationSet {
         keys.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut first_frame = vec![Transform::IDENTITY; skeleton.len()];
         binding.sample(skeleton, &clip, 0.0, &mut first_frame);
+        let baked = baked::BakedClip::new(skeleton, &clip, &binding);
         Self {
+            baked,
             clip,
             binding,
             playback,
@@ -724,8 +732,18 @@ impl Controller {
             _ => {
                 blender.begin(bones);
                 for t in tracks.iter().filter(blended) {
-                    sample_track(skeleton, sets, t, scratch);
-                    blender.add(scratch, t.weight, t.mask.as_ref());
+                    let Some(set) = t.set.and_then(|s| sets.get(s)) else { continue };
+                    let time = local_time(t.position, set.duration, t.playback.unwrap_or(set.playback));
+                    // Sampled bone by bone straight into the accumulators: no intermediate pose in memory.
+                    let (w, baked) = (t.weight, &set.baked);
+                    match &t.mask {
+                        None => baked.for_each_bone(skeleton, &set.clip, &set.binding, time, |bone, x| {
+                            blender.add_bone(bone, &x, w)
+                        }),
+                        Some(mask) => baked.for_each_bone(skeleton, &set.clip, &set.binding, time, |bone, x| {
+                            blender.add_bone(bone, &x, w * mask.weight(bone))
+                        }),
+                    }
                 }
                 blender.finish(bind, *rest_threshold, local);
             }
@@ -752,8 +770,7 @@ impl Controller {
         palette: &mut [Mat4],
     ) -> Result<(), ControllerError> {
         self.evaluate_local(local)?;
-        local_to_model(&self.skeleton.parents, local, to_root)?;
-        skinning_palette(&self.skeleton.inverse_bind, to_root, palette)?;
+        to_root_and_palette(&self.skeleton, local, to_root, palette)?;
         Ok(())
     }
 
@@ -927,7 +944,7 @@ fn sample_track(skeleton: &Skeleton, sets: &[AnimationSet], track: &Track, out: 
     match track.set.and_then(|s| sets.get(s)) {
         Some(set) => {
             let t = local_time(track.position, set.duration, track.playback.unwrap_or(set.playback));
-            set.binding.sample(skeleton, &set.clip, t, out);
+            set.baked.sample(skeleton, &set.clip, &set.binding, t, out);
         }
         None => {
             for (i, slot) in out.iter_mut().enumerate() {
