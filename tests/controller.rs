@@ -749,3 +749,26 @@ fn upper_body_mask_on_the_demo() {
     assert_same_pose(&local[..3], &a.local[..3]);
     assert_same_pose(&local[3..], &b.local[3..]);
 }
+
+#[test]
+fn demo_additive_at_its_first_frame_adds_nothing_and_later_adds_its_motion() {
+    let asset = demo_asset();
+    let mut ctrl = Controller::for_asset(&asset);
+    let base = ctrl.add_track(Some(0)).unwrap();
+    ctrl.set_position(base, 0.7).unwrap();
+    let mut alone = vec![Transform::IDENTITY; asset.skeleton.len()];
+    ctrl.evaluate_local(&mut alone).unwrap();
+    let add = ctrl.add_track(Some(1)).unwrap();
+    ctrl.set_blend_mode(add, BlendMode::Additive(AdditiveReference::FirstFrame)).unwrap();
+    let mut layered = vec![Transform::IDENTITY; asset.skeleton.len()];
+    ctrl.evaluate_local(&mut layered).unwrap();
+    assert_same_pose(&layered, &alone);
+    // Halfway through the curl, each bone turns by its curl rotation (about X) on top of the sway.
+    ctrl.set_position(add, 0.75).unwrap();
+    ctrl.evaluate_local(&mut layered).unwrap();
+    let curl = Pose::from_clip(&asset.skeleton, &asset.clips[1], 0.75);
+    for bone in 1..layered.len() {
+        let want = alone[bone].rotation * curl.local[bone].rotation;
+        assert!(layered[bone].rotation.dot(want).abs() > 1.0 - 1e-6, "bone {bone}");
+    }
+}

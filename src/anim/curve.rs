@@ -135,7 +135,7 @@ pub fn sample_in_grid<T: Keyable>(curve: &Curve<T>, t: f32, grid: KeyGrid) -> Op
     let (t0, t1) = (curve.times[i], curve.times[i + 1]);
     let (v0, v1) = (curve.values[i], curve.values[i + 1]);
     let span = t1 - t0;
-    if !(span > 0.0) {
+    if span.is_nan() || span <= 0.0 {
         return Some(v1);
     }
     let s = ((t - t0) / span).clamp(0.0, 1.0);

@@ -1,12 +1,27 @@
 //! The controller's output pass: local transforms → to-root matrices and skinning palette in one forward loop.
 //! Same maths as `pose::local_to_model` followed by `pose::skinning_palette`, fused so each bone's matrices are
-//! written while still in registers, and done in 3×4 affine arithmetic (a bone transform's last row is always
-//! 0 0 0 1, so the full 4×4 products spend a quarter of their work on it).
+//! written while still in registers, and with products that skip the known last row: bone transforms are
+//! affine (last row 0 0 0 1), so a product needs 3 of the 4 column terms (the skipped terms are exact zeros,
+//! so results equal the full 4×4 product). An inverse bind matrix that is not affine gets the full product.
 
-use glam::{Affine3A, Mat4};
+use glam::{Mat4, Vec4};
 
 use crate::anim::pose::PoseError;
 use crate::scene::{Skeleton, Transform};
+
+/// `a * b` for an affine `b` (last row 0 0 0 1); exact, with `a`'s last row carried through.
+#[inline(always)]
+fn mul_affine(a: &Mat4, b: &Mat4) -> Mat4 {
+    let col = |c: Vec4| a.x_axis * c.x + a.y_axis * c.y + a.z_axis * c.z;
+    Mat4::from_cols(col(b.x_axis), col(b.y_axis), col(b.z_axis), col(b.w_axis) + a.w_axis)
+}
+
+/// Last row exactly 0 0 0 1, compared as bits (one branch instead of four float compares; a −0 takes the full
+/// product, which is still right).
+#[inline(always)]
+fn is_affine(m: &Mat4) -> bool {
+    (m.x_axis.w.to_bits() | m.y_axis.w.to_bits() | m.z_axis.w.to_bits()) == 0 && m.w_axis.w.to_bits() == 1f32.to_bits()
+}
 
 fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), PoseError> {
     if expected == found { Ok(()) } else { Err(PoseError::Length { what, expected, found }) }
@@ -30,14 +45,14 @@ pub fn to_root_and_palette(
     for (i, ((l, parent), (offset, skin))) in
         local.iter().zip(&skeleton.parents).zip(skeleton.inverse_bind.iter().zip(palette.iter_mut())).enumerate()
     {
-        let m = Affine3A::from_scale_rotation_translation(l.scale, l.rotation, l.translation);
+        let m = l.to_matrix();
+        // Parents come first: to_root[p] is final. (Built from local matrices, to-root matrices are affine.)
         let r = match *parent {
-            Some(p) if p < i => Affine3A::from_mat4(to_root[p]) * m,
+            Some(p) if p < i => mul_affine(&to_root[p], &m),
             _ => m,
         };
-        let r = Mat4::from(r);
         to_root[i] = r;
-        *skin = r * *offset;
+        *skin = if is_affine(offset) { mul_affine(&r, offset) } else { r * *offset };
     }
     Ok(())
 }
@@ -70,6 +85,11 @@ mod tests {
             assert!(r1[i].abs_diff_eq(r2[i], 1e-5), "{i}");
             assert!(p1[i].abs_diff_eq(p2[i], 1e-5), "{i}");
         }
+        // A projective inverse bind matrix (never right, but possible in a file) gets the full product.
+        let mut odd = s.clone();
+        odd.inverse_bind[2].x_axis.w = 0.5;
+        to_root_and_palette(&odd, &local, &mut r2, &mut p2).unwrap();
+        assert!(p2[2].abs_diff_eq(r1[2] * odd.inverse_bind[2], 1e-5));
         // The bind pose gives the identity palette.
         to_root_and_palette(&s, &s.bind_local, &mut r2, &mut p2).unwrap();
         assert!(p2.iter().all(|m| m.abs_diff_eq(Mat4::IDENTITY, 1e-5)));

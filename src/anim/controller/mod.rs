@@ -127,9 +127,10 @@ impl AnimationSet {
             .map(|(i, k)| (k.time, i))
             .collect();
         keys.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut first_frame = vec![Transform::IDENTITY; skeleton.len()];
-        binding.sample(skeleton, &clip, 0.0, &mut first_frame);
         let baked = baked::BakedClip::new(skeleton, &clip, &binding);
+        // Through the same sampler as playback, so that an additive track at its first frame adds exactly nothing.
+        let mut first_frame = vec![Transform::IDENTITY; skeleton.len()];
+        baked.sample(skeleton, &clip, &binding, 0.0, &mut first_frame);
         Self {
             baked,
             clip,
