@@ -10,4 +10,6 @@
 pub mod anim;
 pub mod demo;
 pub mod io;
+#[cfg(feature = "gui")]
+pub mod render;
 pub mod scene;
