@@ -28,6 +28,9 @@ enum Command {
     Pose(cli::pose::PoseArgs),
     /// Export the model, skeleton and clips as binary glTF 2.0 (.glb).
     Export(cli::export::ExportArgs),
+    /// Render a file headless to PNG (or a clip to a PNG sequence or an animated GIF).
+    #[cfg(feature = "gui")]
+    Render(bonescope::render::cli::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,8 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => ExitCode::from(cli::info::run(&args) as u8),
         Some(Command::Pose(args)) => report(cli::pose::run(&args)),
         Some(Command::Export(args)) => report(cli::export::run(&args)),
+        #[cfg(feature = "gui")]
+        Some(Command::Render(args)) => report(bonescope::render::cli::run(&args).map_err(|e| e.to_string())),
         #[cfg(feature = "gui")]
         None => report(bonescope::ui::run(cli.viewer)),
         #[cfg(not(feature = "gui"))]

@@ -32,7 +32,7 @@ fn info_json_reports_counts_and_errors_per_file() {
     let files = v.as_array().unwrap();
     assert_eq!(files.len(), 3, "every file is reported");
     assert_eq!(files[0]["bones"], 6);
-    assert_eq!(files[0]["triangles"], 2904);
+    assert_eq!(files[0]["triangles"], 2880);
     assert_eq!(files[0]["clips"][1]["name"], "Curl");
     assert!(files[1]["error"].as_str().unwrap().contains("missing.psk: cannot open"));
     assert!(files[2]["error"].as_str().unwrap().contains("unknown format"));

@@ -1,14 +1,20 @@
 //! `bonescope info FILE…`: what each file holds (format, bones, vertices, triangles, materials with resolved
 //! textures, morph targets, clips, recordings, warnings), as text or as JSON for scripts. A broken file gets one
-//! line naming it and the problem; the other files are still reported.
+//! line naming it and the problem; the other files are still reported. With `--check` the rig diagnostics
+//! (`anim::diagnostics`) run on each loaded file and their findings follow its facts; findings never change the
+//! exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use bonescope::anim::diagnostics::{DiagnoseOptions, diagnose};
 use bonescope::io::{self, LoadOptions};
 use bonescope::scene::Asset;
+
+/// Findings of one kind listed in the text output before the rest are counted (JSON lists them all).
+const TEXT_FINDINGS_PER_KIND: usize = 10;
 
 #[derive(clap::Args, Debug)]
 pub struct InfoArgs {
@@ -21,6 +27,10 @@ pub struct InfoArgs {
     /// Frame rate for formats that do not store one (SMD animations).
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
+    /// Also run the rig diagnostics (bind pose, weights, bone mapping, scale, degenerate triangles, textures,
+    /// edge stretch per clip) and list the findings. Findings do not change the exit code.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Runs the command; returns the process exit code (1 when any file failed).
@@ -30,7 +40,14 @@ pub fn run(args: &InfoArgs) -> i32 {
     let mut failed = false;
     for path in &args.files {
         match io::load_path(path, &opts) {
-            Ok(asset) => reports.push(describe(path, &asset)),
+            Ok(asset) => {
+                let mut report = describe(path, &asset);
+                if args.check {
+                    let findings = diagnose(&asset, &DiagnoseOptions::default());
+                    report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
+                }
+                reports.push(report);
+            }
             Err(e) => {
                 failed = true;
                 if args.json {
@@ -193,5 +210,48 @@ fn print_text(out: &mut String, report: &Value) {
         for w in &warnings {
             let _ = writeln!(out, "    {}", s(w));
         }
+    }
+    if let Some(findings) = report["findings"].as_array() {
+        print_findings(out, findings);
+    }
+}
+
+/// The diagnostics as text: a count per severity, then the findings (most severe first), at most
+/// [`TEXT_FINDINGS_PER_KIND`] of each kind.
+fn print_findings(out: &mut String, findings: &[Value]) {
+    let severity = |f: &Value| f["severity"].as_str().unwrap_or_default().to_owned();
+    let count = |name: &str| findings.iter().filter(|f| severity(f) == name).count();
+    let (errors, warnings, infos) = (count("error"), count("warning"), count("info"));
+    if findings.is_empty() {
+        let _ = writeln!(out, "  findings:  none");
+        return;
+    }
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        out,
+        "  findings:  {}, {}, {}",
+        plural(errors, "error", "errors"),
+        plural(warnings, "warning", "warnings"),
+        plural(infos, "info", "infos")
+    );
+    let mut shown: Vec<(String, usize)> = Vec::new();
+    for f in findings {
+        let kind = f["kind"].as_str().unwrap_or_default().to_owned();
+        let seen = match shown.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                shown.push((kind.clone(), 1));
+                1
+            }
+        };
+        if seen <= TEXT_FINDINGS_PER_KIND {
+            let _ = writeln!(out, "    {:<8} {:<20} {}", severity(f), kind, f["message"].as_str().unwrap_or_default());
+        }
+    }
+    for (kind, n) in shown.iter().filter(|(_, n)| *n > TEXT_FINDINGS_PER_KIND) {
+        let _ = writeln!(out, "    … {} more {kind} findings (all of them with --json)", n - TEXT_FINDINGS_PER_KIND);
     }
 }

@@ -1,0 +1,340 @@
+// Four-influence vertex-blend skinning of positions and normals, shared by the draw (vs_main, vs_wire) and by
+// the compute entry points (cs_skin: skinned vertices for tests and analysis; cs_stretch: edge-length ratios).
+// The Rust twins of these structs live in src/render/gpu.rs; keep the two in step.
+//
+// Matrices are glam column-major, column vectors: skinning matrix = to_root * inverse_bind, and
+// v' = sum_i w_i * (palette[j_i] * v), exactly what anim::skin_vertex computes on the CPU.
+
+struct Camera {
+    view_proj: mat4x4<f32>,
+    view: mat4x4<f32>,
+    eye: vec4<f32>,
+    light_dir: vec4<f32>,
+    viewport: vec4<f32>,
+    mode: u32,
+    selected_bone: u32,
+    flags: u32,
+    stretch_range: f32,
+    wire_color: vec4<f32>,
+}
+
+struct Instance {
+    world: mat4x4<f32>,
+    normal_matrix: mat3x3<f32>,
+    palette_base: u32,
+    bone_count: u32,
+    stretch_base: u32,
+    _pad: u32,
+}
+
+struct Material {
+    color: vec4<f32>,
+    uv_transform: vec4<f32>,
+    has_texture: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// The vertex buffer seen as storage (compute entry points). `joints` holds four u16 as two u32.
+struct MeshVertex {
+    position: vec3<f32>,
+    color: u32,
+    normal: vec3<f32>,
+    _pad: u32,
+    uv: vec2<f32>,
+    joints: vec2<u32>,
+    weights: vec4<f32>,
+}
+
+struct SkinnedVertex {
+    position: vec4<f32>,
+    normal: vec4<f32>,
+}
+
+struct SkinParams {
+    vertex_count: u32,
+    instance_base: u32,
+    _pad0: u32,
+    _pad1: u32,
+}
+
+const MODE_TEXTURED: u32 = 0u;
+const MODE_SOLID: u32 = 1u;
+const MODE_NORMALS: u32 = 2u;
+const MODE_BONE_WEIGHT: u32 = 3u;
+const MODE_DOMINANT_BONE: u32 = 4u;
+const MODE_STRETCH: u32 = 5u;
+
+const FLAG_ENCODE_SRGB: u32 = 1u;
+
+// Draw bindings (group 0: frame, group 1: material).
+@group(0) @binding(0) var<uniform> camera: Camera;
+// One palette per instance, back to back; no fixed bone limit.
+@group(0) @binding(1) var<storage, read> palette: array<mat4x4<f32>>;
+@group(0) @binding(2) var<storage, read> instances: array<Instance>;
+// Per (instance, vertex) edge-length ratio, written by cs_stretch; only read in stretch mode.
+@group(0) @binding(3) var<storage, read> stretch: array<f32>;
+
+@group(1) @binding(0) var<uniform> material: Material;
+@group(1) @binding(1) var material_texture: texture_2d<f32>;
+@group(1) @binding(2) var material_sampler: sampler;
+
+// Compute bindings (group 0 as well; the palette and instance arrays are the same bindings as the draw's).
+@group(0) @binding(10) var<storage, read> mesh_vertices: array<MeshVertex>;
+@group(0) @binding(11) var<storage, read_write> skinned: array<SkinnedVertex>;
+@group(0) @binding(12) var<uniform> skin_params: SkinParams;
+// Vertex adjacency in CSR form: vertex_count + 1 offsets, then the neighbour indices.
+@group(0) @binding(13) var<storage, read> adjacency: array<u32>;
+// Bind-pose length of each adjacency entry's edge.
+@group(0) @binding(14) var<storage, read> rest_lengths: array<f32>;
+@group(0) @binding(15) var<storage, read_write> stretch_out: array<f32>;
+
+struct Skinned {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+}
+
+// The one skinning function. Influences with weight 0 or a bone outside the instance's palette are skipped
+// (as anim::skin_vertex does with `palette.get`), so bad indices never read another instance's matrices.
+fn skin(position: vec3<f32>, normal: vec3<f32>, joints: vec4<u32>, weights: vec4<f32>, palette_base: u32,
+        bone_count: u32) -> Skinned {
+    var p = vec3<f32>(0.0);
+    var n = vec3<f32>(0.0);
+    for (var i = 0u; i < 4u; i = i + 1u) {
+        let w = weights[i];
+        let j = joints[i];
+        if (w != 0.0 && j < bone_count) {
+            let m = palette[palette_base + j];
+            p = p + w * (m * vec4<f32>(position, 1.0)).xyz;
+            n = n + w * (mat3x3<f32>(m[0].xyz, m[1].xyz, m[2].xyz) * normal);
+        }
+    }
+    let len2 = dot(n, n);
+    var unit = vec3<f32>(0.0);
+    if (len2 > 0.0) {
+        unit = n * inverseSqrt(len2);
+    }
+    return Skinned(p, unit);
+}
+
+fn unpack_joints(packed: vec2<u32>) -> vec4<u32> {
+    return vec4<u32>(packed.x & 0xffffu, packed.x >> 16u, packed.y & 0xffffu, packed.y >> 16u);
+}
+
+// ---- Compute entry points ----
+
+// Skins `vertex_count` vertices for instances instance_base + global_invocation_id.y into `skinned`, model
+// space (the file's frame), at the instance's stretch_base. Strided so any vertex count fits the dispatch limit.
+@compute @workgroup_size(64)
+fn cs_skin(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let inst = instances[skin_params.instance_base + gid.y];
+    let stride = groups.x * 64u;
+    for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
+        let v = mesh_vertices[i];
+        let s = skin(v.position, v.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
+        skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
+    }
+}
+
+// Mean ratio of each vertex's incident edge lengths, skinned over bind pose (1 = no stretch). Runs after cs_skin.
+@compute @workgroup_size(64)
+fn cs_stretch(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let inst = instances[skin_params.instance_base + gid.y];
+    let count = skin_params.vertex_count;
+    let stride = groups.x * 64u;
+    for (var i = gid.x; i < count; i = i + stride) {
+        let here = skinned[inst.stretch_base + i].position.xyz;
+        var sum = 0.0;
+        var n = 0u;
+        for (var k = adjacency[i]; k < adjacency[i + 1u]; k = k + 1u) {
+            let j = adjacency[count + 1u + k];
+            let rest = rest_lengths[k];
+            if (rest > 0.0) {
+                sum = sum + length(skinned[inst.stretch_base + j].position.xyz - here) / rest;
+                n = n + 1u;
+            }
+        }
+        var ratio = 1.0;
+        if (n > 0u) {
+            ratio = sum / f32(n);
+        }
+        stretch_out[inst.stretch_base + i] = ratio;
+    }
+}
+
+// ---- Draw ----
+
+struct VsIn {
+    @location(0) position: vec3<f32>,
+    @location(1) color: vec4<f32>,
+    @location(2) normal: vec3<f32>,
+    @location(3) uv: vec2<f32>,
+    @location(4) joints: vec4<u32>,
+    @location(5) weights: vec4<f32>,
+}
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world_position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    // Vertex colour (linear) in the material modes, the analysis colour in the others.
+    @location(3) color: vec4<f32>,
+}
+
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    let lo = c / 12.92;
+    let hi = pow((c + 0.055) / 1.055, vec3<f32>(2.4));
+    return select(hi, lo, c <= vec3<f32>(0.04045));
+}
+
+fn linear_to_srgb(c: vec3<f32>) -> vec3<f32> {
+    let x = clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+    let lo = x * 12.92;
+    let hi = 1.055 * pow(x, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(hi, lo, x <= vec3<f32>(0.0031308));
+}
+
+fn hsv_to_rgb(h: f32, s: f32, v: f32) -> vec3<f32> {
+    let p = abs(fract(vec3<f32>(h) + vec3<f32>(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0);
+    return v * mix(vec3<f32>(1.0), clamp(p - 1.0, vec3<f32>(0.0), vec3<f32>(1.0)), s);
+}
+
+// Weight 0 → a dull blue (no influence at all, set apart from tiny weights), then blue, cyan, green, yellow,
+// 1 → red (the usual weight-paint ramp).
+fn heat(w: f32) -> vec3<f32> {
+    let t = clamp(w, 0.0, 1.0);
+    if (t <= 0.0) {
+        return vec3<f32>(0.06, 0.08, 0.42);
+    }
+    return hsv_to_rgb((1.0 - t) * 0.66, 0.9, 0.95);
+}
+
+// A distinct colour per bone: hues spaced by the golden ratio.
+fn bone_color(bone: u32) -> vec3<f32> {
+    let h = fract(f32(bone) * 0.61803398875 + 0.1);
+    return hsv_to_rgb(h, 0.7, 0.95);
+}
+
+// Edge ratio → blue (compressed) / light grey (1) / red (stretched).
+fn stretch_color(ratio: f32) -> vec3<f32> {
+    let t = clamp((ratio - 1.0) / max(camera.stretch_range, 1e-6), -1.0, 1.0);
+    let neutral = vec3<f32>(0.8, 0.8, 0.8);
+    if (t < 0.0) {
+        return mix(neutral, vec3<f32>(0.05, 0.2, 1.0), -t);
+    }
+    return mix(neutral, vec3<f32>(1.0, 0.1, 0.05), t);
+}
+
+fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
+    var color = vec4<f32>(srgb_to_linear(in.color.rgb), in.color.a);
+    switch camera.mode {
+        case MODE_BONE_WEIGHT: {
+            var w = 0.0;
+            for (var i = 0u; i < 4u; i = i + 1u) {
+                if (in.joints[i] == camera.selected_bone) {
+                    w = w + in.weights[i];
+                }
+            }
+            color = vec4<f32>(heat(w), 1.0);
+        }
+        case MODE_DOMINANT_BONE: {
+            var best = 0u;
+            for (var i = 1u; i < 4u; i = i + 1u) {
+                if (in.weights[i] > in.weights[best]) {
+                    best = i;
+                }
+            }
+            color = vec4<f32>(bone_color(in.joints[best]), 1.0);
+        }
+        case MODE_STRETCH: {
+            color = vec4<f32>(stretch_color(stretch[inst.stretch_base + vertex]), 1.0);
+        }
+        default: {}
+    }
+    return color;
+}
+
+fn skinned_vertex(in: VsIn, vertex: u32, instance: u32) -> VsOut {
+    let inst = instances[instance];
+    let s = skin(in.position, in.normal, in.joints, in.weights, inst.palette_base, inst.bone_count);
+    let world = inst.world * vec4<f32>(s.position, 1.0);
+    var out: VsOut;
+    out.world_position = world.xyz;
+    out.clip = camera.view_proj * world;
+    out.normal = inst.normal_matrix * s.normal;
+    out.uv = in.uv;
+    out.color = analysis_color(in, vertex, inst);
+    return out;
+}
+
+@vertex
+fn vs_main(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    return skinned_vertex(in, vertex, instance);
+}
+
+// Wireframe edges: the same skinned vertex, pulled a little towards the eye so the lines win the depth test
+// against their own triangles without a bias state (depth bias does not apply to line primitives).
+@vertex
+fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    var out = skinned_vertex(in, vertex, instance);
+    let pulled = out.world_position + (camera.eye.xyz - out.world_position) * 0.003;
+    out.clip = camera.view_proj * vec4<f32>(pulled, 1.0);
+    return out;
+}
+
+fn finish(c: vec3<f32>, alpha: f32) -> vec4<f32> {
+    if ((camera.flags & FLAG_ENCODE_SRGB) != 0u) {
+        return vec4<f32>(linear_to_srgb(c), alpha);
+    }
+    return vec4<f32>(c, alpha);
+}
+
+// Key light from the camera's upper left, a sky/ground hemisphere ambient and a faint headlight, so every
+// side of the model reads without a light rig.
+fn shade(base: vec3<f32>, n: vec3<f32>, world_position: vec3<f32>) -> vec3<f32> {
+    let l = camera.light_dir.xyz;
+    let v = normalize(camera.eye.xyz - world_position);
+    let diffuse = max(dot(n, l), 0.0);
+    let head = max(dot(n, v), 0.0);
+    let h = normalize(l + v);
+    let spec = pow(max(dot(n, h), 0.0), 48.0) * 0.12 * step(0.0, dot(n, l));
+    let ambient = mix(vec3<f32>(0.16, 0.15, 0.14), vec3<f32>(0.30, 0.33, 0.38), n.y * 0.5 + 0.5);
+    return base * (ambient + 0.72 * diffuse + 0.18 * head) + vec3<f32>(spec);
+}
+
+@fragment
+fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    var n = in.normal;
+    let len2 = dot(n, n);
+    n = select(vec3<f32>(0.0, 1.0, 0.0), n * inverseSqrt(len2), len2 > 0.0);
+    // Back faces (two-sided materials, culling off) are lit from their own side.
+    if (!front) {
+        n = -n;
+    }
+    var color: vec3<f32>;
+    switch camera.mode {
+        case MODE_NORMALS: {
+            color = srgb_to_linear(n * 0.5 + 0.5);
+        }
+        case MODE_BONE_WEIGHT, MODE_DOMINANT_BONE, MODE_STRETCH: {
+            // Mostly flat so the colour code stays readable, with a little shape from the light.
+            color = in.color.rgb * (0.55 + 0.45 * max(dot(n, camera.light_dir.xyz), 0.0));
+        }
+        default: {
+            var base = material.color * in.color;
+            if (camera.mode == MODE_TEXTURED && material.has_texture != 0u) {
+                let uv = in.uv * material.uv_transform.zw + material.uv_transform.xy;
+                base = base * textureSample(material_texture, material_sampler, uv);
+            }
+            color = shade(base.rgb, n, in.world_position);
+        }
+    }
+    return finish(color, 1.0);
+}
+
+@fragment
+fn fs_wire(in: VsOut) -> @location(0) vec4<f32> {
+    return finish(camera.wire_color.rgb, camera.wire_color.a);
+}

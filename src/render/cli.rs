@@ -1,0 +1,446 @@
+//! `bonescope render FILE… [--clip NAME] [--time T] [--size WxH] [--mode …] [--skeleton] [-o out.png]`, plus
+//! `--frames N` (PNG sequence), `--gif out.gif` (animated GIF), `--grid N` (N×N instances with staggered times)
+//! and `--bench-frames N` (median frame time). Headless: a [`GpuContext`] and an [`OffscreenTarget`]. The binary's
+//! command line embeds [`RenderArgs`] and calls [`run`].
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use glam::{Mat4, Vec3};
+use image::RgbaImage;
+
+use super::posed::{PosedAsset, heaviest_bone};
+use super::{
+    BoneStyle, Bounds, FrameData, GpuContext, ModelId, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderError,
+    Renderer, ShadingMode, SkeletonStyle,
+};
+use crate::io::{self, LoadOptions};
+use crate::scene::Asset;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RenderArgs {
+    /// The model, then animation files to bind to it by bone name. The built-in demo (`@demo`) when none.
+    pub files: Vec<PathBuf>,
+    /// Clip to play (name, case-insensitive). Without it: the bind pose for a still, the first clip for
+    /// --frames, --gif, --grid and --bench-frames.
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Time in seconds within the clip (clamped to its keys).
+    #[arg(long, default_value_t = 0.0)]
+    pub time: f32,
+    /// Image size in pixels.
+    #[arg(long, default_value = "800x600", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Shading.
+    #[arg(long, value_enum, default_value_t = ShadingMode::Textured)]
+    pub mode: ShadingMode,
+    /// Bone for `--mode weights` (name or index); the bone with the most weight when absent.
+    #[arg(long)]
+    pub bone: Option<String>,
+    /// Draw the skeleton over the model.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Draw the skeleton as lines instead of octahedral bones.
+    #[arg(long)]
+    pub bone_lines: bool,
+    /// Draw each bone's axes (with --skeleton).
+    #[arg(long)]
+    pub axes: bool,
+    /// Draw triangle edges over the surfaces.
+    #[arg(long)]
+    pub wireframe: bool,
+    /// Leave out the ground grid.
+    #[arg(long)]
+    pub no_floor: bool,
+    /// Show back faces too (for files whose winding is wrong).
+    #[arg(long)]
+    pub no_cull: bool,
+    /// Render without multisampling.
+    #[arg(long)]
+    pub no_msaa: bool,
+    /// Camera angle around the vertical axis, degrees (0 = from the front, +Z).
+    #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
+    pub yaw: f32,
+    /// Camera angle above the horizon, degrees.
+    #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
+    pub pitch: f32,
+    /// Output image (PNG); with --frames, the name of the sequence (out.png → out_0000.png, …).
+    #[arg(short = 'o', long, default_value = "render.png")]
+    pub output: PathBuf,
+    /// Render the clip as N frames spread over its length (a PNG sequence, or the GIF's frames).
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// Write the clip as an animated GIF.
+    #[arg(long)]
+    pub gif: Option<PathBuf>,
+    /// Draw N×N copies of the model, each with its own time offset and palette (stress test).
+    #[arg(long)]
+    pub grid: Option<u32>,
+    /// Render N frames without writing images and print the median frame time.
+    #[arg(long)]
+    pub bench_frames: Option<u32>,
+    /// Frame rate for formats that do not store one (SMD animations).
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+}
+
+/// Parses `WxH` (e.g. `800x600`).
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'"))?;
+    let parse =
+        |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{v}' in '{s}' is not a whole number of pixels"));
+    let (w, h) = (parse(w)?, parse(h)?);
+    if !(1..=16384).contains(&w) || !(1..=16384).contains(&h) {
+        return Err(format!("{w}x{h}: each side must be 1 to 16384 pixels"));
+    }
+    Ok((w, h))
+}
+
+/// Linear clear colour: a dark blue-grey that both light and dark models stand out against.
+pub const BACKGROUND: [f64; 4] = [0.028, 0.031, 0.038, 1.0];
+
+/// What the camera is framed on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Framing {
+    /// The pose at this time (a still).
+    At(f32),
+    /// Every pose of the clip, so the camera holds still while it plays.
+    WholeClip,
+}
+
+/// Everything needed to render frames of one scene.
+pub struct Scene<'a> {
+    pub posed: PosedAsset<'a>,
+    pub model: ModelId,
+    pub camera: OrbitCamera,
+    /// Instance placements and time offsets.
+    pub copies: Vec<(Mat4, f32)>,
+    /// Union of what the copies cover over the animation.
+    pub bounds: Bounds,
+    pub frame: FrameData,
+    pub skeleton: Option<SkeletonStyle>,
+    pub floor: bool,
+}
+
+impl<'a> Scene<'a> {
+    /// Uploads the asset, sets up `grid`×`grid` copies and frames the camera on them.
+    pub fn new(
+        renderer: &mut Renderer,
+        asset: &'a Asset,
+        clip: Option<&str>,
+        grid: u32,
+        framing: Framing,
+        size: (u32, u32),
+    ) -> Result<Self, RenderError> {
+        let model = renderer.upload(asset);
+        let mut posed = PosedAsset::new(asset, clip)?;
+        let grid = grid.max(1);
+        let single = match framing {
+            Framing::At(t) if grid == 1 => {
+                posed.set_time(t);
+                posed.bounds()
+            }
+            _ => posed.clip_bounds(24),
+        };
+        let footprint = single.size().x.max(single.size().z).max(single.size().y * 0.25).max(1e-3) * 1.25;
+        let duration = posed.duration();
+        let n = grid as f32;
+        let mut copies = Vec::with_capacity((grid * grid) as usize);
+        let mut bounds = Bounds::EMPTY;
+        for k in 0..grid * grid {
+            let (i, j) = ((k % grid) as f32, (k / grid) as f32);
+            let offset = Vec3::new((i - (n - 1.0) * 0.5) * footprint, 0.0, (j - (n - 1.0) * 0.5) * footprint);
+            let placement = Mat4::from_translation(offset);
+            copies.push((placement, duration * k as f32 / (grid * grid) as f32));
+            bounds = bounds.union(&single.transformed(&placement));
+        }
+        let aspect = size.0 as f32 / size.1 as f32;
+        let camera = OrbitCamera::framing(&bounds, aspect);
+        let frame = FrameData::new(camera.matrices(aspect), [size.0, size.1]);
+        Ok(Self { posed, model, camera, copies, bounds, frame, skeleton: None, floor: true })
+    }
+
+    /// Re-frames after the camera angles changed.
+    pub fn reframe(&mut self, yaw_deg: f32, pitch_deg: f32) {
+        self.camera.yaw = yaw_deg.to_radians();
+        self.camera.pitch = pitch_deg.to_radians().clamp(-1.55, 1.55);
+        let [w, h] = self.frame.viewport;
+        let aspect = w as f32 / h as f32;
+        self.camera.frame(&self.bounds, aspect);
+        self.frame.camera = self.camera.matrices(aspect);
+    }
+
+    /// Fills the frame for time `t` (each copy at `t` + its offset, looping over the clip).
+    pub fn build(&mut self, t: f32) {
+        self.frame.clear();
+        let duration = self.posed.duration();
+        for &(placement, offset) in &self.copies {
+            let time = if self.copies.len() > 1 && duration > 0.0 { (t + offset).rem_euclid(duration) } else { t };
+            self.posed.set_time(time);
+            self.frame.add_instance(self.model, placement, &self.posed.pose.palette);
+            if let Some(style) = &self.skeleton {
+                self.posed.add_skeleton(&mut self.frame.overlay, placement, style);
+            }
+        }
+        if self.floor {
+            self.frame.overlay.ground_grid(&self.bounds);
+        }
+    }
+}
+
+/// The `render` command.
+pub fn run(args: &RenderArgs) -> Result<(), RenderError> {
+    let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
+    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
+    let (asset, _reports) = io::load_set(&files, &opts)?;
+    for w in &asset.warnings {
+        eprintln!("warning: {w}");
+    }
+    let animated = args.frames.is_some() || args.gif.is_some() || args.bench_frames.is_some() || args.grid.is_some();
+    let clip = match &args.clip {
+        Some(name) => Some(name.clone()),
+        None if animated => asset.clips.first().map(|c| c.name.clone()),
+        None => None,
+    };
+    if animated && clip.is_none() && args.grid.is_none() {
+        eprintln!("note: the file has no clips; rendering the bind pose");
+    }
+
+    let ctx = GpuContext::headless()?;
+    let samples = if args.no_msaa { 1 } else { ctx.msaa_samples(OFFSCREEN_FORMAT) };
+    let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, samples);
+    let (w, h) = args.size;
+    let target = OffscreenTarget::new(&ctx.device, w, h, samples);
+    let framing = if animated { Framing::WholeClip } else { Framing::At(args.time) };
+    let mut scene = Scene::new(&mut renderer, &asset, clip.as_deref(), args.grid.unwrap_or(1), framing, args.size)?;
+    if let Some(info) = renderer.model_info(scene.model) {
+        for w in &info.warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    scene.reframe(args.yaw, args.pitch);
+    scene.floor = !args.no_floor;
+    if args.skeleton {
+        let radius = scene.bounds.radius() / args.grid.unwrap_or(1).max(1) as f32;
+        scene.skeleton = Some(SkeletonStyle {
+            bones: if args.bone_lines { BoneStyle::Lines } else { BoneStyle::Octahedral },
+            axis_length: if args.axes { radius * 0.08 } else { 0.0 },
+            ..SkeletonStyle::default()
+        });
+    }
+    scene.frame.shading = args.mode;
+    scene.frame.wireframe = args.wireframe;
+    scene.frame.cull_back_faces = !args.no_cull;
+    scene.frame.selected_bone = match &args.bone {
+        Some(b) => Some(find_bone(&asset, b)?),
+        None => heaviest_bone(&asset),
+    };
+
+    if let Some(n) = args.bench_frames {
+        return bench(&ctx, &mut renderer, &target, &mut scene, n, args.time);
+    }
+    let duration = scene.posed.duration();
+    if args.gif.is_some() || args.frames.is_some() {
+        let count = args.frames.unwrap_or_else(|| default_frame_count(&scene)).max(1);
+        let times: Vec<f32> = (0..count).map(|k| args.time + duration * k as f32 / count as f32).collect();
+        let mut images = Vec::with_capacity(times.len());
+        for &t in &times {
+            scene.build(t);
+            images.push(target.render_image(&mut renderer, &scene.frame, BACKGROUND)?);
+        }
+        if let Some(gif) = &args.gif {
+            let delay_ms = if duration > 0.0 { duration * 1000.0 / count as f32 } else { 100.0 };
+            write_gif(gif, &images, delay_ms)?;
+            println!("wrote {} ({count} frames, {w}x{h})", gif.display());
+        } else {
+            for (k, image) in images.iter().enumerate() {
+                let path = sequence_path(&args.output, k);
+                save_png(&path, image)?;
+            }
+            println!(
+                "wrote {count} frames: {} … {}",
+                sequence_path(&args.output, 0).display(),
+                sequence_path(&args.output, count as usize - 1).display()
+            );
+        }
+        return Ok(());
+    }
+    scene.build(args.time);
+    let image = target.render_image(&mut renderer, &scene.frame, BACKGROUND)?;
+    save_png(&args.output, &image)?;
+    println!("wrote {} ({w}x{h})", args.output.display());
+    Ok(())
+}
+
+fn default_frame_count(scene: &Scene<'_>) -> u32 {
+    scene.posed.clip().map_or(1, |c| if c.frame_count > 1 { c.frame_count.min(120) } else { 30 })
+}
+
+fn find_bone(asset: &Asset, name: &str) -> Result<usize, RenderError> {
+    if let Some(i) = asset.skeleton.find(name) {
+        return Ok(i);
+    }
+    match name.parse::<usize>() {
+        Ok(i) if i < asset.skeleton.len() => Ok(i),
+        _ => Err(RenderError::Invalid(format!(
+            "no bone '{name}' (the skeleton has {} bones{})",
+            asset.skeleton.len(),
+            if asset.skeleton.is_empty() { String::new() } else { format!(", e.g. '{}'", asset.skeleton.names[0]) }
+        ))),
+    }
+}
+
+/// `out.png` → `out_0007.png`.
+pub fn sequence_path(output: &Path, index: usize) -> PathBuf {
+    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "frame".into());
+    let ext = output.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
+    output.with_file_name(format!("{stem}_{index:04}.{ext}"))
+}
+
+fn write_error(path: &Path, e: impl std::fmt::Display) -> RenderError {
+    RenderError::Write { path: path.display().to_string(), message: e.to_string() }
+}
+
+pub fn save_png(path: &Path, image: &RgbaImage) -> Result<(), RenderError> {
+    image.save_with_format(path, image::ImageFormat::Png).map_err(|e| write_error(path, e))
+}
+
+/// Writes an endlessly looping GIF; `delay_ms` per frame.
+pub fn write_gif(path: &Path, images: &[RgbaImage], delay_ms: f32) -> Result<(), RenderError> {
+    use image::codecs::gif::{GifEncoder, Repeat};
+    let file = File::create(path).map_err(|e| write_error(path, e))?;
+    // Speed 10 of 30: a good palette at a fraction of the slowest setting's time.
+    let mut encoder = GifEncoder::new_with_speed(BufWriter::new(file), 10);
+    encoder.set_repeat(Repeat::Infinite).map_err(|e| write_error(path, e))?;
+    let delay = image::Delay::from_numer_denom_ms((delay_ms * 100.0).round().max(1.0) as u32, 100);
+    for image in images {
+        let frame = image::Frame::from_parts(image.clone(), 0, 0, delay);
+        encoder.encode_frame(frame).map_err(|e| write_error(path, e))?;
+    }
+    Ok(())
+}
+
+/// Frame-time figures of [`bench`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrameTimes {
+    pub frames: usize,
+    pub median_ms: f64,
+    pub p10_ms: f64,
+    pub p90_ms: f64,
+}
+
+/// Times `n` frames (sampling the poses, uploading, drawing, waiting for the GPU; no read-back), after a few
+/// warm-up frames. Time advances 1/60 s per frame.
+pub fn time_frames(
+    renderer: &mut Renderer,
+    target: &OffscreenTarget,
+    scene: &mut Scene<'_>,
+    n: u32,
+    start: f32,
+) -> Result<FrameTimes, RenderError> {
+    let n = n.max(1);
+    for k in 0..3 {
+        scene.build(start + k as f32 / 60.0);
+        target.render(renderer, &scene.frame, BACKGROUND)?;
+    }
+    let mut times = Vec::with_capacity(n as usize);
+    for k in 0..n {
+        let begin = Instant::now();
+        scene.build(start + k as f32 / 60.0);
+        target.render(renderer, &scene.frame, BACKGROUND)?;
+        times.push(begin.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    Ok(FrameTimes { frames: times.len(), median_ms: at(0.5), p10_ms: at(0.1), p90_ms: at(0.9) })
+}
+
+fn bench(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    target: &OffscreenTarget,
+    scene: &mut Scene<'_>,
+    n: u32,
+    start: f32,
+) -> Result<(), RenderError> {
+    let t = time_frames(renderer, target, scene, n, start)?;
+    let info = renderer.model_info(scene.model).cloned().unwrap_or_default();
+    let instances = scene.copies.len();
+    println!("adapter: {}", ctx.describe());
+    println!(
+        "{}x{} px, {} sample(s), mode {:?}: {instances} instance(s) × {} vertices / {} triangles, {} bones",
+        target.width,
+        target.height,
+        target.sample_count,
+        scene.frame.shading,
+        info.vertex_count,
+        info.triangle_count,
+        info.bone_count
+    );
+    println!(
+        "{} frames: median {:.2} ms/frame (p10 {:.2}, p90 {:.2}) = {:.1} frames/s",
+        t.frames,
+        t.median_ms,
+        t.p10_ms,
+        t.p90_ms,
+        1000.0 / t.median_ms
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_say_why() {
+        assert_eq!(parse_size("256x128"), Ok((256, 128)));
+        assert_eq!(parse_size("64X64"), Ok((64, 64)));
+        assert!(parse_size("256").unwrap_err().contains("WIDTHxHEIGHT"));
+        assert!(parse_size("0x10").unwrap_err().contains("1 to 16384"));
+        assert!(parse_size("ax10").unwrap_err().contains("'a'"));
+    }
+
+    #[test]
+    fn sequence_names() {
+        assert_eq!(sequence_path(Path::new("out/walk.png"), 7), PathBuf::from("out/walk_0007.png"));
+        assert_eq!(sequence_path(Path::new("x"), 0), PathBuf::from("x_0000.png"));
+    }
+
+    #[test]
+    fn args_parse_like_the_issue_says() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            render: RenderArgs,
+        }
+        let cli = Cli::try_parse_from([
+            "render",
+            "a.psk",
+            "b.psa",
+            "--clip",
+            "Walk",
+            "--time",
+            "0.5",
+            "--size",
+            "320x240",
+            "--mode",
+            "weights",
+            "--skeleton",
+            "-o",
+            "x.png",
+            "--grid",
+            "3",
+        ])
+        .unwrap();
+        let r = cli.render;
+        assert_eq!(r.files.len(), 2);
+        assert_eq!(r.mode, ShadingMode::BoneWeight);
+        assert_eq!(r.size, (320, 240));
+        assert_eq!(r.grid, Some(3));
+        assert!(r.skeleton);
+    }
+}

@@ -1,0 +1,140 @@
+//! Per-frame draw data: the camera, the model instances with their palettes, the shading mode and the overlay
+//! lists. Plain owned data (Send + Sync), so the viewer can hand a `FrameData` to an egui paint callback and
+//! tests can build one by hand; [`super::Renderer::prepare`] turns it into GPU buffers.
+
+use glam::Mat4;
+
+use super::camera::CameraMatrices;
+use super::overlay::Overlay;
+
+/// Handle of an uploaded asset ([`super::Renderer::upload`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModelId(pub(crate) usize);
+
+/// How surfaces are coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum ShadingMode {
+    /// Material colour × texture (a checker where a texture is missing), lit.
+    #[default]
+    Textured,
+    /// Material colour only, lit.
+    Solid,
+    /// Viewer-frame normals as RGB.
+    Normals,
+    /// Weight of the selected bone: dark blue (0) → red (1).
+    #[value(name = "weights")]
+    BoneWeight,
+    /// Each vertex in the colour of the bone with its largest weight.
+    #[value(name = "dominant")]
+    DominantBone,
+    /// Mean incident edge length against the bind pose: blue compressed, grey unchanged, red stretched.
+    Stretch,
+}
+
+impl ShadingMode {
+    pub const ALL: [ShadingMode; 6] = [
+        ShadingMode::Textured,
+        ShadingMode::Solid,
+        ShadingMode::Normals,
+        ShadingMode::BoneWeight,
+        ShadingMode::DominantBone,
+        ShadingMode::Stretch,
+    ];
+
+    /// The `mode` value of the shaders' `Camera`.
+    pub fn code(self) -> u32 {
+        match self {
+            ShadingMode::Textured => 0,
+            ShadingMode::Solid => 1,
+            ShadingMode::Normals => 2,
+            ShadingMode::BoneWeight => 3,
+            ShadingMode::DominantBone => 4,
+            ShadingMode::Stretch => 5,
+        }
+    }
+
+    /// Name for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            ShadingMode::Textured => "Textured",
+            ShadingMode::Solid => "Solid",
+            ShadingMode::Normals => "Normals",
+            ShadingMode::BoneWeight => "Bone weights",
+            ShadingMode::DominantBone => "Dominant bone",
+            ShadingMode::Stretch => "Stretch",
+        }
+    }
+}
+
+/// One drawn copy of a model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelInstance {
+    pub model: ModelId,
+    /// Placement in the viewer frame, applied after the model's axis conversion.
+    pub placement: Mat4,
+    /// This instance's skinning palette: `palettes[palette_start .. palette_start + palette_len]`.
+    pub palette_start: u32,
+    pub palette_len: u32,
+}
+
+/// Everything the renderer needs for one frame.
+#[derive(Clone, Debug)]
+pub struct FrameData {
+    pub camera: CameraMatrices,
+    /// Target size in pixels (point overlays are sized in pixels).
+    pub viewport: [u32; 2],
+    pub shading: ShadingMode,
+    /// Bone for the weight heat map (and free for the UI to highlight).
+    pub selected_bone: Option<usize>,
+    /// Draw the triangle edges over the surfaces.
+    pub wireframe: bool,
+    /// Linear RGBA of the wireframe.
+    pub wire_color: [f32; 4],
+    /// Cull back faces per the format's winding; off shows both sides of every triangle (for files whose
+    /// winding is wrong).
+    pub cull_back_faces: bool,
+    /// Edge-ratio deviation shown as full red or blue in [`ShadingMode::Stretch`].
+    pub stretch_range: f32,
+    pub instances: Vec<ModelInstance>,
+    /// All instances' palettes, back to back.
+    pub palettes: Vec<Mat4>,
+    pub overlay: Overlay,
+}
+
+impl FrameData {
+    pub fn new(camera: CameraMatrices, viewport: [u32; 2]) -> Self {
+        Self {
+            camera,
+            viewport,
+            shading: ShadingMode::Textured,
+            selected_bone: None,
+            wireframe: false,
+            wire_color: [0.02, 0.02, 0.03, 0.55],
+            cull_back_faces: true,
+            stretch_range: 0.15,
+            instances: Vec::new(),
+            palettes: Vec::new(),
+            overlay: Overlay::default(),
+        }
+    }
+
+    /// Adds a copy of `model` posed with `palette` (an empty palette, for a model without bones, becomes one
+    /// identity matrix).
+    pub fn add_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4]) {
+        let palette_start = self.palettes.len() as u32;
+        if palette.is_empty() {
+            self.palettes.push(Mat4::IDENTITY);
+        } else {
+            self.palettes.extend_from_slice(palette);
+        }
+        let palette_len = self.palettes.len() as u32 - palette_start;
+        self.instances.push(ModelInstance { model, placement, palette_start, palette_len });
+    }
+
+    /// Drops the instances, palettes and overlay lists, keeping their allocations for the next frame.
+    pub fn clear(&mut self) {
+        self.instances.clear();
+        self.palettes.clear();
+        self.overlay.clear();
+    }
+}

@@ -1,0 +1,74 @@
+//! The wgpu renderer: four-influence vertex-blend skinning in WGSL (`shaders/skinned.wgsl`, palette in a storage
+//! buffer, one palette per instance), draws batched per material subset, analysis shading modes (weights,
+//! dominant bone, stretch, normals, wireframe), overlays (`shaders/overlay.wgsl`: skeleton, joints, axes, grid,
+//! rays, frustums, spheres), an orbit camera, and offscreen rendering to images for the `render` command and
+//! the golden tests.
+//!
+//! One [`Renderer`] serves both users: the viewer (an egui paint callback calls [`Renderer::prepare`] from the
+//! callback's `prepare` and [`Renderer::paint`] from its `paint`; or it renders into an [`OffscreenTarget`] and
+//! shows that texture) and headless code ([`GpuContext::headless`] + [`OffscreenTarget`]). It reads `scene`
+//! assets and `anim` palettes and never changes them; it owns no UI state.
+//!
+//! In an egui viewport (eframe with `depth_buffer: 32` and `multisampling` equal to the renderer's sample count,
+//! the renderer created with eframe's target format and stored in `callback_resources`):
+//!
+//! ```ignore
+//! struct Viewport3d(FrameData);
+//! impl egui_wgpu::CallbackTrait for Viewport3d {
+//!     fn prepare(&self, _: &wgpu::Device, _: &wgpu::Queue, _: &egui_wgpu::ScreenDescriptor,
+//!                encoder: &mut wgpu::CommandEncoder, res: &mut egui_wgpu::CallbackResources) -> Vec<wgpu::CommandBuffer> {
+//!         if let Some(r) = res.get_mut::<Renderer>() { r.prepare(encoder, &self.0) }
+//!         Vec::new()
+//!     }
+//!     fn paint(&self, _: egui::PaintCallbackInfo, pass: &mut wgpu::RenderPass<'static>, res: &egui_wgpu::CallbackResources) {
+//!         if let Some(r) = res.get::<Renderer>() { r.paint(pass) }
+//!     }
+//! }
+//! ```
+//!
+//! With an egui target that has no depth buffer, render into an [`OffscreenTarget`] instead and show
+//! [`OffscreenTarget::view`] as a native texture.
+
+pub mod camera;
+pub mod cli;
+pub mod context;
+pub mod frame;
+pub mod gpu;
+pub mod offscreen;
+pub mod overlay;
+pub mod posed;
+pub mod renderer;
+pub mod skinned;
+pub mod textures;
+
+pub use camera::{Bounds, CameraMatrices, OrbitCamera, posed_bounds};
+pub use context::GpuContext;
+pub use frame::{FrameData, ModelId, ModelInstance, ShadingMode};
+pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget};
+pub use overlay::{BoneStyle, Depth, Overlay, SkeletonStyle};
+pub use posed::PosedAsset;
+pub use renderer::Renderer;
+pub use skinned::{ComputeSkinner, ModelInfo};
+
+use crate::io::LoadError;
+
+/// Depth format of every pass the renderer draws into (eframe's `depth_buffer: 32` gives the same).
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// What can go wrong when rendering.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// No usable GPU adapter (the message says what to install).
+    #[error("{0}")]
+    NoAdapter(String),
+    #[error("GPU: {0}")]
+    Gpu(String),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// Arguments or data that cannot be rendered (unknown clip, bad size, ...).
+    #[error("{0}")]
+    Invalid(String),
+    /// Writing an output file failed.
+    #[error("{path}: {message}")]
+    Write { path: String, message: String },
+}

@@ -1,0 +1,541 @@
+//! The long-lived [`Renderer`]: pipelines, samplers, per-asset GPU models and the per-frame buffers (camera,
+//! palettes, instances, stretch scratch). Work is split the way an egui paint callback needs it:
+//! [`Renderer::prepare`] (uploads and compute, given a command encoder) and [`Renderer::paint`] (draws into a
+//! render pass someone else began, `&self` only). The offscreen target uses the same two calls.
+
+use std::mem::size_of;
+
+use glam::{Mat4, Vec3};
+
+use super::DEPTH_FORMAT;
+use super::frame::{FrameData, ModelId, ShadingMode};
+use super::gpu::{
+    CameraGpu, FLAG_ENCODE_SRGB, InstanceGpu, MaterialGpu, SkinParamsGpu, SkinnedVertexGpu, mesh_vertex_layout,
+};
+use super::overlay::OverlayRenderer;
+use super::skinned::{
+    CullVariant, ModelGpu, ModelInfo, SkinCompute, UploadContext, groups_for, shader_module, storage_entry,
+    uniform_entry, upload_asset,
+};
+use crate::scene::Asset;
+
+/// Instances drawn together: one model, a run of the instance buffer.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    model: usize,
+    first_instance: u32,
+    count: u32,
+}
+
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+    frame_layout: wgpu::BindGroupLayout,
+    material_layout: wgpu::BindGroupLayout,
+    /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
+    pipelines: Vec<wgpu::RenderPipeline>,
+    wire_pipeline: wgpu::RenderPipeline,
+    compute: SkinCompute,
+    sampler: wgpu::Sampler,
+    white: wgpu::TextureView,
+    camera_buffer: wgpu::Buffer,
+    palette_buffer: wgpu::Buffer,
+    instance_buffer: wgpu::Buffer,
+    skinned_buffer: wgpu::Buffer,
+    stretch_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    camera_group: wgpu::BindGroup,
+    /// Bumped whenever a buffer the compute bind groups reference is replaced.
+    generation: u64,
+    models: Vec<Option<ModelGpu>>,
+    overlay: OverlayRenderer,
+    batches: Vec<Batch>,
+    wireframe: bool,
+    cull: bool,
+    instance_scratch: Vec<InstanceGpu>,
+    order: Vec<usize>,
+}
+
+fn storage_buffer(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size.max(64),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
+        mapped_at_creation: false,
+    })
+}
+
+/// Replaces `buffer` by one of at least `needed` bytes (next power of two); true when it did.
+fn ensure(device: &wgpu::Device, buffer: &mut wgpu::Buffer, label: &str, needed: u64) -> bool {
+    if buffer.size() >= needed {
+        return false;
+    }
+    *buffer = storage_buffer(device, label, needed.next_power_of_two(), wgpu::BufferUsages::empty());
+    true
+}
+
+impl Renderer {
+    /// Builds the pipelines for render passes with this colour format and sample count and a
+    /// [`DEPTH_FORMAT`] depth attachment (eframe: `depth_buffer: 32`). A non-sRGB target gets sRGB-encoded output
+    /// from the shaders, so colours look the same either way.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        color_format: wgpu::TextureFormat,
+        sample_count: u32,
+    ) -> Self {
+        let vertex_fragment = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let vs = wgpu::ShaderStages::VERTEX;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame"),
+            entries: &[
+                uniform_entry(0, vertex_fragment, size_of::<CameraGpu>() as u64),
+                storage_entry(1, vs, true, size_of::<Mat4>() as u64),
+                storage_entry(2, vs, true, size_of::<InstanceGpu>() as u64),
+                storage_entry(3, vs, true, 4),
+            ],
+        });
+        let fs = wgpu::ShaderStages::FRAGMENT;
+        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("material"),
+            entries: &[
+                uniform_entry(0, fs, size_of::<MaterialGpu>() as u64),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: fs,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: fs,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let camera_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("overlay camera"),
+            entries: &[uniform_entry(0, vertex_fragment, size_of::<CameraGpu>() as u64)],
+        });
+
+        let module = shader_module(device);
+        let draw_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skinned"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            immediate_size: 0,
+        });
+        let wire_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skinned wire"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+        let target = [Some(wgpu::ColorTargetState {
+            format: color_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = |label: &str,
+                        layout: &wgpu::PipelineLayout,
+                        vs: &str,
+                        fs: &str,
+                        primitive: wgpu::PrimitiveState,
+                        depth_write: bool,
+                        compare: wgpu::CompareFunction| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(mesh_vertex_layout())],
+                },
+                primitive,
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth_write),
+                    depth_compare: Some(compare),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let pipelines = CullVariant::ALL
+            .iter()
+            .map(|variant| {
+                let (front_face, cull_mode) = match variant {
+                    CullVariant::BackCcw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
+                    CullVariant::BackCw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
+                    CullVariant::None => (wgpu::FrontFace::Ccw, None),
+                };
+                let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
+                pipeline("skinned", &draw_layout, "vs_main", "fs_main", primitive, true, wgpu::CompareFunction::Less)
+            })
+            .collect();
+        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
+        let wire_pipeline = pipeline(
+            "skinned wire",
+            &wire_layout,
+            "vs_wire",
+            "fs_wire",
+            lines,
+            false,
+            wgpu::CompareFunction::LessEqual,
+        );
+        let compute = SkinCompute::new(device, &module);
+
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("material"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let white_image = super::textures::TextureImage {
+            levels: vec![image::RgbaImage::from_pixel(1, 1, image::Rgba([255; 4]))],
+            placeholder: false,
+        };
+        let white = super::textures::upload(device, queue, "white", &white_image);
+
+        let camera_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("camera"),
+            size: size_of::<CameraGpu>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let palette_buffer = storage_buffer(device, "palettes", 64 * 256, wgpu::BufferUsages::empty());
+        let instance_buffer = storage_buffer(device, "instances", 128 * 16, wgpu::BufferUsages::empty());
+        let skinned_buffer = storage_buffer(device, "skinned scratch", 64, wgpu::BufferUsages::empty());
+        let stretch_buffer = storage_buffer(device, "stretch", 64, wgpu::BufferUsages::empty());
+        let camera_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("overlay camera"),
+            layout: &camera_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: camera_buffer.as_entire_binding() }],
+        });
+        let frame_group = Self::make_frame_group(
+            device,
+            &frame_layout,
+            &camera_buffer,
+            &palette_buffer,
+            &instance_buffer,
+            &stretch_buffer,
+        );
+        let overlay = OverlayRenderer::new(device, &camera_layout, color_format, DEPTH_FORMAT, sample_count);
+        Self {
+            device: device.clone(),
+            queue: queue.clone(),
+            color_format,
+            sample_count,
+            frame_layout,
+            material_layout,
+            pipelines,
+            wire_pipeline,
+            compute,
+            sampler,
+            white,
+            camera_buffer,
+            palette_buffer,
+            instance_buffer,
+            skinned_buffer,
+            stretch_buffer,
+            frame_group,
+            camera_group,
+            generation: 0,
+            models: Vec::new(),
+            overlay,
+            batches: Vec::new(),
+            wireframe: false,
+            cull: true,
+            instance_scratch: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    fn make_frame_group(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        camera: &wgpu::Buffer,
+        palette: &wgpu::Buffer,
+        instances: &wgpu::Buffer,
+        stretch: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: camera.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: palette.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: stretch.as_entire_binding() },
+            ],
+        })
+    }
+
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    pub fn color_format(&self) -> wgpu::TextureFormat {
+        self.color_format
+    }
+
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    /// Uploads an asset's meshes and materials (textures decoded now; missing ones become a checker and a
+    /// warning in [`ModelInfo::warnings`]).
+    pub fn upload(&mut self, asset: &Asset) -> ModelId {
+        let cx = UploadContext {
+            device: &self.device,
+            queue: &self.queue,
+            material_layout: &self.material_layout,
+            sampler: &self.sampler,
+            white: &self.white,
+        };
+        let model = upload_asset(&cx, asset);
+        let id = match self.models.iter().position(Option::is_none) {
+            Some(free) => {
+                self.models[free] = Some(model);
+                free
+            }
+            None => {
+                self.models.push(Some(model));
+                self.models.len() - 1
+            }
+        };
+        ModelId(id)
+    }
+
+    /// Frees a model's GPU buffers; its id may be reused by a later upload.
+    pub fn remove(&mut self, id: ModelId) {
+        if let Some(slot) = self.models.get_mut(id.0) {
+            *slot = None;
+        }
+    }
+
+    pub fn model_info(&self, id: ModelId) -> Option<&ModelInfo> {
+        self.models.get(id.0).and_then(Option::as_ref).map(|m| &m.info)
+    }
+
+    /// Uploads the frame's constants, palettes, instances and overlays, and records the compute work the frame
+    /// needs (stretch mode) into `encoder`. Instances of unknown or removed models are skipped.
+    pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &FrameData) {
+        let stretch = frame.shading == ShadingMode::Stretch;
+        self.wireframe = frame.wireframe;
+        self.cull = frame.cull_back_faces;
+
+        // Group instances by model so each model is one batch of consecutive instances.
+        self.order.clear();
+        self.order.extend(
+            (0..frame.instances.len())
+                .filter(|&i| self.models.get(frame.instances[i].model.0).is_some_and(Option::is_some)),
+        );
+        self.order.sort_by_key(|&i| frame.instances[i].model.0);
+        self.instance_scratch.clear();
+        self.batches.clear();
+        let palette_len = frame.palettes.len() as u32;
+        let mut stretch_total: u64 = 0;
+        for &i in &self.order {
+            let instance = &frame.instances[i];
+            let Some(model) = self.models.get(instance.model.0).and_then(Option::as_ref) else { continue };
+            let index = self.instance_scratch.len() as u32;
+            match self.batches.last_mut() {
+                Some(b) if b.model == instance.model.0 => b.count += 1,
+                _ => self.batches.push(Batch { model: instance.model.0, first_instance: index, count: 1 }),
+            }
+            // A palette range past the end of the palettes is clamped (its bones then read as absent).
+            let start = instance.palette_start.min(palette_len);
+            let len = instance.palette_len.min(palette_len - start);
+            let stretch_base = if stretch { stretch_total as u32 } else { 0 };
+            if stretch {
+                stretch_total += u64::from(model.info.vertex_count);
+            }
+            self.instance_scratch.push(InstanceGpu::new(
+                instance.placement * model.to_viewer,
+                start,
+                len,
+                stretch_base,
+            ));
+        }
+
+        let device = &self.device;
+        let mut replaced = false;
+        replaced |= ensure(device, &mut self.palette_buffer, "palettes", (frame.palettes.len() * 64) as u64);
+        replaced |= ensure(device, &mut self.instance_buffer, "instances", (self.instance_scratch.len() * 128) as u64);
+        if stretch {
+            let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
+            let scratch_replaced = ensure(device, &mut self.skinned_buffer, "skinned scratch", skinned_bytes);
+            replaced |= ensure(device, &mut self.stretch_buffer, "stretch", stretch_total * 4);
+            if scratch_replaced {
+                self.generation += 1;
+            }
+        }
+        if replaced {
+            self.generation += 1;
+            self.frame_group = Self::make_frame_group(
+                device,
+                &self.frame_layout,
+                &self.camera_buffer,
+                &self.palette_buffer,
+                &self.instance_buffer,
+                &self.stretch_buffer,
+            );
+        }
+
+        let camera = self.camera_constants(frame);
+        self.queue.write_buffer(&self.camera_buffer, 0, bytemuck::bytes_of(&camera));
+        if !frame.palettes.is_empty() {
+            self.queue.write_buffer(&self.palette_buffer, 0, bytemuck::cast_slice(&frame.palettes));
+        }
+        if !self.instance_scratch.is_empty() {
+            self.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instance_scratch));
+        }
+        if stretch && stretch_total > 0 {
+            self.encode_stretch(encoder);
+        }
+        self.overlay.prepare(&self.device, &self.queue, &frame.overlay);
+    }
+
+    /// Skins every instance into the scratch buffer and derives the per-vertex edge ratios from it.
+    fn encode_stretch(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        for batch in &self.batches {
+            let Some(model) = self.models.get_mut(batch.model).and_then(Option::as_mut) else { continue };
+            if model.info.vertex_count == 0 {
+                continue;
+            }
+            let params = SkinParamsGpu {
+                vertex_count: model.info.vertex_count,
+                instance_base: batch.first_instance,
+                _pad: [0; 2],
+            };
+            self.queue.write_buffer(&model.params, 0, bytemuck::bytes_of(&params));
+            if model.compute_groups.as_ref().is_none_or(|(g, _, _)| *g != self.generation) {
+                let skin = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("cs_skin"),
+                    layout: &self.compute.skin_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry { binding: 1, resource: self.palette_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 10, resource: model.vertices.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
+                    ],
+                });
+                let stretch = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("cs_stretch"),
+                    layout: &self.compute.stretch_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 13, resource: model.adjacency.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 14, resource: model.rest_lengths.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 15, resource: self.stretch_buffer.as_entire_binding() },
+                    ],
+                });
+                model.compute_groups = Some((self.generation, skin, stretch));
+            }
+            let Some((_, skin, stretch)) = &model.compute_groups else { continue };
+            let groups = groups_for(model.info.vertex_count);
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stretch"), timestamp_writes: None });
+            pass.set_pipeline(&self.compute.skin_pipeline);
+            pass.set_bind_group(0, skin, &[]);
+            pass.dispatch_workgroups(groups, batch.count, 1);
+            pass.set_pipeline(&self.compute.stretch_pipeline);
+            pass.set_bind_group(0, stretch, &[]);
+            pass.dispatch_workgroups(groups, batch.count, 1);
+        }
+    }
+
+    fn camera_constants(&self, frame: &FrameData) -> CameraGpu {
+        let cam = &frame.camera;
+        // Key light from the upper left of the view, slightly towards the viewer, expressed in the viewer frame.
+        let camera_to_world = cam.view.inverse();
+        let light = camera_to_world.transform_vector3(Vec3::new(-0.45, 0.75, 0.55)).normalize_or(Vec3::Y);
+        let [w, h] = [frame.viewport[0].max(1) as f32, frame.viewport[1].max(1) as f32];
+        CameraGpu {
+            view_proj: cam.view_projection().to_cols_array_2d(),
+            view: cam.view.to_cols_array_2d(),
+            eye: cam.eye.extend(1.0).to_array(),
+            light_dir: light.extend(0.0).to_array(),
+            viewport: [w, h, 1.0 / w, 1.0 / h],
+            mode: frame.shading.code(),
+            selected_bone: frame.selected_bone.map_or(u32::MAX, |b| b as u32),
+            flags: if self.color_format.is_srgb() { 0 } else { FLAG_ENCODE_SRGB },
+            stretch_range: frame.stretch_range,
+            wire_color: frame.wire_color,
+        }
+    }
+
+    /// Draws the prepared frame: models (per material subset), wireframe, then overlays.
+    pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        let mut current: Option<usize> = None;
+        for batch in &self.batches {
+            let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
+            if model.draws.is_empty() {
+                continue;
+            }
+            pass.set_vertex_buffer(0, model.vertices.slice(..));
+            pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+            let instances = batch.first_instance..batch.first_instance + batch.count;
+            for draw in &model.draws {
+                let variant = if self.cull { draw.cull } else { CullVariant::None };
+                if current != Some(variant.index()) {
+                    pass.set_pipeline(&self.pipelines[variant.index()]);
+                    current = Some(variant.index());
+                }
+                let Some(material) = model.materials.get(draw.material) else { continue };
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed(
+                    draw.first_index..draw.first_index + draw.index_count,
+                    draw.base_vertex,
+                    instances.clone(),
+                );
+            }
+        }
+        if self.wireframe {
+            pass.set_pipeline(&self.wire_pipeline);
+            for batch in &self.batches {
+                let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
+                if model.edge_index_count == 0 {
+                    continue;
+                }
+                pass.set_vertex_buffer(0, model.vertices.slice(..));
+                pass.set_index_buffer(model.edges.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(
+                    0..model.edge_index_count,
+                    0,
+                    batch.first_instance..batch.first_instance + batch.count,
+                );
+            }
+        }
+        pass.set_bind_group(0, &self.camera_group, &[]);
+        self.overlay.paint(pass);
+    }
+}

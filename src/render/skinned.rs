@@ -1,0 +1,600 @@
+//! Skinned models on the GPU: per-asset buffers (all meshes of an asset in one vertex and one index buffer, a
+//! wireframe edge list, vertex adjacency for the stretch view), one bind group per material, the draw pipelines
+//! (one pipeline, in a variant per face-culling rule) and the compute pipelines that run the same skinning
+//! function as the vertex shader (`cs_skin`, `cs_stretch`). [`ComputeSkinner`] exposes `cs_skin` on its own so
+//! tests can compare the GPU's skinning with [`crate::anim::skin_mesh`].
+//!
+//! Reads `scene` data; never changes it. Pose maths stays in `anim`: palettes arrive ready-made.
+
+use std::mem::size_of;
+use std::num::NonZeroU64;
+
+use glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+use super::RenderError;
+use super::camera::Bounds;
+use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, SkinParamsGpu, SkinnedVertexGpu};
+use super::textures;
+use crate::scene::{Asset, Material, Mesh};
+
+/// The WGSL source shared by the draw and the compute pipelines.
+pub const SKINNED_WGSL: &str = include_str!("../../shaders/skinned.wgsl");
+
+/// Compute workgroup size of `cs_skin` / `cs_stretch` (the `@workgroup_size` in the shader).
+pub const WORKGROUP: u32 = 64;
+
+/// Largest number of workgroups dispatched along x; the shaders stride over the rest.
+const MAX_GROUPS_X: u32 = 4096;
+
+pub fn shader_module(device: &wgpu::Device) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("skinned.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(SKINNED_WGSL.into()),
+    })
+}
+
+/// Which triangles are culled, from the format's winding and the material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CullVariant {
+    /// Front faces wind counter-clockwise on screen; back faces culled.
+    BackCcw,
+    /// Front faces wind clockwise on screen (clockwise files, or a mirroring axis conversion); back faces culled.
+    BackCw,
+    /// Two-sided: nothing culled, back faces lit from their side.
+    None,
+}
+
+impl CullVariant {
+    pub const ALL: [CullVariant; 3] = [CullVariant::BackCcw, CullVariant::BackCw, CullVariant::None];
+
+    /// The rule for a mesh: a clockwise file and a mirroring conversion each flip the on-screen winding.
+    pub fn for_mesh(clockwise: bool, mirrors: bool, two_sided: bool) -> Self {
+        if two_sided {
+            CullVariant::None
+        } else if clockwise != mirrors {
+            CullVariant::BackCw
+        } else {
+            CullVariant::BackCcw
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+pub(crate) fn storage_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+    min: u64,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: NonZeroU64::new(min),
+        },
+        count: None,
+    }
+}
+
+pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: NonZeroU64::new(size),
+        },
+        count: None,
+    }
+}
+
+/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin` and `cs_stretch`.
+pub struct SkinCompute {
+    pub skin_layout: wgpu::BindGroupLayout,
+    pub stretch_layout: wgpu::BindGroupLayout,
+    pub skin_pipeline: wgpu::ComputePipeline,
+    pub stretch_pipeline: wgpu::ComputePipeline,
+}
+
+impl SkinCompute {
+    pub fn new(device: &wgpu::Device, module: &wgpu::ShaderModule) -> Self {
+        let cs = wgpu::ShaderStages::COMPUTE;
+        let mat = size_of::<Mat4>() as u64;
+        let inst = size_of::<InstanceGpu>() as u64;
+        let skinned = size_of::<SkinnedVertexGpu>() as u64;
+        let params = size_of::<SkinParamsGpu>() as u64;
+        let skin_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cs_skin"),
+            entries: &[
+                storage_entry(1, cs, true, mat),
+                storage_entry(2, cs, true, inst),
+                storage_entry(10, cs, true, size_of::<MeshVertex>() as u64),
+                storage_entry(11, cs, false, skinned),
+                uniform_entry(12, cs, params),
+            ],
+        });
+        let stretch_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cs_stretch"),
+            entries: &[
+                storage_entry(2, cs, true, inst),
+                storage_entry(11, cs, false, skinned),
+                uniform_entry(12, cs, params),
+                storage_entry(13, cs, true, 4),
+                storage_entry(14, cs, true, 4),
+                storage_entry(15, cs, false, 4),
+            ],
+        });
+        let pipeline = |layout: &wgpu::BindGroupLayout, entry: &str| {
+            let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(entry),
+                bind_group_layouts: &[Some(layout)],
+                immediate_size: 0,
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&pl),
+                module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let skin_pipeline = pipeline(&skin_layout, "cs_skin");
+        let stretch_pipeline = pipeline(&stretch_layout, "cs_stretch");
+        Self { skin_layout, stretch_layout, skin_pipeline, stretch_pipeline }
+    }
+}
+
+/// Workgroups along x for `vertex_count` vertices (the shaders stride past `MAX_GROUPS_X * WORKGROUP`).
+pub fn groups_for(vertex_count: u32) -> u32 {
+    vertex_count.div_ceil(WORKGROUP).clamp(1, MAX_GROUPS_X)
+}
+
+/// Builds the render vertices of one mesh (white when the file has no colours; missing arrays get neutral values so
+/// a mesh that passed validation but lacks e.g. UVs still draws).
+pub fn mesh_vertices(mesh: &Mesh) -> Vec<MeshVertex> {
+    (0..mesh.positions.len())
+        .map(|i| MeshVertex {
+            position: mesh.positions[i].to_array(),
+            color: mesh.colors.get(i).copied().unwrap_or([255; 4]),
+            normal: mesh.normals.get(i).copied().unwrap_or(Vec3::Y).to_array(),
+            _pad: 0,
+            uv: mesh.uvs.get(i).map(|uv| uv.to_array()).unwrap_or([0.0; 2]),
+            joints: mesh.joints.get(i).copied().unwrap_or([0; 4]),
+            weights: mesh.weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]),
+        })
+        .collect()
+}
+
+/// Unique undirected edges of a triangle list, as (low, high) pairs.
+pub fn unique_edges(indices: &[u32]) -> Vec<[u32; 2]> {
+    let mut edges: Vec<[u32; 2]> = indices
+        .chunks_exact(3)
+        .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
+        .filter(|[a, b]| a != b)
+        .map(|[a, b]| [a.min(b), a.max(b)])
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    edges
+}
+
+/// Vertex adjacency in the CSR form `cs_stretch` reads: `vertex_count + 1` offsets followed by the neighbour
+/// indices, and the bind-pose length of each listed edge.
+pub fn adjacency(vertex_count: usize, edges: &[[u32; 2]], positions: &[Vec3]) -> (Vec<u32>, Vec<f32>) {
+    let mut degree = vec![0u32; vertex_count + 1];
+    for [a, b] in edges {
+        degree[*a as usize] += 1;
+        degree[*b as usize] += 1;
+    }
+    let mut offsets = Vec::with_capacity(vertex_count + 1);
+    let mut total = 0u32;
+    for d in &degree[..vertex_count] {
+        offsets.push(total);
+        total += d;
+    }
+    offsets.push(total);
+    let mut fill = offsets.clone();
+    let mut neighbours = vec![0u32; total as usize];
+    let mut rest = vec![0f32; total as usize];
+    for [a, b] in edges {
+        let length = positions[*a as usize].distance(positions[*b as usize]);
+        for (from, to) in [(*a, *b), (*b, *a)] {
+            let slot = fill[from as usize] as usize;
+            neighbours[slot] = to;
+            rest[slot] = length;
+            fill[from as usize] += 1;
+        }
+    }
+    let mut csr = offsets;
+    csr.extend_from_slice(&neighbours);
+    (csr, rest)
+}
+
+/// One indexed draw of a material subset.
+#[derive(Clone, Copy, Debug)]
+pub struct DrawRange {
+    pub material: usize,
+    pub first_index: u32,
+    pub index_count: u32,
+    pub base_vertex: i32,
+    pub cull: CullVariant,
+}
+
+/// What uploading an asset found, for the UI's diagnostics and the CLI's warnings.
+#[derive(Clone, Debug, Default)]
+pub struct ModelInfo {
+    pub name: String,
+    pub vertex_count: u32,
+    pub triangle_count: u32,
+    pub bone_count: u32,
+    /// Bind-pose bounds in the viewer frame.
+    pub bind_bounds: Bounds,
+    /// Missing textures, meshes skipped as invalid, subsets naming unknown materials.
+    pub warnings: Vec<String>,
+}
+
+/// GPU buffers of one uploaded asset.
+pub struct ModelGpu {
+    pub info: ModelInfo,
+    pub to_viewer: Mat4,
+    pub(crate) vertices: wgpu::Buffer,
+    pub(crate) indices: wgpu::Buffer,
+    pub(crate) edges: wgpu::Buffer,
+    pub(crate) edge_index_count: u32,
+    pub(crate) draws: Vec<DrawRange>,
+    pub(crate) materials: Vec<wgpu::BindGroup>,
+    pub(crate) adjacency: wgpu::Buffer,
+    pub(crate) rest_lengths: wgpu::Buffer,
+    /// `SkinParams` of this model's dispatches (vertex count, first instance).
+    pub(crate) params: wgpu::Buffer,
+    /// Compute bind groups for the current scratch buffers, and the scratch generation they were made for.
+    pub(crate) compute_groups: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
+}
+
+fn buffer_init(device: &wgpu::Device, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    // Zero-sized bindings are invalid; an empty model keeps 16 bytes of zeros.
+    let padded;
+    let contents = if contents.is_empty() {
+        padded = [0u8; 16];
+        &padded[..]
+    } else {
+        contents
+    };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+}
+
+/// Linear-space material colour and UV transform; the texture multiplies a white base (loaders' diffuse colours
+/// for textured materials are usually a tint meant for the untextured preview).
+fn material_constants(material: &Material, textured: bool) -> MaterialGpu {
+    let srgb = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
+    let d = material.diffuse;
+    let color = if textured { [1.0, 1.0, 1.0, d[3]] } else { [srgb(d[0]), srgb(d[1]), srgb(d[2]), d[3]] };
+    MaterialGpu {
+        color,
+        uv_transform: [material.uv_offset[0], material.uv_offset[1], material.uv_tiling[0], material.uv_tiling[1]],
+        has_texture: u32::from(textured),
+        _pad: [0; 3],
+    }
+}
+
+/// Everything `upload` needs from the renderer.
+pub(crate) struct UploadContext<'a> {
+    pub device: &'a wgpu::Device,
+    pub queue: &'a wgpu::Queue,
+    pub material_layout: &'a wgpu::BindGroupLayout,
+    pub sampler: &'a wgpu::Sampler,
+    /// 1×1 white texture bound for untextured materials.
+    pub white: &'a wgpu::TextureView,
+}
+
+pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
+    let device = cx.device;
+    let mut info = ModelInfo {
+        name: asset
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| asset.format.name().to_owned()),
+        bone_count: asset.skeleton.len() as u32,
+        ..ModelInfo::default()
+    };
+    let mirrors = asset.axes.mirrors();
+    let default_material = asset.materials.len();
+    let mut vertices: Vec<MeshVertex> = Vec::new();
+    let mut positions: Vec<Vec3> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut global_indices: Vec<u32> = Vec::new();
+    let mut draws = Vec::new();
+    for mesh in &asset.meshes {
+        if let Err(e) = mesh.validate(asset.skeleton.len()) {
+            info.warnings.push(format!("not drawn: {e}"));
+            continue;
+        }
+        if mesh.positions.is_empty() || mesh.indices.len() < 3 {
+            continue;
+        }
+        let base = vertices.len() as u32;
+        vertices.extend(mesh_vertices(mesh));
+        positions.extend_from_slice(&mesh.positions);
+        let first = indices.len() as u32;
+        indices.extend_from_slice(&mesh.indices);
+        global_indices.extend(mesh.indices.iter().map(|i| i + base));
+        for subset in &mesh.subsets {
+            let material = if subset.material < asset.materials.len() {
+                subset.material
+            } else {
+                info.warnings.push(format!(
+                    "mesh '{}': subset uses material {} of {}; drawn with a neutral material",
+                    mesh.name,
+                    subset.material,
+                    asset.materials.len()
+                ));
+                default_material
+            };
+            let two_sided = asset.materials.get(material).is_some_and(|m| m.two_sided);
+            // Whole triangles only: a subset that ends mid-triangle would shift every later one.
+            let count = subset.index_count - subset.index_count % 3;
+            if count == 0 {
+                continue;
+            }
+            draws.push(DrawRange {
+                material,
+                first_index: first + subset.first_index,
+                index_count: count,
+                base_vertex: base as i32,
+                cull: CullVariant::for_mesh(mesh.clockwise, mirrors, two_sided),
+            });
+        }
+    }
+    info.vertex_count = vertices.len() as u32;
+    info.triangle_count = draws.iter().map(|d| d.index_count / 3).sum();
+    info.bind_bounds = Bounds::from_points(positions.iter().map(|p| asset.axes.to_viewer.transform_point3(*p)));
+
+    let edges = unique_edges(&global_indices);
+    let (csr, rest) = adjacency(vertices.len(), &edges, &positions);
+    let edge_indices: Vec<u32> = edges.iter().flatten().copied().collect();
+
+    let vertex_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE;
+    let storage = wgpu::BufferUsages::STORAGE;
+    let index_usage = wgpu::BufferUsages::INDEX;
+
+    // One bind group per material (plus the neutral one for out-of-range subsets).
+    let mut materials = Vec::with_capacity(asset.materials.len() + 1);
+    let neutral = Material::named("(neutral)");
+    for (i, material) in asset.materials.iter().chain(std::iter::once(&neutral)).enumerate() {
+        let (view, textured) = match &material.texture {
+            Some(texture) => {
+                let max = device.limits().max_texture_dimension_2d;
+                let (image, warning) = textures::load_or_checker(texture.path.as_deref(), &texture.name, max);
+                if let Some(w) = warning {
+                    info.warnings.push(format!("material '{}': {w}", material.name));
+                }
+                (Some(textures::upload(device, cx.queue, &material.name, &image)), true)
+            }
+            None => (None, false),
+        };
+        let constants = material_constants(material, textured);
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("material"),
+            contents: bytemuck::bytes_of(&constants),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let view = view.as_ref().unwrap_or(cx.white);
+        materials.push(device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(if i == default_material { "neutral material" } else { "material" }),
+            layout: cx.material_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(view) },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(cx.sampler) },
+            ],
+        }));
+    }
+
+    ModelGpu {
+        to_viewer: asset.axes.to_viewer,
+        vertices: buffer_init(device, "model vertices", bytemuck::cast_slice(&vertices), vertex_usage),
+        indices: buffer_init(device, "model indices", bytemuck::cast_slice(&indices), index_usage),
+        edges: buffer_init(device, "model edges", bytemuck::cast_slice(&edge_indices), index_usage),
+        edge_index_count: edge_indices.len() as u32,
+        draws,
+        materials,
+        adjacency: buffer_init(device, "model adjacency", bytemuck::cast_slice(&csr), storage),
+        rest_lengths: buffer_init(device, "model rest lengths", bytemuck::cast_slice(&rest), storage),
+        params: device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("skin params"),
+            size: size_of::<SkinParamsGpu>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }),
+        compute_groups: None,
+        info,
+    }
+}
+
+/// Mean incident edge-length ratio per vertex (skinned over bind pose), on the CPU: the reference for
+/// `cs_stretch`. Vertices without edges get 1.
+pub fn stretch_ratios_cpu(mesh: &Mesh, palette: &[Mat4]) -> Vec<f32> {
+    let (mut skinned, mut normals) = (Vec::new(), Vec::new());
+    crate::anim::skin_mesh(mesh, palette, &mut skinned, &mut normals);
+    let edges = unique_edges(&mesh.indices);
+    let n = mesh.positions.len();
+    let mut sum = vec![0f32; n];
+    let mut count = vec![0u32; n];
+    for [a, b] in edges {
+        let (a, b) = (a as usize, b as usize);
+        let (Some(ra), Some(rb)) = (mesh.positions.get(a), mesh.positions.get(b)) else { continue };
+        let rest = ra.distance(*rb);
+        if rest > 0.0 {
+            let ratio = skinned[a].distance(skinned[b]) / rest;
+            for v in [a, b] {
+                sum[v] += ratio;
+                count[v] += 1;
+            }
+        }
+    }
+    sum.iter().zip(&count).map(|(s, c)| if *c > 0 { s / *c as f32 } else { 1.0 }).collect()
+}
+
+/// Runs the compute entry points on one mesh with one palette and reads the results back: the GPU half of the
+/// GPU-vs-CPU checks. Positions and normals come back in the file's frame, like [`crate::anim::skin_mesh`].
+pub struct ComputeSkinner {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    compute: SkinCompute,
+}
+
+/// What [`ComputeSkinner`] computed.
+struct ComputeResult {
+    skinned: Vec<SkinnedVertexGpu>,
+    stretch: Vec<f32>,
+}
+
+impl ComputeSkinner {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        let module = shader_module(device);
+        Self { device: device.clone(), queue: queue.clone(), compute: SkinCompute::new(device, &module) }
+    }
+
+    /// Skins `mesh` with `palette` on the GPU (`cs_skin`).
+    pub fn skin(&self, mesh: &Mesh, palette: &[Mat4]) -> Result<(Vec<Vec3>, Vec<Vec3>), RenderError> {
+        let r = self.run(mesh, palette, false)?;
+        let positions = r.skinned.iter().map(|v| Vec3::new(v.position[0], v.position[1], v.position[2])).collect();
+        let normals = r.skinned.iter().map(|v| Vec3::new(v.normal[0], v.normal[1], v.normal[2])).collect();
+        Ok((positions, normals))
+    }
+
+    /// Per-vertex edge-length ratios on the GPU (`cs_skin` then `cs_stretch`), as the stretch view shows them.
+    pub fn stretch(&self, mesh: &Mesh, palette: &[Mat4]) -> Result<Vec<f32>, RenderError> {
+        Ok(self.run(mesh, palette, true)?.stretch)
+    }
+
+    fn run(&self, mesh: &Mesh, palette: &[Mat4], with_stretch: bool) -> Result<ComputeResult, RenderError> {
+        let device = &self.device;
+        let count = mesh.positions.len();
+        if count == 0 {
+            return Ok(ComputeResult { skinned: Vec::new(), stretch: Vec::new() });
+        }
+        mesh.validate(usize::MAX).map_err(RenderError::Invalid)?;
+        let vertices = mesh_vertices(mesh);
+        let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
+        let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0);
+        let params = SkinParamsGpu { vertex_count: count as u32, instance_base: 0, _pad: [0; 2] };
+        let storage = wgpu::BufferUsages::STORAGE;
+        let vertex_buffer = buffer_init(device, "cs vertices", bytemuck::cast_slice(&vertices), storage);
+        let palette_buffer = buffer_init(device, "cs palette", bytemuck::cast_slice(&palette_data), storage);
+        let instance_buffer = buffer_init(device, "cs instance", bytemuck::bytes_of(&instance), storage);
+        let params_buffer = buffer_init(device, "cs params", bytemuck::bytes_of(&params), wgpu::BufferUsages::UNIFORM);
+        let output = |label: &str, size: u64| {
+            let gpu = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let readback = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            (gpu, readback)
+        };
+        let skinned_size = (count * size_of::<SkinnedVertexGpu>()) as u64;
+        let stretch_size = (count * size_of::<f32>()) as u64;
+        let (skinned, skinned_readback) = output("cs skinned", skinned_size);
+        let (stretch, stretch_readback) = output("cs stretch", stretch_size);
+        let skin_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cs_skin"),
+            layout: &self.compute.skin_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 1, resource: palette_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 10, resource: vertex_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 11, resource: skinned.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 12, resource: params_buffer.as_entire_binding() },
+            ],
+        });
+        let edges = unique_edges(&mesh.indices);
+        let (csr, rest) = adjacency(count, &edges, &mesh.positions);
+        let adjacency_buffer = buffer_init(device, "cs adjacency", bytemuck::cast_slice(&csr), storage);
+        let rest_buffer = buffer_init(device, "cs rest lengths", bytemuck::cast_slice(&rest), storage);
+        let stretch_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cs_stretch"),
+            layout: &self.compute.stretch_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 11, resource: skinned.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 12, resource: params_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 13, resource: adjacency_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 14, resource: rest_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 15, resource: stretch.as_entire_binding() },
+            ],
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("compute") });
+        {
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("compute"), timestamp_writes: None });
+            let groups = groups_for(count as u32);
+            pass.set_pipeline(&self.compute.skin_pipeline);
+            pass.set_bind_group(0, &skin_group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+            if with_stretch {
+                pass.set_pipeline(&self.compute.stretch_pipeline);
+                pass.set_bind_group(0, &stretch_group, &[]);
+                pass.dispatch_workgroups(groups, 1, 1);
+            }
+        }
+        encoder.copy_buffer_to_buffer(&skinned, 0, &skinned_readback, 0, skinned_size);
+        if with_stretch {
+            encoder.copy_buffer_to_buffer(&stretch, 0, &stretch_readback, 0, stretch_size);
+        }
+        self.queue.submit([encoder.finish()]);
+        let bytes = super::offscreen::read_buffer(device, &skinned_readback)?;
+        let skinned = bytemuck::pod_collect_to_vec(&bytes);
+        let stretch = if with_stretch {
+            bytemuck::pod_collect_to_vec(&super::offscreen::read_buffer(device, &stretch_readback)?)
+        } else {
+            Vec::new()
+        };
+        Ok(ComputeResult { skinned, stretch })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winding_rule_flips_for_clockwise_files_and_mirrors() {
+        assert_eq!(CullVariant::for_mesh(false, false, false), CullVariant::BackCcw);
+        assert_eq!(CullVariant::for_mesh(true, false, false), CullVariant::BackCw);
+        assert_eq!(CullVariant::for_mesh(false, true, false), CullVariant::BackCw);
+        assert_eq!(CullVariant::for_mesh(true, true, false), CullVariant::BackCcw);
+        assert_eq!(CullVariant::for_mesh(true, false, true), CullVariant::None);
+    }
+
+    #[test]
+    fn adjacency_of_a_quad() {
+        // Two triangles sharing the diagonal 0–2 of a unit square.
+        let positions = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y];
+        let edges = unique_edges(&[0, 1, 2, 0, 2, 3]);
+        assert_eq!(edges, vec![[0, 1], [0, 2], [0, 3], [1, 2], [2, 3]]);
+        let (csr, rest) = adjacency(4, &edges, &positions);
+        // Degrees 3, 2, 3, 2 → offsets 0, 3, 5, 8, 10.
+        assert_eq!(&csr[..5], &[0, 3, 5, 8, 10]);
+        let neighbours_of_0: Vec<u32> = csr[5..8].to_vec();
+        assert_eq!(neighbours_of_0, vec![1, 2, 3]);
+        assert!((rest[1] - 2f32.sqrt()).abs() < 1e-6);
+        assert_eq!(rest.len(), 10);
+    }
+}
