@@ -23,10 +23,12 @@ use super::ViewerArgs;
 use super::camera::{OrbitCamera, ViewPreset};
 use super::command::{Command, OpenMode, TrackEdit};
 use super::document::{Document, display_name};
+use super::gpu::GpuState;
 use super::inspector;
 use super::loader::{LoadJob, Loaded, Purpose};
 use super::outliner::{self, OutlinerView};
-use super::player::{Fired, Mask, Player, Track};
+use super::player::PlaybackType;
+use super::player::{Fired, Player};
 use super::state::{Overlay, PanelId, RightTab, STORAGE_KEY, Shading, UiState};
 use super::timeline::{self, TimelineView};
 use super::viewport::{self, StatusInfo, ViewportCache};
@@ -66,13 +68,6 @@ const LOG_LIMIT: usize = 500;
 const RELOAD_POLL: Duration = Duration::from_secs(1);
 /// A screenshot run gives up after this long (e.g. when no frame can be presented).
 const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// GPU-side state: kept apart from what is persisted, recreated with the window.
-#[derive(Default)]
-pub struct GpuState {
-    pub adapter: String,
-    pub backend: String,
-}
 
 struct ScreenshotRun {
     path: PathBuf,
@@ -133,19 +128,14 @@ impl ViewerApp {
         } else {
             cc.storage.and_then(|s| eframe::get_value::<UiState>(s, STORAGE_KEY)).unwrap_or_default()
         };
-        let mut gpu = GpuState::default();
-        if let Some(rs) = &cc.wgpu_render_state {
-            let info = rs.adapter.get_info();
-            gpu.adapter = info.name;
-            gpu.backend = format!("{:?}", info.backend);
-        }
+        let gpu = GpuState::new(cc.wgpu_render_state.as_ref());
         let mut app = Self {
             state,
             gpu,
             doc: Document::new(Asset::new(Format::Demo), Vec::new(), Vec::new(), 0),
             pose: Pose::default(),
             recording_poses: Vec::new(),
-            player: Player::default(),
+            player: Player::for_asset(&Asset::new(Format::Demo), None, PlaybackType::Loop),
             camera: OrbitCamera::default(),
             selected: None,
             focus_track: 0,
@@ -178,8 +168,8 @@ impl ViewerApp {
             frame_next: false,
             quit: false,
         };
-        app.player.mode = app.state.playback;
-        app.player.speed = app.state.speed;
+        app.player.set_mode(app.state.playback);
+        app.player.speed = app.state.speed.max(0.0);
         let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
         let ctx = cc.egui_ctx.clone();
         app.job = Some(LoadJob::spawn(files, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
@@ -248,18 +238,15 @@ impl ViewerApp {
                 }
             }
             if first_new_clip < self.doc.asset.clips.len() {
-                match self.player.tracks.get_mut(self.focus_track) {
-                    Some(t) => {
-                        t.clip = first_new_clip;
-                        t.offset = -t.speed * self.player.time;
-                        t.events.clear();
-                    }
-                    None => {
-                        self.player.tracks.push(Track::new(first_new_clip));
-                        self.focus_track = self.player.tracks.len() - 1;
-                    }
+                self.player.add_new_clips(&self.doc.asset);
+                // Play what was just bound: on the focus track, or on a new track.
+                if self.focus_track < self.player.track_count() {
+                    self.player.set_clip(self.focus_track, first_new_clip);
+                    self.player.clear_events(self.focus_track);
+                } else if let Some(t) = self.player.add_track(first_new_clip, 0.0) {
+                    self.focus_track = t;
                 }
-                self.player.seek(&self.doc.asset, 0.0);
+                self.player.seek(&self.doc.asset, self.focus_track, 0.0);
                 self.player.playing = true;
             }
             self.state.remember(&self.doc.paths());
@@ -282,18 +269,8 @@ impl ViewerApp {
                 .selected
                 .and_then(|b| old.asset.skeleton.names.get(b))
                 .and_then(|n| self.doc.asset.skeleton.find(n));
-            let clips = self.doc.asset.clips.len();
-            self.player.tracks.retain(|t| t.clip < clips);
-            let bones = self.doc.asset.skeleton.len();
-            for t in &mut self.player.tracks {
-                if let Mask::Subtree(b) = t.mask
-                    && b >= bones
-                {
-                    t.mask = Mask::All;
-                }
-            }
-            let time = self.player.time;
-            self.player.seek(&self.doc.asset, time);
+            self.player = self.player.carried_over(&self.doc.asset);
+            self.focus_track = self.focus_track.min(self.player.track_count().saturating_sub(1));
             self.notice = Some(format!("Reloaded {}", self.doc.title()));
         } else {
             let clip = self.initial_clip.take().and_then(|name| {
@@ -303,11 +280,10 @@ impl ViewerApp {
                 }
                 found
             });
-            self.player = Player::for_asset(&self.doc.asset, clip);
-            self.player.mode = self.state.playback;
-            self.player.speed = self.state.speed;
+            self.player = Player::for_asset(&self.doc.asset, clip, self.state.playback);
+            self.player.speed = self.state.speed.max(0.0);
             if let Some(t) = self.initial_time.take() {
-                self.player.seek(&self.doc.asset, t);
+                self.player.seek(&self.doc.asset, 0, t);
                 self.player.playing = false;
             }
             self.selected = None;
@@ -319,7 +295,7 @@ impl ViewerApp {
                 self.state.remember(&self.doc.paths());
             }
         }
-        self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.player.evaluate(&mut self.pose);
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
@@ -510,7 +486,15 @@ impl ViewerApp {
             Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
-                let b = self.viewport_cache.pose_bounds.filter(|b| !b.is_empty()).unwrap_or(self.doc.bind_bounds);
+                let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+                if let Some(r) = self.viewport_cache.pose_bounds {
+                    // Recordings (hands, head) add to what the pose covers.
+                    b.add(r.min);
+                    b.add(r.max);
+                }
+                if b.is_empty() {
+                    b = self.doc.bind_bounds;
+                }
                 self.camera.frame(b.center(), b.radius());
             }
             Command::FrameSelected => {
@@ -529,78 +513,65 @@ impl ViewerApp {
             }
             Command::SetShading(s) => self.state.shading = s,
             Command::SetOverlay(o, on) => self.state.overlays.set(o, on),
-            Command::TogglePlay => {
-                if !self.player.playing && self.player.time >= self.player.length(asset) && self.player.speed > 0.0 {
-                    // Play after the end starts over, as media players do.
-                    self.player.seek(asset, 0.0);
-                }
-                self.player.playing = !self.player.playing;
-            }
-            Command::Seek(t) => self.player.seek(asset, t),
+            Command::TogglePlay => self.player.toggle_play(asset, self.focus_track),
+            Command::Seek(t) => self.player.seek(asset, self.focus_track, t),
             Command::StepFrames(n) => {
                 let fps = self.player.frame_rate(asset, self.focus_track);
                 self.player.playing = false;
                 // Land on frame boundaries of the focus clip.
-                let frame = (self.player.time * fps).round() + n as f32;
-                self.player.seek(asset, frame / fps);
+                let frame = (self.player.now(asset, self.focus_track) * fps).round() + n as f32;
+                self.player.seek(asset, self.focus_track, frame / fps);
             }
-            Command::GoToStart => self.player.seek(asset, 0.0),
+            Command::GoToStart => self.player.seek(asset, self.focus_track, 0.0),
             Command::GoToEnd => {
-                let len = self.player.length(asset);
-                self.player.seek(asset, len);
+                let len = self.player.length(asset, self.focus_track);
+                // In a loop the very end is the start again: stop just before it, on the last frame.
+                let end = if self.player.mode() == PlaybackType::Loop { (len - 1e-4).max(0.0) } else { len };
+                self.player.seek(asset, self.focus_track, end);
             }
             Command::SetSpeed(s) => {
-                self.state.speed = s;
-                self.player.speed = s;
+                self.state.speed = s.max(0.0);
+                self.player.speed = self.state.speed;
             }
             Command::SetPlayback(m) => {
                 self.state.playback = m;
-                self.player.mode = m;
+                self.player.set_mode(m);
             }
             Command::AddTrack => {
                 if !asset.clips.is_empty() {
-                    let clip = self.player.tracks.get(self.focus_track).map_or(0, |t| t.clip);
-                    let mut t = Track::new(clip);
-                    t.offset = -self.player.time;
-                    self.player.tracks.push(t);
-                    self.focus_track = self.player.tracks.len() - 1;
+                    let clip = self.player.track(self.focus_track).and_then(|t| t.clip).unwrap_or(0);
+                    let now = self.player.now(asset, self.focus_track);
+                    if let Some(t) = self.player.add_track(clip, f64::from(now)) {
+                        self.focus_track = t;
+                    }
                 }
             }
             Command::RemoveTrack(i) => {
-                if i < self.player.tracks.len() {
-                    self.player.tracks.remove(i);
-                    self.focus_track = self.focus_track.min(self.player.tracks.len().saturating_sub(1));
-                }
+                self.player.remove_track(i);
+                self.focus_track = self.focus_track.min(self.player.track_count().saturating_sub(1));
             }
-            Command::FocusTrack(i) => self.focus_track = i.min(self.player.tracks.len().saturating_sub(1)),
-            Command::EditTrack(i, edit) => {
-                let time = self.player.time;
-                let Some(t) = self.player.tracks.get_mut(i) else { return };
-                match edit {
-                    TrackEdit::Clip(c) => {
-                        if c < asset.clips.len() {
-                            t.clip = c;
-                        }
+            Command::FocusTrack(i) => self.focus_track = i.min(self.player.track_count().saturating_sub(1)),
+            Command::EditTrack(i, edit) => match edit {
+                TrackEdit::Clip(c) => {
+                    if c < asset.clips.len() {
+                        self.player.set_clip(i, c);
                     }
-                    TrackEdit::Enabled(e) => t.enabled = e,
-                    TrackEdit::Weight(w) => t.weight = w.clamp(0.0, 1.0),
-                    TrackEdit::Speed(s) => {
-                        // Keep the clip time now, so changing speed does not jump.
-                        let raw = t.raw_time(time);
-                        t.speed = s;
-                        t.offset = raw - s * time;
-                    }
-                    TrackEdit::Position(p) => t.offset = p - t.speed * time,
-                    TrackEdit::Additive(a) => t.additive = a,
-                    TrackEdit::Mask(m) => t.mask = m,
-                    TrackEdit::Solo(s) => t.solo = s,
-                    TrackEdit::Mute(m) => t.mute = m,
-                    TrackEdit::ClearEvents => t.events.clear(),
                 }
-            }
+                TrackEdit::Enabled(e) => self.player.set_enabled(i, e),
+                TrackEdit::Weight(w) => self.player.set_weight(i, w),
+                TrackEdit::Speed(s) => self.player.set_speed(i, s),
+                TrackEdit::Position(p) => self.player.set_local_time(i, p),
+                TrackEdit::Mode(m) => self.player.set_mix_mode(i, m),
+                TrackEdit::Mask(m) => self.player.set_mask(i, m, asset),
+                TrackEdit::Solo(on) => self.player.set_solo(i, on),
+                TrackEdit::Mute(on) => self.player.set_mute(i, on),
+                TrackEdit::ClearEvents => self.player.clear_events(i),
+            },
             Command::CrossFade { clip, seconds } => {
-                if clip < asset.clips.len() {
-                    self.focus_track = self.player.cross_fade(clip, seconds);
+                if clip < asset.clips.len()
+                    && let Some(t) = self.player.cross_fade(clip, seconds)
+                {
+                    self.focus_track = t;
                     self.player.playing = true;
                 }
             }
@@ -618,6 +589,8 @@ impl ViewerApp {
             Command::ShowHelp(s) => self.show_help = s,
             Command::SetAutoReload(on) => self.state.auto_reload = on,
             Command::SetShowFrames(on) => self.state.show_frames = on,
+            Command::SetCullBackFaces(on) => self.state.cull_back_faces = on,
+            Command::SetPainterFallback(on) => self.gpu.force_painter = on,
             Command::CopyToClipboard(text) => {
                 ctx.copy_text(text);
                 self.notice = Some("Copied to the clipboard".into());
@@ -712,6 +685,25 @@ impl ViewerApp {
                 }
                 if ui.button("Frame all  (F)").clicked() {
                     cmds.push(Command::FrameAll);
+                }
+                ui.separator();
+                let mut cull = self.state.cull_back_faces;
+                if ui
+                    .checkbox(&mut cull, "Hide back faces")
+                    .on_hover_text("Off shows both sides of every triangle, for files wound the wrong way")
+                    .changed()
+                {
+                    cmds.push(Command::SetCullBackFaces(cull));
+                }
+                let mut painter = self.gpu.force_painter || !self.gpu.renderer;
+                let r =
+                    ui.add_enabled(self.gpu.renderer, egui::Checkbox::new(&mut painter, "Draw with the egui painter"));
+                if r.on_hover_text(
+                    "The CPU fallback (no textures, no depth buffer): for comparing with the GPU renderer",
+                )
+                .changed()
+                {
+                    cmds.push(Command::SetPainterFallback(painter));
                 }
                 ui.separator();
                 ui.label("Theme");
@@ -932,13 +924,7 @@ fn job_text(job: &LoadJob) -> String {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        if self.gpu.adapter.is_empty()
-            && let Some(rs) = frame.wgpu_render_state()
-        {
-            let info = rs.adapter.get_info();
-            self.gpu.adapter = info.name;
-            self.gpu.backend = format!("{:?}", info.backend);
-        }
+        self.gpu.sync(frame.wgpu_render_state(), &self.doc);
         let now = Instant::now();
         let dt = if self.screenshot.is_some() {
             // Automated runs are deterministic: a fixed step per frame, whatever the machine's speed.
@@ -962,17 +948,17 @@ impl eframe::App for ViewerApp {
         // Animation.
         let log = &mut self.log;
         let total = &mut self.fired_total;
-        self.player.advance(&self.doc.asset, dt, |f| {
+        self.player.advance(&self.doc.asset, self.focus_track, dt, |f| {
             *total += 1;
             log.push_back(f);
             if log.len() > LOG_LIMIT {
                 log.pop_front();
             }
         });
-        self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.player.evaluate(&mut self.pose);
         self.recording_poses.resize_with(self.doc.asset.recordings.len(), RecordingPose::default);
         for (rec, pose) in self.doc.asset.recordings.iter().zip(&mut self.recording_poses) {
-            evaluate_recording(rec, self.player.time, pose);
+            evaluate_recording(rec, self.player.recording_time(rec.duration), pose);
         }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
@@ -1010,7 +996,7 @@ impl eframe::App for ViewerApp {
             } else {
                 format!("{} · {}", self.gpu.adapter, self.gpu.backend)
             },
-            renderer: "egui painter",
+            renderer: if self.gpu.active() { "wgpu renderer" } else { "egui painter" },
         };
         let mut viewport_rect = egui::Rect::NOTHING;
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -1022,7 +1008,7 @@ impl eframe::App for ViewerApp {
                 selected: self.selected,
                 recordings: &self.recording_poses,
                 status: &status,
-                gpu_draws_scene: false,
+                gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
             };
             viewport_rect = viewport::show(ui, &input, &mut self.viewport_cache, &mut cmds);
             self.empty_hint(ui, viewport_rect);

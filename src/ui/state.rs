@@ -180,6 +180,8 @@ pub struct UiState {
     pub cross_fade_seconds: f32,
     /// Show frame numbers (not only seconds) in the timeline.
     pub show_frames: bool,
+    /// Hide triangles facing away (per the file's winding); off shows both sides, for files wound wrongly.
+    pub cull_back_faces: bool,
 }
 
 impl Default for UiState {
@@ -198,6 +200,7 @@ impl Default for UiState {
             auto_reload: true,
             cross_fade_seconds: 0.5,
             show_frames: true,
+            cull_back_faces: true,
         }
     }
 }
