@@ -101,6 +101,8 @@ pub struct ViewerApp {
     dialog: Option<DialogJob>,
     error: Option<LoadError>,
     notice: Option<String>,
+    /// When the notice appeared: notices go away by themselves after a while.
+    notice_since: Instant,
     log: VecDeque<Fired>,
     fired_total: u64,
     show_help: bool,
@@ -113,6 +115,7 @@ pub struct ViewerApp {
     last_poll: Instant,
     initial_clip: Option<String>,
     initial_time: Option<f32>,
+    initial_select: Option<String>,
     screenshot: Option<ScreenshotRun>,
     /// Where a failed screenshot run reports to `run` (and so to the exit status).
     outcome: Arc<Mutex<Option<String>>>,
@@ -143,6 +146,7 @@ impl ViewerApp {
             dialog: None,
             error: None,
             notice: None,
+            notice_since: Instant::now(),
             log: VecDeque::new(),
             fired_total: 0,
             show_help: false,
@@ -155,6 +159,7 @@ impl ViewerApp {
             last_poll: Instant::now(),
             initial_clip: args.clip.clone(),
             initial_time: args.time,
+            initial_select: args.select.clone(),
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,
                 after_frames: args.after_frames.max(1),
@@ -168,12 +173,27 @@ impl ViewerApp {
             frame_next: false,
             quit: false,
         };
+        if let Some(s) = args.shading {
+            app.state.shading = s;
+        }
+        match args.theme {
+            Some(super::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
+            Some(super::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),
+            Some(super::Theme::System) => cc.egui_ctx.set_theme(egui::ThemePreference::System),
+            None => {}
+        }
         app.player.set_mode(app.state.playback);
         app.player.speed = app.state.speed.max(0.0);
         let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
         let ctx = cc.egui_ctx.clone();
         app.job = Some(LoadJob::spawn(files, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
         app
+    }
+
+    /// Shows a short message at the bottom of the window for a while.
+    fn notify(&mut self, text: impl Into<String>) {
+        self.notice = Some(text.into());
+        self.notice_since = Instant::now();
     }
 
     fn next_generation(&mut self) -> u64 {
@@ -271,12 +291,12 @@ impl ViewerApp {
                 .and_then(|n| self.doc.asset.skeleton.find(n));
             self.player = self.player.carried_over(&self.doc.asset);
             self.focus_track = self.focus_track.min(self.player.track_count().saturating_sub(1));
-            self.notice = Some(format!("Reloaded {}", self.doc.title()));
+            self.notify(format!("Reloaded {}", self.doc.title()));
         } else {
             let clip = self.initial_clip.take().and_then(|name| {
                 let found = self.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
                 if found.is_none() {
-                    self.notice = Some(format!("No clip named '{name}'; playing the first clip"));
+                    self.notify(format!("No clip named '{name}'; playing the first clip"));
                 }
                 found
             });
@@ -286,7 +306,13 @@ impl ViewerApp {
                 self.player.seek(&self.doc.asset, 0, t);
                 self.player.playing = false;
             }
-            self.selected = None;
+            self.selected = self.initial_select.take().and_then(|name| {
+                let found = self.doc.asset.skeleton.find(&name);
+                if found.is_none() {
+                    self.notify(format!("No bone named '{name}'"));
+                }
+                found
+            });
             self.focus_track = 0;
             self.log.clear();
             self.timeline_view.fit = true;
@@ -296,6 +322,32 @@ impl ViewerApp {
             }
         }
         self.player.evaluate(&mut self.pose);
+    }
+
+    /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
+    fn frame_clip(&mut self) {
+        let asset = &self.doc.asset;
+        let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+        if let Some(clip) = self.player.track(self.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c)) {
+            const SAMPLES: usize = 12;
+            for i in 0..=SAMPLES {
+                let t = clip.duration * i as f32 / SAMPLES as f32;
+                let pose = Pose::from_clip(&asset.skeleton, clip, t);
+                let pb = viewport::pose_bounds(&self.doc, &pose);
+                if !pb.is_empty() {
+                    b.add(pb.min);
+                    b.add(pb.max);
+                }
+            }
+        }
+        if let Some(r) = self.viewport_cache.pose_bounds {
+            b.add(r.min);
+            b.add(r.max);
+        }
+        if b.is_empty() {
+            b = self.doc.bind_bounds;
+        }
+        self.camera.frame(b.center(), b.radius());
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
@@ -311,10 +363,10 @@ impl ViewerApp {
             _ => {
                 // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
                 if d.started.elapsed() < Duration::from_millis(400) {
-                    self.notice = Some(
+                    self.notify(
                         "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
                          Drag files onto the window, use File › Open recent, or pass them on the command line."
-                            .into(),
+                            ,
                     );
                 }
             }
@@ -345,7 +397,7 @@ impl ViewerApp {
         });
         match spawned {
             Ok(_) => self.dialog = Some(DialogJob { rx, started: Instant::now(), mode }),
-            Err(e) => self.notice = Some(format!("Could not open the file dialog: {e}")),
+            Err(e) => self.notify(format!("Could not open the file dialog: {e}")),
         }
     }
 
@@ -593,7 +645,7 @@ impl ViewerApp {
             Command::SetPainterFallback(on) => self.gpu.force_painter = on,
             Command::CopyToClipboard(text) => {
                 ctx.copy_text(text);
-                self.notice = Some("Copied to the clipboard".into());
+                self.notify("Copied to the clipboard");
             }
             Command::Quit => self.quit = true,
         }
@@ -746,18 +798,21 @@ impl ViewerApp {
     fn windows(&mut self, ctx: &egui::Context, viewport_rect: egui::Rect, cmds: &mut Vec<Command>) {
         if self.show_help {
             let mut open = true;
-            egui::Window::new("Keyboard and mouse").open(&mut open).collapsible(false).resizable(false).show(
-                ctx,
-                |ui| {
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut open)
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                .show(ctx, |ui| {
+                    ui.set_max_width(640.0);
                     egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
                         for (k, what) in SHORTCUTS {
                             ui.strong(*k);
-                            ui.label(*what);
+                            ui.add(egui::Label::new(*what).wrap_mode(egui::TextWrapMode::Wrap));
                             ui.end_row();
                         }
                     });
-                },
-            );
+                });
             if !open {
                 cmds.push(Command::ShowHelp(false));
             }
@@ -1016,8 +1071,9 @@ impl eframe::App for ViewerApp {
         self.windows(&ctx, viewport_rect, &mut cmds);
 
         if self.frame_next {
+            // A new scene: frame the whole first clip, so that the animation stays in view.
             self.frame_next = false;
-            cmds.insert(0, Command::FrameAll);
+            self.frame_clip();
         }
         for cmd in cmds {
             self.apply(&ctx, cmd);
@@ -1026,6 +1082,13 @@ impl eframe::App for ViewerApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         self.screenshot_step(&ctx);
+        if self.notice.is_some() {
+            if self.notice_since.elapsed() > Duration::from_secs(10) {
+                self.notice = None;
+            } else {
+                ctx.request_repaint_after(Duration::from_millis(500));
+            }
+        }
         if self.player.playing || self.job.is_some() || self.dialog.is_some() {
             ctx.request_repaint();
         } else if self.state.auto_reload && !self.doc.files.is_empty() {

@@ -306,11 +306,20 @@ impl Player {
     pub fn cross_fade(&mut self, clip: usize, seconds: f32) -> Option<usize> {
         let now = self.ctrl.time();
         let seconds = f64::from(seconds.max(0.0));
-        let existing = (0..self.track_count())
-            .find(|&i| self.track(i).is_some_and(|t| t.clip == Some(clip)) && self.contributes(i));
-        let target = match existing {
-            Some(t) => t,
-            None => {
+        let plays = |p: &Self, i: usize| p.track(i).is_some_and(|t| t.clip == Some(clip));
+        let audible = (0..self.track_count()).find(|&i| plays(self, i) && self.contributes(i));
+        // A silent track already on the clip (e.g. faded out earlier) is reused rather than piling up tracks.
+        let silent = (0..self.track_count()).find(|&i| plays(self, i) && !self.extra.get(i).is_some_and(|e| e.mute));
+        let target = match (audible, silent) {
+            (Some(t), _) => t,
+            (None, Some(t)) => {
+                let _ = self.ctrl.set_position(t, 0.0);
+                let _ = self.ctrl.set_weight(t, 0.0);
+                let _ = self.ctrl.set_enabled(t, false);
+                self.ctrl.clear_events(Some(t));
+                t
+            }
+            (None, None) => {
                 let t = self.add_track(clip, 0.0)?;
                 let _ = self.ctrl.set_weight(t, 0.0);
                 let _ = self.ctrl.set_enabled(t, false);

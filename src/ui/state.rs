@@ -14,7 +14,7 @@ pub const STORAGE_KEY: &str = "bonescope.ui";
 pub const MAX_RECENT: usize = 12;
 
 /// How the mesh surfaces are coloured (the renderer's shading modes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Shading {
     /// Material colour × texture, lit (the painter fallback has no textures: material colour).
     #[default]

@@ -140,7 +140,8 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
         ui.scope_builder(egui::UiBuilder::new().max_rect(ruler_header), |ui| {
             ui.horizontal_centered(|ui| {
                 ui.strong("Tracks");
-                if ui.button("+ Add track").on_hover_text("Add a track playing the first clip").clicked() {
+                let add = ui.add_enabled(!asset.clips.is_empty(), egui::Button::new("+ Add track"));
+                if add.on_hover_text("Add a track playing the focus track's clip, from where it is").clicked() {
                     cmds.push(Command::AddTrack);
                 }
                 if asset.clips.is_empty() {
@@ -493,7 +494,7 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
                 egui::Align2::LEFT_CENTER,
                 format!("{}{speed}", clip.name),
                 egui::FontId::proportional(11.5),
-                Color32::WHITE.gamma_multiply(alpha),
+                painter.ctx().global_style().visuals.strong_text_color().gamma_multiply(alpha),
             );
         }
         let x = view.time_to_x(lane, track.local_time);
@@ -539,12 +540,21 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
                 (if on { "enable" } else { "disable" }).to_owned()
             }
         };
+        // The label sits after the bar; inside it when the bar runs off the right edge; before an instant
+        // event there.
+        let (label_x, align) = if x1c + 120.0 < lane.right() {
+            (x1c + 4.0, egui::Align2::LEFT_TOP)
+        } else if x1c - x0c > 120.0 {
+            (x0c + 4.0, egui::Align2::LEFT_TOP)
+        } else {
+            (x0c - 4.0, egui::Align2::RIGHT_TOP)
+        };
         painter.text(
-            Pos2::new(x1c + 4.0, (top + bottom) * 0.5),
-            egui::Align2::LEFT_CENTER,
+            Pos2::new(label_x, top + 1.0),
+            align,
             label,
             egui::FontId::proportional(10.5),
-            painter.ctx().global_style().visuals.weak_text_color(),
+            painter.ctx().global_style().visuals.text_color(),
         );
     }
 }

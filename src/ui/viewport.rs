@@ -730,6 +730,9 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
             if shading != input.state.shading {
                 cmds.push(Command::SetShading(shading));
             }
+            if shading == Shading::BoneWeights && input.selected.is_none() {
+                ui.colored_label(ui.visuals().warn_fg_color, "select a bone");
+            }
             ui.menu_button("Overlays", |ui| {
                 for o in Overlay::ALL {
                     let mut on = input.state.overlays.get(o);
@@ -761,7 +764,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
         format!("{:.0} fps", s.fps),
         format!("{} triangles", group(s.triangles)),
         format!("{} vertices", group(s.vertices)),
-        format!("{} bones", s.bones),
+        format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
     ];
     if let Some(sel) = input.selected.and_then(|b| input.doc.asset.skeleton.names.get(b)) {
         parts.push(format!("selected: {sel}"));
