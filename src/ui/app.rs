@@ -239,12 +239,8 @@ impl ViewerApp {
         let bind = match purpose {
             Purpose::Open(OpenMode::Bind) => true,
             Purpose::Open(OpenMode::Auto) => {
-                // Animation-only files (no mesh, but clips or recordings) go onto the open model.
-                let has_model = !self.doc.asset.skeleton.is_empty() && !self.doc.is_demo();
-                has_model
-                    && loaded.iter().all(|l| {
-                        l.asset.meshes.is_empty() && (!l.asset.clips.is_empty() || !l.asset.recordings.is_empty())
-                    })
+                let assets: Vec<&Asset> = loaded.iter().map(|l| &l.asset).collect();
+                drop_binds(&self.doc, &assets)
             }
             Purpose::Open(OpenMode::Replace) | Purpose::Reload => false,
         };
@@ -365,8 +361,7 @@ impl ViewerApp {
                 if d.started.elapsed() < Duration::from_millis(400) {
                     self.notify(
                         "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
-                         Drag files onto the window, use File › Open recent, or pass them on the command line."
-                            ,
+                         Drag files onto the window, use File › Open recent, or pass them on the command line.",
                     );
                 }
             }
@@ -949,6 +944,16 @@ impl ViewerApp {
     }
 }
 
+/// Whether dropped files bind to the open model: when a model (not the demo) is open and every dropped file is
+/// animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its reference.
+/// Anything with a mesh opens as a new scene instead.
+pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
+    let has_model = !doc.asset.skeleton.is_empty() && !doc.is_demo();
+    has_model
+        && !dropped.is_empty()
+        && dropped.iter().all(|a| a.meshes.is_empty() && (!a.clips.is_empty() || !a.recordings.is_empty()))
+}
+
 fn finish_screenshot(ctx: &egui::Context, run: &ScreenshotRun, outcome: &Arc<Mutex<Option<String>>>) {
     if let (Some(f), Ok(mut o)) = (&run.failure, outcome.lock()) {
         *o = Some(f.clone());
@@ -1104,5 +1109,40 @@ impl eframe::App for ViewerApp {
 
     fn persist_egui_memory(&self) -> bool {
         self.screenshot.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> Document {
+        let mut a = crate::demo::demo_asset();
+        a.format = Format::Psk;
+        Document::new(a, Vec::new(), Vec::new(), 1)
+    }
+
+    #[test]
+    fn animation_files_dropped_on_a_model_bind_and_models_replace() {
+        let mut anim = Asset::new(Format::Psa);
+        anim.clips = crate::demo::demo_asset().clips;
+        let mesh = crate::demo::demo_asset();
+        assert!(drop_binds(&model(), &[&anim]));
+        assert!(drop_binds(&model(), &[&anim, &anim]));
+        // A mesh among the dropped files: a new scene.
+        assert!(!drop_binds(&model(), &[&anim, &mesh]));
+        // Nothing to bind to on the demo: the animation opens on its own.
+        let demo = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        assert!(!drop_binds(&demo, &[&anim]));
+        // An empty file set never binds.
+        assert!(!drop_binds(&model(), &[]));
+    }
+
+    #[test]
+    fn shortcut_list_covers_the_issue_keys() {
+        let keys: Vec<&str> = SHORTCUTS.iter().map(|(k, _)| *k).collect();
+        for k in ["Space", "← / →", "Home / End", "F", "1 / 3 / 7"] {
+            assert!(keys.contains(&k), "{k} missing from the help window");
+        }
     }
 }

@@ -67,7 +67,8 @@ impl Bounds {
     }
 
     pub fn is_empty(&self) -> bool {
-        !(self.min.x <= self.max.x)
+        // NaN-safe: an empty box has min > max (infinities).
+        self.min.x.partial_cmp(&self.max.x).is_none_or(|o| o == std::cmp::Ordering::Greater)
     }
 
     pub fn center(&self) -> Vec3 {

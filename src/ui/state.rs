@@ -255,8 +255,7 @@ mod tests {
 
     #[test]
     fn state_round_trips_and_old_settings_fill_in_defaults() {
-        let mut s = UiState::default();
-        s.shading = Shading::BoneWeights;
+        let mut s = UiState { shading: Shading::BoneWeights, ..UiState::default() };
         s.overlays.set(Overlay::BoneNames, true);
         s.playback = PlaybackType::PingPong;
         let text = serde_json::to_string(&s).unwrap();

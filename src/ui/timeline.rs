@@ -517,8 +517,7 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
         let label = match ev.kind {
             EventKind::Weight(w) => {
                 let from = ev.from.map_or(track.weight, |f| f as f32);
-                let pts =
-                    vec![Pos2::new(x0, bottom), Pos2::new(x0, y(from)), Pos2::new(x1, y(w)), Pos2::new(x1, bottom)];
+                let pts = [Pos2::new(x0, bottom), Pos2::new(x0, y(from)), Pos2::new(x1, y(w)), Pos2::new(x1, bottom)];
                 let clipped: Vec<Pos2> = pts.iter().map(|p| Pos2::new(p.x.clamp(x0c, x1c), p.y)).collect();
                 painter.add(egui::Shape::convex_polygon(
                     clipped,

@@ -256,10 +256,9 @@ fn handle_input(
     }
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
+        && let Some(bone) = nearest_joint(projected_joints, pos, 12.0)
     {
-        if let Some(bone) = nearest_joint(projected_joints, pos, 12.0) {
-            cmds.push(Command::SelectBone(Some(bone)));
-        }
+        cmds.push(Command::SelectBone(Some(bone)));
     }
     if response.double_clicked() && input.selected.is_some() {
         cmds.push(Command::FrameSelected);
@@ -783,7 +782,7 @@ pub fn group(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
