@@ -480,6 +480,7 @@ impl ViewerApp {
                 cmds.push(Command::SetShading(all[next]));
             }
             for (k, o) in [
+                (Key::W, Overlay::Wireframe),
                 (Key::K, Overlay::Skeleton),
                 (Key::J, Overlay::JointAxes),
                 (Key::N, Overlay::BoneNames),
@@ -829,7 +830,11 @@ impl ViewerApp {
                         ui.label(egui::RichText::new(&e.message).color(ui.visuals().error_fg_color));
                         ui.end_row();
                     });
-                    ui.weak("Everything that was open is still open.");
+                    ui.weak(if self.doc.is_empty() {
+                        "Open another file, or File › Open the built-in demo."
+                    } else {
+                        "Everything that was open is still open."
+                    });
                     ui.horizontal(|ui| {
                         if ui.button("OK").clicked() {
                             cmds.push(Command::DismissError);

@@ -118,6 +118,11 @@ impl Document {
         b
     }
 
+    /// Nothing to show: no skeleton, mesh or recording (before the first load, or after it failed).
+    pub fn is_empty(&self) -> bool {
+        self.asset.skeleton.is_empty() && self.asset.meshes.is_empty() && self.asset.recordings.is_empty()
+    }
+
     pub fn is_demo(&self) -> bool {
         self.asset.format == Format::Demo
     }
@@ -125,6 +130,7 @@ impl Document {
     /// Window-title name: the model file (and how many animation files are bound).
     pub fn title(&self) -> String {
         match self.files.split_first() {
+            None if self.is_empty() => "nothing open".to_owned(),
             None => "built-in demo".to_owned(),
             Some((model, [])) => model.name(),
             Some((model, rest)) => format!("{} + {} animation file(s)", model.name(), rest.len()),

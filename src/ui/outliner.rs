@@ -79,6 +79,10 @@ pub fn show(
         }
     });
     ui.separator();
+    if doc.is_empty() {
+        ui.weak("Nothing open.");
+        return;
+    }
     if doc.asset.skeleton.is_empty() {
         ui.weak("This file has no skeleton.");
         return;
