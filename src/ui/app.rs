@@ -132,6 +132,9 @@ impl ViewerApp {
             cc.storage.and_then(|s| eframe::get_value::<UiState>(s, STORAGE_KEY)).unwrap_or_default()
         };
         let gpu = GpuState::new(cc.wgpu_render_state.as_ref());
+        if let Some(why) = &gpu.unavailable {
+            eprintln!("bonescope: drawing with the egui painter: {why}");
+        }
         let mut app = Self {
             state,
             gpu,
@@ -898,7 +901,7 @@ impl ViewerApp {
     }
 
     fn empty_hint(&self, ui: &egui::Ui, rect: egui::Rect) {
-        if self.job.is_none() && self.doc.asset.meshes.is_empty() && self.doc.asset.skeleton.is_empty() {
+        if self.job.is_none() && self.doc.is_empty() {
             ui.painter().text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,

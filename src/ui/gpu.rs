@@ -19,8 +19,35 @@ use super::camera::OrbitCamera;
 use super::document::Document;
 use super::state::{Shading, UiState};
 
-/// MSAA samples of the window (eframe `multisampling`) and so of the renderer's pipelines.
+/// MSAA samples of the window (eframe `multisampling`) and so of the renderer's pipelines, unless the
+/// `BONESCOPE_MSAA` environment variable says otherwise (1, 2, 4 or 8: for slow software rasterisers, or drivers
+/// that cannot multisample the window).
 pub const SAMPLE_COUNT: u32 = 4;
+
+/// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
+/// (a multisampled window shows black there; with GL the viewport uses the painter anyway). Decided before the
+/// window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND` honoured).
+pub fn sample_count() -> u32 {
+    static CHOSEN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        if let Some(n) = std::env::var("BONESCOPE_MSAA")
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .filter(|n| matches!(n, 1 | 2 | 4 | 8))
+        {
+            return n;
+        }
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = desc_backends();
+        let instance = wgpu::Instance::new(desc);
+        let adapters = pollster::block_on(instance.enumerate_adapters(desc_backends()));
+        if adapters.iter().any(|a| a.get_info().backend != wgpu::Backend::Gl) { SAMPLE_COUNT } else { 1 }
+    })
+}
+
+fn desc_backends() -> wgpu::Backends {
+    wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY | wgpu::Backends::GL)
+}
 
 /// What the app keeps about the GPU.
 #[derive(Default)]
@@ -33,19 +60,37 @@ pub struct GpuState {
     model: Option<(u64, ModelId)>,
     /// Draw with the egui painter even though the renderer is there (View menu), e.g. to compare.
     pub force_painter: bool,
+    /// Why there is no renderer (the viewport then uses the egui painter).
+    pub unavailable: Option<String>,
 }
 
 impl GpuState {
     /// Creates the renderer in the render state's callback resources.
     pub fn new(rs: Option<&egui_wgpu::RenderState>) -> Self {
         let mut s = Self::default();
-        if let Some(rs) = rs {
-            let info = rs.adapter.get_info();
-            s.adapter = info.name;
-            s.backend = format!("{:?}", info.backend);
-            let renderer = Renderer::new(&rs.device, &rs.queue, rs.target_format, SAMPLE_COUNT);
-            rs.renderer.write().callback_resources.insert(renderer);
-            s.renderer = true;
+        let Some(rs) = rs else {
+            s.unavailable = Some("no wgpu render state".into());
+            return s;
+        };
+        let info = rs.adapter.get_info();
+        s.adapter = info.name;
+        s.backend = format!("{:?}", info.backend);
+        // The skinning shaders read the palette from storage buffers in the vertex stage, which some GL-class
+        // adapters cannot do: those get the painter instead of a crash.
+        let vertex_storage =
+            rs.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE);
+        if !vertex_storage || rs.device.limits().max_storage_buffers_per_shader_stage < 4 {
+            s.unavailable = Some("the GPU cannot read storage buffers in vertex shaders".into());
+            return s;
+        }
+        let scope = rs.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let renderer = Renderer::new(&rs.device, &rs.queue, rs.target_format, sample_count());
+        match pollster::block_on(scope.pop()) {
+            None => {
+                rs.renderer.write().callback_resources.insert(renderer);
+                s.renderer = true;
+            }
+            Some(e) => s.unavailable = Some(format!("the renderer could not be created: {e}")),
         }
         s
     }

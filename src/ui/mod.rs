@@ -96,7 +96,7 @@ pub fn run(args: ViewerArgs) -> Result<(), String> {
         renderer: eframe::Renderer::Wgpu,
         // A depth buffer for the 3D viewport, which paints into egui's render pass.
         depth_buffer: 32,
-        multisampling: gpu::SAMPLE_COUNT as u16,
+        multisampling: gpu::sample_count() as u16,
         // Automated screenshots must not depend on (or change) the user's saved window and panel layout.
         persist_window: !screenshot_mode,
         ..Default::default()

@@ -75,6 +75,14 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     } else {
         cache.pose_bounds = None;
     }
+    // Recordings (hands, head) count for the grid, the box and framing.
+    let rec = recording_bounds(input);
+    if !rec.is_empty() {
+        let mut b = cache.pose_bounds.unwrap_or(Bounds::EMPTY);
+        b.add(rec.min);
+        b.add(rec.max);
+        cache.pose_bounds = Some(b);
+    }
     if let Some(model) = input.gpu_model {
         let ppp = ui.ctx().pixels_per_point();
         let size = [(rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32];
@@ -117,7 +125,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_skeleton(&painter, input, &projected_joints, dark);
         }
     }
-    draw_recordings(&painter, &view_proj, rect, input, cache);
+    draw_recordings(&painter, &view_proj, rect, input);
     draw_names(&painter, input, &projected_joints, dark);
     if input.state.overlays.world_axes {
         draw_gizmo(&painter, rect, input.camera);
@@ -578,15 +586,25 @@ fn draw_skeleton(painter: &egui::Painter, input: &ViewInput, projected: &[Option
 }
 
 /// Hands (joints and bones; pinching hands brighter), the gaze ray and the head camera of each recording.
-fn draw_recordings(
-    painter: &egui::Painter,
-    view_proj: &Mat4,
-    rect: Rect,
-    input: &ViewInput,
-    cache: &mut ViewportCache,
-) {
+fn recording_bounds(input: &ViewInput) -> Bounds {
     let m = input.doc.asset.axes.to_viewer;
-    let mut bounds = cache.pose_bounds.unwrap_or(Bounds::EMPTY);
+    let mut b = Bounds::EMPTY;
+    for rec in input.recordings {
+        for hand in Hand::BOTH {
+            let h = rec.hand(hand);
+            if h.present && h.tracked {
+                h.joints.iter().filter(|j| j.recorded).for_each(|j| b.add(m.transform_point3(j.position)));
+            }
+        }
+        if let Some(c) = rec.camera {
+            b.add(m.transform_point3(c.position));
+        }
+    }
+    b
+}
+
+fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput) {
+    let m = input.doc.asset.axes.to_viewer;
     for rec in input.recordings {
         for hand in Hand::BOTH {
             let h = rec.hand(hand);
@@ -610,7 +628,6 @@ fn draw_recordings(
             }
             for (j, q) in h.joints.iter().zip(&p) {
                 if j.recorded {
-                    bounds.add(*q);
                     if let Some((s, _)) = project(view_proj, rect, *q) {
                         painter.circle_filled(s, 2.5, color);
                     }
@@ -626,7 +643,6 @@ fn draw_recordings(
         }
         if let Some(c) = rec.camera {
             let o = m.transform_point3(c.position);
-            bounds.add(o);
             let size = 0.08;
             let colors =
                 [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
@@ -640,9 +656,6 @@ fn draw_recordings(
                 painter.circle_stroke(s, 6.0, Stroke::new(1.5, Color32::from_gray(200)));
             }
         }
-    }
-    if !bounds.is_empty() {
-        cache.pose_bounds = Some(bounds);
     }
 }
 
