@@ -627,10 +627,10 @@ fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input:
                 }
             }
             for (j, q) in h.joints.iter().zip(&p) {
-                if j.recorded {
-                    if let Some((s, _)) = project(view_proj, rect, *q) {
-                        painter.circle_filled(s, 2.5, color);
-                    }
+                if j.recorded
+                    && let Some((s, _)) = project(view_proj, rect, *q)
+                {
+                    painter.circle_filled(s, 2.5, color);
                 }
             }
         }
