@@ -225,7 +225,7 @@ fn psk_with_psa_exports_valid_and_round_trips() {
 }
 
 #[test]
-fn smd_with_animation_exports_valid_and_round_trips() {
+fn smd_reference_mesh_exports_valid_and_round_trips() {
     if let Some(asset) = corpus_set(&["smd/holy_grailref.smd"]) {
         export_and_check("holy_grail", &asset);
     }
