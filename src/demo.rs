@@ -116,7 +116,11 @@ fn demo_mesh() -> Mesh {
             let b = a + 1;
             let c = a + row;
             let d = c + 1;
-            per_material[material].extend_from_slice(&[a, b, d, a, d, c]);
+            per_material[material].extend_from_slice(&[a, b, d]);
+            // The top ring has radius 0 (the dome's apex): there the second triangle would have no area.
+            if ring + 1 < RINGS as u32 {
+                per_material[material].extend_from_slice(&[a, d, c]);
+            }
         }
     }
     for side in 0..SIDES as u32 {

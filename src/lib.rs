@@ -9,7 +9,10 @@
 
 pub mod anim;
 pub mod demo;
+pub mod demo_recording;
 pub mod io;
 #[cfg(feature = "gui")]
 pub mod render;
 pub mod scene;
+#[cfg(feature = "gui")]
+pub mod ui;

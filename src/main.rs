@@ -2,7 +2,6 @@
 
 mod cli;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -13,8 +12,12 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Files to open in the viewer (a model, then animations to bind to it). The built-in demo when none.
-    files: Vec<PathBuf>,
+    #[cfg(feature = "gui")]
+    #[command(flatten)]
+    viewer: bonescope::ui::ViewerArgs,
+    /// Files to open in the viewer (this build has no viewer: see the message it prints).
+    #[cfg(not(feature = "gui"))]
+    files: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -23,6 +26,11 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Print the evaluated pose: per bone local SRT, to-root, offset and skinning matrices.
     Pose(cli::pose::PoseArgs),
+    /// Export the model, skeleton and clips as binary glTF 2.0 (.glb).
+    Export(cli::export::ExportArgs),
+    /// Render a file headless to PNG (or a clip to a PNG sequence or an animated GIF).
+    #[cfg(feature = "gui")]
+    Render(bonescope::render::cli::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +38,12 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Info(args)) => ExitCode::from(cli::info::run(&args) as u8),
         Some(Command::Pose(args)) => report(cli::pose::run(&args)),
+        Some(Command::Export(args)) => report(cli::export::run(&args)),
+        #[cfg(feature = "gui")]
+        Some(Command::Render(args)) => report(bonescope::render::cli::run(&args).map_err(|e| e.to_string())),
+        #[cfg(feature = "gui")]
+        None => report(bonescope::ui::run(cli.viewer)),
+        #[cfg(not(feature = "gui"))]
         None => report(open_viewer(cli.files)),
     }
 }
@@ -44,7 +58,10 @@ fn report(result: Result<(), String>) -> ExitCode {
     }
 }
 
-fn open_viewer(files: Vec<PathBuf>) -> Result<(), String> {
+#[cfg(not(feature = "gui"))]
+fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), String> {
     let _ = files;
-    Err("the viewer is not part of this build".into())
+    Err("this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
+         the `info` and `pose` subcommands"
+        .into())
 }

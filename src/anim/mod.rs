@@ -6,11 +6,21 @@
 //! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
 //! `offset * to_root` is `to_root * offset`.
 
+pub mod blend;
+pub mod controller;
 pub mod curve;
+pub mod diagnostics;
 pub mod pose;
+pub mod recording;
 pub mod sample;
 pub mod skin;
+pub mod tcb;
+pub mod tween;
+pub mod unity_curve;
 
+pub use blend::{Blender, BoneMask, apply_additive};
+pub use controller::{Controller, PlaybackType};
+pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;
 pub use skin::{skin_mesh, skin_vertex};

@@ -4,11 +4,13 @@
 //! and units; `--viewer-frame` conjugates every matrix by the format's axis conversion (`C · M · C⁻¹`), so
 //! that skinned vertices come out converted (`C · v`).
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use glam::Mat4;
 use serde_json::{Value, json};
 
+use bonescope::anim::recording::RecordingPose;
 use bonescope::anim::{Pose, bind_pose_error};
 use bonescope::io::{self, LoadOptions};
 use bonescope::scene::{Asset, Transform};
@@ -39,15 +41,22 @@ pub fn run(args: &PoseArgs) -> Result<(), String> {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
     let (asset, _reports) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
     let report = evaluate(&asset, args)?;
+    let mut out = String::new();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        print_text(&report);
+        print_text(&mut out, &report);
     }
+    super::emit(&out);
     Ok(())
 }
 
 fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, String> {
+    if let Some(recording) = asset.recordings.first()
+        && asset.skeleton.is_empty()
+    {
+        return Ok(recording_pose(asset, recording, args));
+    }
     let skeleton = &asset.skeleton;
     let pose = match &args.clip {
         None => Pose::bind(skeleton),
@@ -90,12 +99,49 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, String> {
     }))
 }
 
-fn print_text(report: &Value) {
-    println!(
-        "{} — {} at {} s, {} frame",
+/// A recording at `--time`: both hands (tracked, pinching, 27 joints), the gaze ray and the camera, in the
+/// file's (Unity) frame unless `--viewer-frame`.
+fn recording_pose(asset: &Asset, recording: &bonescope::scene::Recording, args: &PoseArgs) -> Value {
+    let mut pose = RecordingPose::at(recording, args.time);
+    if args.viewer_frame {
+        let c = asset.axes.to_viewer;
+        let rotate = |q: glam::Quat| glam::Quat::from_mat4(&(c * Mat4::from_quat(q) * c.inverse())).normalize();
+        for hand in [&mut pose.left, &mut pose.right] {
+            for joint in &mut hand.joints {
+                joint.position = c.transform_point3(joint.position);
+                joint.rotation = rotate(joint.rotation);
+            }
+        }
+        if let Some(gaze) = &mut pose.gaze {
+            gaze.origin = c.transform_point3(gaze.origin);
+            gaze.direction = c.transform_vector3(gaze.direction);
+        }
+        if let Some(camera) = &mut pose.camera {
+            camera.position = c.transform_point3(camera.position);
+            camera.rotation = rotate(camera.rotation);
+        }
+    }
+    json!({
+        "file": asset.path,
+        "recording": recording.name,
+        "time": args.time,
+        "duration": recording.duration,
+        "frame": if args.viewer_frame { "viewer (right-handed, Y up)" } else { "file (Unity: left-handed, Y up)" },
+        "pose": pose,
+    })
+}
+
+fn print_text(out: &mut String, report: &Value) {
+    if report.get("pose").is_some() {
+        print_recording_text(out, report);
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "{} — {} at {:.3} s, {} frame",
         report["file"].as_str().unwrap_or("?"),
         report["clip"].as_str().unwrap_or("bind pose"),
-        report["time"],
+        report["time"].as_f64().unwrap_or_default(),
         report["frame"].as_str().unwrap_or_default()
     );
     for bone in report["bones"].as_array().into_iter().flatten() {
@@ -103,13 +149,15 @@ fn print_text(report: &Value) {
             let a: Vec<f64> = v.as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
             a.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>().join(" ")
         };
-        println!(
+        let _ = writeln!(
+            out,
             "[{}] {} (parent {})",
             bone["index"],
             bone["name"].as_str().unwrap_or_default(),
             bone["parent"].as_u64().map_or("none".into(), |p| p.to_string())
         );
-        println!(
+        let _ = writeln!(
+            out,
             "    local T {} | R {} | S {}",
             v3(&bone["local"]["translation"]),
             v3(&bone["local"]["rotation"]),
@@ -121,7 +169,8 @@ fn print_text(report: &Value) {
                 // Printed as rows for reading, stored column-major.
                 for row in 0..4 {
                     let label = if row == 0 { key } else { "" };
-                    println!(
+                    let _ = writeln!(
+                        out,
                         "    {label:<9} {:>10.4} {:>10.4} {:>10.4} {:>10.4}",
                         m[row],
                         m[4 + row],
@@ -131,9 +180,52 @@ fn print_text(report: &Value) {
                 }
             }
         }
-        println!(
+        let _ = writeln!(
+            out,
             "    bind check |offset × to_root − I| = {:.2e}",
             bone["bind_check_error"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
+}
+
+fn print_recording_text(out: &mut String, report: &Value) {
+    let _ = writeln!(
+        out,
+        "{} — recording at {:.3} s of {:.3} s, {} frame",
+        report["file"].as_str().unwrap_or("?"),
+        report["time"].as_f64().unwrap_or_default(),
+        report["duration"].as_f64().unwrap_or_default(),
+        report["frame"].as_str().unwrap_or_default()
+    );
+    let v3 = |v: &Value| {
+        let a: Vec<String> =
+            v.as_array().into_iter().flatten().filter_map(Value::as_f64).map(|x| format!("{x:.4}")).collect();
+        a.join(" ")
+    };
+    let pose = &report["pose"];
+    for hand in ["left", "right"] {
+        let h = &pose[hand];
+        let _ = writeln!(out, "{hand} hand: tracked {}, pinching {}", h["tracked"], h["pinching"]);
+        for joint in h["joints"].as_array().into_iter().flatten().filter(|j| j["recorded"] == true) {
+            let _ = writeln!(
+                out,
+                "    {:<22} position {} | rotation {}",
+                joint["name"].as_str().unwrap_or_default(),
+                v3(&joint["position"]),
+                v3(&joint["rotation"])
+            );
+        }
+    }
+    if !pose["gaze"].is_null() {
+        let _ =
+            writeln!(out, "gaze: origin {} direction {}", v3(&pose["gaze"]["origin"]), v3(&pose["gaze"]["direction"]));
+    }
+    if !pose["camera"].is_null() {
+        let _ = writeln!(
+            out,
+            "camera: position {} rotation {}",
+            v3(&pose["camera"]["position"]),
+            v3(&pose["camera"]["rotation"])
         );
     }
 }

@@ -3,9 +3,13 @@
 //! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
 //! defines the one error type loaders return. It knows nothing about the GPU or the UI.
 
+pub mod actorx;
 pub mod ase;
 pub mod companions;
+pub mod gltf_export;
+mod gltf_recording;
 pub mod mrtk;
+pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
@@ -186,6 +190,9 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
     let mut asset = load_format(format, &bytes, &opts).map_err(fail)?;
+    if format == Format::Smd {
+        smd::name_clips_after_file(&mut asset, path);
+    }
     asset.path = Some(path.to_path_buf());
     Ok(asset)
 }
@@ -200,6 +207,12 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
     let mut reports = Vec::new();
     for path in rest {
         let other = load_path(path, opts)?;
+        if other.format == Format::Vta {
+            // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
+            smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
+            reports.push(BindReport { source: other.path, ..BindReport::default() });
+            continue;
+        }
         reports.push(asset.bind_animations(other));
     }
     Ok((asset, reports))

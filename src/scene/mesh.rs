@@ -5,6 +5,8 @@
 
 use glam::{Vec2, Vec3};
 
+use super::InfluenceReport;
+
 /// A run of the index buffer drawn with one material (the D3DX attribute-table entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Subset {
@@ -37,6 +39,8 @@ pub struct Mesh {
     pub name: String,
     pub positions: Vec<Vec3>,
     pub normals: Vec<Vec3>,
+    /// Texture coordinates with the origin at the top-left of the image (the Direct3D, wgpu and glTF
+    /// convention); loaders of formats with a bottom-left origin flip v.
     pub uvs: Vec<Vec2>,
     /// Further UV sets, each as long as `positions`.
     pub extra_uvs: Vec<Vec<Vec2>>,
@@ -50,8 +54,14 @@ pub struct Mesh {
     pub subsets: Vec<Subset>,
     pub morph_targets: Vec<MorphTarget>,
     pub vertex_frames: Vec<VertexFrame>,
+    /// For each triangle corner in the file's order, the vertex it was welded into. Kept by loaders whose
+    /// companion files address corners (VTA vertex indices count the SMD's corners); empty otherwise.
+    pub corner_vertices: Vec<u32>,
     /// True when the file's triangles wind clockwise seen from the front, in the file's frame.
     pub clockwise: bool,
+    /// What the loader's influence reducer changed for this mesh's vertices (trimmed to four, renormalised,
+    /// unweighted); all zero when the loader did not record it. Read by the rig diagnostics.
+    pub influence_report: InfluenceReport,
 }
 
 impl Mesh {

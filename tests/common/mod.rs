@@ -13,7 +13,10 @@ pub fn corpus() -> Option<PathBuf> {
             Some(dir)
         }
         None => {
-            assert!(std::env::var_os("CI").is_none(), "CI is set but BONESCOPE_CORPUS is not: the corpus tests must run in CI");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but BONESCOPE_CORPUS is not: the corpus tests must run in CI"
+            );
             eprintln!("skipped: BONESCOPE_CORPUS is not set (point it at ../shared/corpus to run the corpus tests)");
             None
         }

@@ -1,0 +1,490 @@
+//! Edge stretch: the ratio of an edge's skinned length to its bind length. A sound rig keeps it near 1 (joints
+//! bend, a little squash); a broken offset, a wrong bone mapping or a runaway key makes some edge stretch by
+//! orders of magnitude. Measured in the current pose, and for every clip over sampled frames (then refined to
+//! the source frames around the worst sample), so a broken clip is found without watching it.
+//!
+//! Work is bounded and allocation-free per frame: each mesh's unique edges are listed once (a sample of them
+//! for meshes above `max_edges`), only the vertices those edges touch are skinned, positions only, into
+//! buffers made once.
+
+use glam::{Mat4, Vec3, Vec3A};
+
+use crate::scene::{Asset, Clip, Mesh, Transform};
+
+use super::super::pose::{local_to_model, skinning_palette};
+use super::super::sample::ClipBinding;
+use super::rig::fmt_num;
+use super::{ClipTime, Collector, DiagnoseOptions, Finding, FindingKind, Severity, Subject, clip_label, mesh_label};
+
+/// One mesh's edges, ready to be measured in any pose.
+struct EdgeSet {
+    mesh: usize,
+    /// True when the mesh had more edges than the budget and these are an even sample.
+    sampled: bool,
+    /// Mesh vertex index of each compact vertex.
+    vertex: Vec<u32>,
+    bind: Vec<Vec3A>,
+    joints: Vec<[u16; 4]>,
+    weights: Vec<[f32; 4]>,
+    /// Compact vertex indices of each edge.
+    edges: Vec<[u32; 2]>,
+    /// The (first) triangle each edge belongs to.
+    triangle: Vec<u32>,
+    inv_bind_len_sq: Vec<f32>,
+    /// Scratch: skinned positions of the compact vertices.
+    skinned: Vec<Vec3A>,
+}
+
+/// The worst edge seen so far: squared stretch (NaN counted as infinite), where, and when.
+#[derive(Clone, Copy, Debug)]
+struct Worst {
+    ratio_sq: f32,
+    set: usize,
+    edge: usize,
+    time: f32,
+}
+
+impl Worst {
+    const NONE: Worst = Worst { ratio_sq: -1.0, set: 0, edge: 0, time: 0.0 };
+}
+
+impl EdgeSet {
+    fn new(mesh_index: usize, mesh: &Mesh, max_edges: usize) -> Option<EdgeSet> {
+        let n = mesh.positions.len();
+        let triangles = mesh.indices.len() / 3;
+        let max_edges = max_edges.max(1);
+        // A closed mesh has about 1.5 unique edges per triangle, a sparse sample 3: thin the triangles first so
+        // the list being built never outgrows the budget by much.
+        let tri_stride =
+            if triangles.saturating_mul(3) / 2 > max_edges { (triangles * 3).div_ceil(max_edges) } else { 1 };
+        let raw = unique_edges(mesh, n, tri_stride);
+        let mut sampled = tri_stride > 1;
+        let mut raw = raw;
+        if raw.len() > max_edges {
+            let stride = raw.len().div_ceil(max_edges);
+            raw = raw.into_iter().step_by(stride).collect();
+            sampled = true;
+        }
+        let mut set = EdgeSet {
+            mesh: mesh_index,
+            sampled,
+            vertex: Vec::new(),
+            bind: Vec::new(),
+            joints: Vec::new(),
+            weights: Vec::new(),
+            edges: Vec::with_capacity(raw.len()),
+            triangle: Vec::with_capacity(raw.len()),
+            inv_bind_len_sq: Vec::with_capacity(raw.len()),
+            skinned: Vec::new(),
+        };
+        let mut compact = vec![u32::MAX; n];
+        for (a, b, t) in raw {
+            let (Some(pa), Some(pb)) = (mesh.positions.get(a as usize), mesh.positions.get(b as usize)) else {
+                continue;
+            };
+            let len_sq = (*pa - *pb).length_squared();
+            // Zero-length edges have no stretch to measure (degenerate triangles are reported elsewhere).
+            if !(len_sq > 0.0 && len_sq.is_finite()) {
+                continue;
+            }
+            let mut slot = |v: u32| -> u32 {
+                let c = &mut compact[v as usize];
+                if *c == u32::MAX {
+                    *c = set.vertex.len() as u32;
+                    set.vertex.push(v);
+                    set.bind.push(mesh.positions.get(v as usize).copied().unwrap_or(Vec3::ZERO).into());
+                    set.joints.push(mesh.joints.get(v as usize).copied().unwrap_or([0; 4]));
+                    set.weights.push(mesh.weights.get(v as usize).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]));
+                }
+                *c
+            };
+            let edge = [slot(a), slot(b)];
+            set.edges.push(edge);
+            set.triangle.push(t);
+            set.inv_bind_len_sq.push(1.0 / len_sq);
+        }
+        set.skinned = vec![Vec3A::ZERO; set.vertex.len()];
+        (!set.edges.is_empty()).then_some(set)
+    }
+
+    /// Skins the compact vertices (positions only) with `palette`.
+    fn skin(&mut self, palette: &[Mat4]) {
+        for (((out, p), joints), weights) in
+            self.skinned.iter_mut().zip(&self.bind).zip(&self.joints).zip(&self.weights)
+        {
+            let mut s = Vec3A::ZERO;
+            for (j, w) in joints.iter().zip(weights) {
+                if *w != 0.0
+                    && let Some(m) = palette.get(usize::from(*j))
+                {
+                    s += *w * m.transform_point3a(*p);
+                }
+            }
+            *out = s;
+        }
+    }
+
+    /// Squared stretch of edge `e` in the last skinned pose; NaN (a broken pose) counts as infinite.
+    #[inline]
+    fn ratio_sq(&self, e: usize) -> f32 {
+        let (Some([a, b]), Some(inv)) = (self.edges.get(e), self.inv_bind_len_sq.get(e)) else { return 0.0 };
+        let (Some(pa), Some(pb)) = (self.skinned.get(*a as usize), self.skinned.get(*b as usize)) else { return 0.0 };
+        let r = (*pa - *pb).length_squared() * inv;
+        if r.is_nan() { f32::INFINITY } else { r }
+    }
+
+    /// The most stretched edge of the last skinned pose (the hot loop: one pass, no branches but the max).
+    fn worst_edge(&self) -> (f32, usize) {
+        let skinned = &self.skinned;
+        let mut best = (-1.0f32, 0usize);
+        let mut broken = false;
+        for (e, ([a, b], inv)) in self.edges.iter().zip(&self.inv_bind_len_sq).enumerate() {
+            let (Some(pa), Some(pb)) = (skinned.get(*a as usize), skinned.get(*b as usize)) else { continue };
+            let r = (*pa - *pb).length_squared() * inv;
+            if r > best.0 {
+                best = (r, e);
+            }
+            broken |= r.is_nan();
+        }
+        if broken && let Some(e) = (0..self.edges.len()).find(|&e| self.ratio_sq(e) == f32::INFINITY) {
+            return (f32::INFINITY, e);
+        }
+        best
+    }
+
+    /// Mesh vertex indices of edge `e`.
+    fn mesh_edge(&self, e: usize) -> [u32; 2] {
+        let [a, b] = self.edges.get(e).copied().unwrap_or([0, 0]);
+        let v = |c: u32| self.vertex.get(c as usize).copied().unwrap_or(0);
+        [v(a), v(b)]
+    }
+
+    fn triangle_of(&self, e: usize) -> usize {
+        self.triangle.get(e).copied().unwrap_or(0) as usize
+    }
+}
+
+/// The unique edges `(a, b, triangle)` with `a < b` of every `tri_stride`-th triangle, in order of `a` then
+/// `b`, each naming the lowest triangle it belongs to. A bucket pass by `a` (a counting sort) instead of a
+/// comparison sort: linear in the triangle count, and each bucket holds only the few edges of one vertex.
+fn unique_edges(mesh: &Mesh, n: usize, tri_stride: usize) -> Vec<(u32, u32, u32)> {
+    let valid = |tri: &[u32]| tri.iter().all(|&i| (i as usize) < n);
+    let edges_of = |tri: &[u32]| [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])];
+    let triangles = || mesh.indices.chunks_exact(3).enumerate().step_by(tri_stride.max(1)).filter(|(_, t)| valid(t));
+    let mut start = vec![0u32; n + 1];
+    for (_, tri) in triangles() {
+        for (a, b) in edges_of(tri) {
+            if a != b {
+                start[a.min(b) as usize + 1] += 1;
+            }
+        }
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let total = start[n] as usize;
+    let mut fill = start.clone();
+    let mut slots = vec![(0u32, 0u32); total];
+    for (t, tri) in triangles() {
+        for (a, b) in edges_of(tri) {
+            if a != b {
+                let f = &mut fill[a.min(b) as usize];
+                slots[*f as usize] = (a.max(b), t as u32);
+                *f += 1;
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(total / 2 + 1);
+    for v in 0..n {
+        let bucket = &mut slots[start[v] as usize..start[v + 1] as usize];
+        bucket.sort_unstable();
+        let mut last = None;
+        for &(b, t) in bucket.iter() {
+            if last != Some(b) {
+                out.push((v as u32, b, t));
+                last = Some(b);
+            }
+        }
+    }
+    out
+}
+
+/// Buffers for evaluating clip poses, made once per diagnosis.
+struct PoseScratch {
+    local: Vec<Transform>,
+    to_root: Vec<Mat4>,
+    palette: Vec<Mat4>,
+}
+
+pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Collector) {
+    let skeleton = &asset.skeleton;
+    let clips = opts.clip_stretch && !asset.clips.is_empty() && skeleton.validate().is_ok() && !skeleton.is_empty();
+    if !clips && opts.current_palette.is_none() {
+        return;
+    }
+    // Meshes whose indices or joints are out of range are reported by the structure check and skipped here.
+    let mut sets: Vec<EdgeSet> = asset
+        .meshes
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.validate(skeleton.len()).is_ok())
+        .filter_map(|(i, m)| EdgeSet::new(i, m, opts.max_edges))
+        .collect();
+    if sets.is_empty() {
+        return;
+    }
+    if let Some(palette) = &opts.current_palette {
+        pose_stretch(asset, opts, palette, &mut sets, out);
+    }
+    if clips {
+        let n = skeleton.len();
+        let mut scratch = PoseScratch {
+            local: vec![Transform::IDENTITY; n],
+            to_root: vec![Mat4::IDENTITY; n],
+            palette: vec![Mat4::IDENTITY; n],
+        };
+        let mut results: Vec<Finding> = Vec::new();
+        for (c, clip) in asset.clips.iter().enumerate() {
+            if let Some(finding) = clip_stretch(asset, opts, c, clip, &mut sets, &mut scratch) {
+                results.push(finding);
+            }
+        }
+        // Worst clips first, so a cap on findings keeps the ones that matter.
+        results.sort_by(|a, b| b.value.unwrap_or(f32::INFINITY).total_cmp(&a.value.unwrap_or(f32::INFINITY)));
+        for finding in results {
+            out.push(finding);
+        }
+    }
+}
+
+fn severity_of(ratio: f32, opts: &DiagnoseOptions) -> Severity {
+    if ratio.is_nan() || ratio > opts.tear_threshold {
+        Severity::Error
+    } else if ratio > opts.stretch_threshold {
+        Severity::Warning
+    } else {
+        Severity::Info
+    }
+}
+
+/// Every edge above the stretch threshold in the pose on screen, worst first.
+fn pose_stretch(asset: &Asset, opts: &DiagnoseOptions, palette: &[Mat4], sets: &mut [EdgeSet], out: &mut Collector) {
+    let limit_sq = opts.stretch_threshold * opts.stretch_threshold;
+    let mut over: Vec<(f32, usize, usize)> = Vec::new();
+    for (s, set) in sets.iter_mut().enumerate() {
+        set.skin(palette);
+        over.extend((0..set.edges.len()).map(|e| (set.ratio_sq(e), s, e)).filter(|(r, _, _)| *r > limit_sq));
+    }
+    over.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (ratio_sq, s, e) in over {
+        let Some(set) = sets.get(s) else { continue };
+        let ratio = ratio_sq.sqrt();
+        let [a, b] = set.mesh_edge(e);
+        let triangle = set.triangle_of(e);
+        let mut finding = Finding::new(
+            severity_of(ratio, opts),
+            FindingKind::PoseStretch,
+            Subject::Triangle { mesh: set.mesh, index: triangle },
+            format!(
+                "edge {a}–{b} of triangle {triangle} in {} is stretched {}× in the current pose",
+                mesh_label(asset, set.mesh),
+                fmt_num(ratio)
+            ),
+        )
+        .with_value(ratio);
+        finding.edge = Some([a, b]);
+        out.push(finding);
+    }
+}
+
+/// Times at which to sample a clip: every source frame when there are few, else `samples` evenly spread source
+/// frames (or times, when the clip has no frame rate). Also returns the source frame length for refinement.
+fn sample_times(clip: &Clip, samples: usize) -> (Vec<f32>, Option<f32>) {
+    let samples = samples.max(1);
+    let key_end = clip
+        .tracks
+        .iter()
+        .map(|t| t.translation.end_time().max(t.rotation.end_time()).max(t.scale.end_time()))
+        .fold(0.0f32, f32::max);
+    let span = if clip.duration.is_finite() && clip.duration > 0.0 { clip.duration } else { key_end };
+    let fps = clip.frame_rate;
+    if fps.is_finite() && fps > 0.0 && clip.frame_count > 0 {
+        let frames = clip.frame_count as usize;
+        let time = |f: usize| (f as f32 / fps).min(span.max(0.0));
+        if frames <= samples {
+            return ((0..frames).map(time).collect(), None);
+        }
+        let picks = (0..samples).map(|k| {
+            if samples == 1 { 0 } else { ((k as f64 * (frames - 1) as f64) / (samples - 1) as f64).round() as usize }
+        });
+        return (picks.map(time).collect(), Some(1.0 / fps));
+    }
+    if span <= 0.0 || samples == 1 {
+        return (vec![0.0], None);
+    }
+    ((0..samples).map(|k| span * k as f32 / (samples - 1) as f32).collect(), None)
+}
+
+/// Poses the skeleton at `time` and skins every edge set; returns the worst edge over all sets.
+fn evaluate(
+    asset: &Asset,
+    binding: &ClipBinding,
+    clip: &Clip,
+    time: f32,
+    sets: &mut [EdgeSet],
+    scratch: &mut PoseScratch,
+) -> Worst {
+    let skeleton = &asset.skeleton;
+    binding.sample(skeleton, clip, time, &mut scratch.local);
+    // Lengths are right by construction (the skeleton validated); an error would leave the bind palette.
+    if local_to_model(&skeleton.parents, &scratch.local, &mut scratch.to_root).is_err()
+        || skinning_palette(&skeleton.inverse_bind, &scratch.to_root, &mut scratch.palette).is_err()
+    {
+        return Worst::NONE;
+    }
+    let mut worst = Worst::NONE;
+    for (s, set) in sets.iter_mut().enumerate() {
+        set.skin(&scratch.palette);
+        let (ratio_sq, edge) = set.worst_edge();
+        if ratio_sq > worst.ratio_sq {
+            worst = Worst { ratio_sq, set: s, edge, time };
+        }
+    }
+    worst
+}
+
+/// The largest edge stretch over a clip: which edge, when.
+fn clip_stretch(
+    asset: &Asset,
+    opts: &DiagnoseOptions,
+    c: usize,
+    clip: &Clip,
+    sets: &mut [EdgeSet],
+    scratch: &mut PoseScratch,
+) -> Option<Finding> {
+    let binding = ClipBinding::new(&asset.skeleton, clip);
+    if binding.animated_bones() == 0 {
+        // Nothing moves (the track checks say why).
+        return None;
+    }
+    let (times, frame_step) = sample_times(clip, opts.samples_per_clip);
+    let mut worst = Worst::NONE;
+    let mut worst_sample = 0;
+    for (k, &t) in times.iter().enumerate() {
+        let w = evaluate(asset, &binding, clip, t, sets, scratch);
+        if w.ratio_sq > worst.ratio_sq {
+            worst = w;
+            worst_sample = k;
+        }
+    }
+    // The samples skip source frames: look at every frame between the worst sample's neighbours.
+    if let Some(step) = frame_step {
+        let before = times.get(worst_sample.wrapping_sub(1)).copied().unwrap_or(worst.time);
+        let after = times.get(worst_sample + 1).copied().unwrap_or(worst.time);
+        let (first, last) = ((before / step).round() as i64 + 1, (after / step).round() as i64 - 1);
+        let sampled = (worst.time / step).round() as i64;
+        for f in (first..=last).filter(|&f| f != sampled && f >= 0) {
+            let w = evaluate(asset, &binding, clip, f as f32 * step, sets, scratch);
+            if w.ratio_sq > worst.ratio_sq {
+                worst = w;
+            }
+        }
+    }
+    let set = sets.get(worst.set)?;
+    if worst.ratio_sq < 0.0 {
+        return None;
+    }
+    let ratio = worst.ratio_sq.sqrt();
+    let [a, b] = set.mesh_edge(worst.edge);
+    let triangle = set.triangle_of(worst.edge);
+    let severity = severity_of(ratio, opts);
+    let frame = if clip.frame_rate > 0.0 && clip.frame_rate.is_finite() {
+        format!(" (frame {})", (worst.time * clip.frame_rate).round())
+    } else {
+        String::new()
+    };
+    let verdict = match severity {
+        Severity::Error => ": the mesh tears there",
+        Severity::Warning => ": check the skinning there",
+        Severity::Info => "",
+    };
+    let sampled = if set.sampled { " (edges sampled: large mesh)" } else { "" };
+    let mut finding = Finding::new(
+        severity,
+        FindingKind::ClipStretch,
+        Subject::Triangle { mesh: set.mesh, index: triangle },
+        format!(
+            "{}: largest edge stretch {}× at {} s{frame}, edge {a}–{b} of triangle {triangle} in {}{sampled}{verdict}",
+            clip_label(asset, c),
+            fmt_num(ratio),
+            fmt_num(worst.time),
+            mesh_label(asset, set.mesh)
+        ),
+    )
+    .with_value(ratio);
+    finding.at = Some(ClipTime { clip: c, time: worst.time });
+    finding.edge = Some([a, b]);
+    Some(finding)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{BoneTrack, Curve};
+
+    fn clip(frames: u32, fps: f32) -> Clip {
+        Clip {
+            name: "c".into(),
+            duration: (frames.max(1) - 1) as f32 / fps,
+            frame_rate: fps,
+            frame_count: frames,
+            tracks: vec![BoneTrack { bone_name: "b".into(), ..BoneTrack::default() }],
+            callback_keys: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn short_clips_sample_every_frame() {
+        let (t, step) = sample_times(&clip(11, 10.0), 30);
+        assert_eq!(t.len(), 11);
+        assert!((t[10] - 1.0).abs() < 1e-6);
+        assert!(step.is_none());
+    }
+
+    #[test]
+    fn long_clips_sample_evenly_on_frames() {
+        let (t, step) = sample_times(&clip(101, 30.0), 30);
+        assert_eq!(t.len(), 30);
+        assert_eq!(t[0], 0.0);
+        assert!((t[29] - 100.0 / 30.0).abs() < 1e-5);
+        // Every sample lands on a source frame.
+        assert!(t.iter().all(|x| ((x * 30.0) - (x * 30.0).round()).abs() < 1e-3));
+        assert_eq!(step, Some(1.0 / 30.0));
+    }
+
+    #[test]
+    fn clips_without_frames_sample_their_keys_span() {
+        let mut c = clip(0, 0.0);
+        c.duration = 0.0;
+        c.tracks[0].translation = Curve::linear(vec![0.0, 2.0], vec![Vec3::ZERO, Vec3::X]);
+        let (t, _) = sample_times(&c, 5);
+        assert_eq!(t, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
+    }
+
+    #[test]
+    fn edge_sets_are_unique_and_bounded() {
+        // Two triangles sharing an edge: 5 unique edges.
+        let mesh = Mesh {
+            positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE],
+            joints: vec![[0; 4]; 4],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; 4],
+            indices: vec![0, 1, 2, 1, 3, 2],
+            ..Mesh::default()
+        };
+        let set = EdgeSet::new(0, &mesh, 100).unwrap();
+        assert_eq!(set.edges.len(), 5);
+        assert!(!set.sampled);
+        let small = EdgeSet::new(0, &mesh, 2).unwrap();
+        assert!(small.edges.len() <= 2 && small.sampled);
+    }
+}

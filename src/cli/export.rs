@@ -1,0 +1,38 @@
+//! `bonescope export FILE… -o out.glb`: the model, its skeleton and every bound clip as binary glTF 2.0.
+
+use std::path::PathBuf;
+
+use bonescope::io::{self, LoadOptions, gltf_export};
+
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// The model, then animation files to bind to it by bone name.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output file (.glb).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Frame rate for formats that do not store one (SMD animations).
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+}
+
+pub fn run(args: &ExportArgs) -> Result<(), String> {
+    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
+    let (asset, _) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
+    let (bytes, report) = gltf_export::export_glb(&asset).map_err(|e| format!("{}: {e}", args.files[0].display()))?;
+    std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: cannot write: {e}", args.output.display()))?;
+    println!(
+        "{}: {} bytes, {} nodes, {} meshes, {} animations, {} images",
+        args.output.display(),
+        bytes.len(),
+        report.nodes,
+        report.meshes,
+        report.animations,
+        report.images
+    );
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(())
+}

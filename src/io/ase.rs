@@ -1,8 +1,0 @@
-//! 3ds Max ASCII Scene Export.
-
-use super::{LoadError, LoadOptions};
-use crate::scene::Asset;
-
-pub fn load(_bytes: &[u8], _opts: &LoadOptions) -> Result<Asset, LoadError> {
-    Err(LoadError::whole_file("ASE loading is not available in this build"))
-}

@@ -1,0 +1,512 @@
+//! The ASE cursor: walks the text once, byte by byte, keeping the line number for error messages.
+//!
+//! ASE is `*KEYWORD args…` entries, one per line, and `{ … }` blocks that belong to the keyword before them
+//! (sometimes on the next line). Arguments are read from the keyword's own line only, so a missing number is
+//! reported on the line it is missing from instead of silently eating the next entry. Nothing here allocates.
+
+use crate::io::LoadError;
+
+/// One lexical item between entries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Token<'a> {
+    /// `*NAME` (the name without the asterisk).
+    Keyword(&'a [u8]),
+    Open,
+    Close,
+    /// A quoted string, without its quotes.
+    Str(&'a [u8]),
+    /// Anything else (a bare word or number).
+    Word(&'a [u8]),
+    End,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Lexer<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// 1-based line of `pos`.
+    line: usize,
+    /// Numbers written as MSVC's `1.#QNAN` / `-1.#IND` / `1.#INF` (or `nan`/`inf`), read as 0.
+    pub non_finite: usize,
+    pub first_non_finite_line: usize,
+}
+
+/// Byte classes, looked up once per byte in the hot loops.
+const INLINE_SPACE: u8 = 1;
+const NEWLINE: u8 = 2;
+const DELIMITER: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let inline = [b' ', b'\t', b'\r', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < inline.len() {
+        t[inline[i] as usize] = INLINE_SPACE | DELIMITER;
+        i += 1;
+    }
+    t[b'\n' as usize] = NEWLINE | DELIMITER;
+    t[b'{' as usize] = DELIMITER;
+    t[b'}' as usize] = DELIMITER;
+    t
+};
+
+#[inline]
+fn is_inline_space(b: u8) -> bool {
+    CLASS[b as usize] & INLINE_SPACE != 0
+}
+
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    CLASS[b as usize] & DELIMITER != 0
+}
+
+/// Exact powers of ten in f32 (all of these are representable).
+const POW10: [f32; 11] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The fast path for what exporters write (`-12.3456`): at most 8 digits, no exponent. The mantissa and the
+/// power of ten are exact in f32, so one division gives the correctly rounded value (Clinger's fast path);
+/// anything else returns `None` and goes through the general parser.
+#[inline]
+fn parse_plain_f32(s: &[u8]) -> Option<(f32, usize)> {
+    let negative = s.first() == Some(&b'-');
+    let mut i = usize::from(negative);
+    let mut mantissa: u32 = 0;
+    let mut digits = 0usize;
+    while let Some(&b) = s.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mantissa = mantissa * 10 + u32::from(d);
+        digits += 1;
+        i += 1;
+        if digits > 8 {
+            return None;
+        }
+    }
+    let mut frac = 0usize;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&b) = s.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mantissa = mantissa * 10 + u32::from(d);
+            digits += 1;
+            frac += 1;
+            i += 1;
+            if digits > 8 {
+                return None;
+            }
+        }
+    }
+    if digits == 0 || mantissa > 1 << 24 || !s.get(i).is_none_or(|&b| is_delimiter(b)) {
+        return None;
+    }
+    let value = mantissa as f32 / POW10[frac];
+    Some((if negative { -value } else { value }, i))
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Self { data, pos: 0, line: 1, non_finite: 0, first_non_finite_line: 0 }
+    }
+
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Bytes not read yet: the bound every count in the file is checked against before allocating.
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.data.get(self.pos).copied()
+    }
+
+    /// Skips spaces, tabs and newlines (counting lines).
+    #[inline]
+    pub fn skip_space(&mut self) {
+        while let Some(&b) = self.data.get(self.pos) {
+            let class = CLASS[b as usize];
+            if class & (INLINE_SPACE | NEWLINE) == 0 {
+                break;
+            }
+            if class & NEWLINE != 0 {
+                self.line += 1;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Skips spaces and tabs on the current line.
+    #[inline]
+    fn skip_inline_space(&mut self) {
+        while let Some(&b) = self.data.get(self.pos) {
+            if !is_inline_space(b) {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// True when nothing but spaces is left on the current line.
+    #[inline]
+    pub fn at_line_end(&mut self) -> bool {
+        self.skip_inline_space();
+        matches!(self.peek(), None | Some(b'\n'))
+    }
+
+    /// Next token, crossing line ends.
+    pub fn next_token(&mut self) -> Token<'a> {
+        self.skip_space();
+        let Some(b) = self.peek() else { return Token::End };
+        match b {
+            b'{' => {
+                self.pos += 1;
+                Token::Open
+            }
+            b'}' => {
+                self.pos += 1;
+                Token::Close
+            }
+            b'*' => {
+                self.pos += 1;
+                Token::Keyword(self.word())
+            }
+            b'"' => Token::Str(self.quoted()),
+            _ => Token::Word(self.word()),
+        }
+    }
+
+    /// Like [`Self::next_token`] without consuming it.
+    pub fn peek_token(&self) -> Token<'a> {
+        self.clone().next_token()
+    }
+
+    fn word(&mut self) -> &'a [u8] {
+        let start = self.pos;
+        while let Some(&b) = self.data.get(self.pos) {
+            if is_delimiter(b) {
+                break;
+            }
+            self.pos += 1;
+        }
+        &self.data[start..self.pos]
+    }
+
+    /// Reads a `"quoted string"` starting at the quote. An unterminated string ends at the end of its line, so a
+    /// stray quote cannot swallow the rest of the file.
+    fn quoted(&mut self) -> &'a [u8] {
+        self.pos += 1;
+        let start = self.pos;
+        let rest = self.data.get(start..).unwrap_or_default();
+        let end = rest.iter().position(|&b| b == b'"' || b == b'\n').unwrap_or(rest.len());
+        self.pos = start + end;
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+        }
+        &rest[..end]
+    }
+
+    /// The rest of the current line up to (not including) its end or a brace, which stay unread.
+    pub fn rest_of_line(&mut self) -> &'a [u8] {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let end = memchr::memchr3(b'\n', b'{', b'}', rest).unwrap_or(rest.len());
+        self.pos += end;
+        &rest[..end]
+    }
+
+    /// The next argument on this line: a quoted string or a bare word; `None` at the end of the line. A `{` or
+    /// `}` is not an argument.
+    pub fn inline_word(&mut self) -> Option<&'a [u8]> {
+        self.skip_inline_space();
+        match self.peek()? {
+            b'\n' | b'{' | b'}' => None,
+            b'"' => Some(self.quoted()),
+            _ => Some(self.word()),
+        }
+    }
+
+    /// A name argument (quoted or bare), or an error naming the keyword.
+    pub fn arg_name(&mut self, keyword: &str) -> Result<&'a [u8], LoadError> {
+        self.inline_word().ok_or_else(|| {
+            LoadError::at_line(self.line, format!("*{keyword}: expected a name, found the end of the line"))
+        })
+    }
+
+    /// A decimal number argument on this line.
+    #[inline]
+    pub fn arg_f32(&mut self, keyword: &str) -> Result<f32, LoadError> {
+        self.skip_inline_space();
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        if let Some((value, used)) = parse_plain_f32(rest) {
+            self.pos += used;
+            return Ok(value);
+        }
+        match fast_float2::parse_partial::<f32, _>(rest) {
+            Ok((value, used)) if rest.get(used).is_none_or(|&b| is_delimiter(b)) => {
+                self.pos += used;
+                if value.is_finite() {
+                    Ok(value)
+                } else {
+                    self.note_non_finite();
+                    Ok(0.0)
+                }
+            }
+            _ => {
+                // MSVC's printf writes NaN and infinity as `1.#QNAN0`, `-1.#IND00`, `1.#INF00`: read them as 0 and
+                // report them once, instead of rejecting a file 3ds Max wrote.
+                let token = self.clone().inline_word().unwrap_or_default();
+                if memchr::memchr(b'#', token).is_some()
+                    && token.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-')
+                {
+                    self.inline_word();
+                    self.note_non_finite();
+                    return Ok(0.0);
+                }
+                Err(self.expected("a number", keyword, token))
+            }
+        }
+    }
+
+    fn note_non_finite(&mut self) {
+        if self.non_finite == 0 {
+            self.first_non_finite_line = self.line;
+        }
+        self.non_finite += 1;
+    }
+
+    /// Reads `N` numbers from this line.
+    #[inline]
+    pub fn arg_f32s<const N: usize>(&mut self, keyword: &str) -> Result<[f32; N], LoadError> {
+        let mut out = [0.0; N];
+        for (i, v) in out.iter_mut().enumerate() {
+            *v = self.arg_f32(keyword).map_err(|e| self.count_error(e, keyword, N, i))?;
+        }
+        Ok(out)
+    }
+
+    fn count_error(&self, err: LoadError, keyword: &str, wanted: usize, found: usize) -> LoadError {
+        if self.clone().at_line_end() {
+            LoadError::at_line(self.line, format!("*{keyword}: expected {wanted} numbers, found {found}"))
+        } else {
+            err
+        }
+    }
+
+    /// An integer argument on this line (a trailing `:` is accepted, as in `*MESH_FACE 12:`).
+    #[inline]
+    pub fn arg_int(&mut self, keyword: &str) -> Result<i64, LoadError> {
+        self.skip_inline_space();
+        let start = self.pos;
+        let mut i = self.pos;
+        let negative = matches!(self.data.get(i), Some(b'-'));
+        if matches!(self.data.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let digits_start = i;
+        let mut value: i64 = 0;
+        while let Some(&b) = self.data.get(i) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            if i - digits_start >= 18 {
+                return Err(LoadError::at_line(self.line, format!("*{keyword}: number too large")));
+            }
+            value = value * 10 + i64::from(b - b'0');
+            i += 1;
+        }
+        let end_ok = match self.data.get(i) {
+            None => true,
+            Some(&b) => is_delimiter(b) || b == b':',
+        };
+        if i == digits_start || !end_ok {
+            self.pos = start;
+            let token = self.clone().inline_word().unwrap_or_default();
+            return Err(self.expected("a whole number", keyword, token));
+        }
+        self.pos = i;
+        if self.peek() == Some(b':') {
+            self.pos += 1;
+        }
+        Ok(if negative { -value } else { value })
+    }
+
+    /// An integer that must be a valid index (≥ 0 and below 2³²).
+    #[inline]
+    pub fn arg_index(&mut self, keyword: &str) -> Result<u32, LoadError> {
+        let line = self.line;
+        let v = self.arg_int(keyword)?;
+        u32::try_from(v).map_err(|_| LoadError::at_line(line, format!("*{keyword}: {v} is not a valid index")))
+    }
+
+    /// An optional number: `None` at the end of the line (or when the next word is not a number, which is left
+    /// unread).
+    pub fn opt_f32(&mut self) -> Option<f32> {
+        if self.at_line_end() {
+            return None;
+        }
+        let mut probe = self.clone();
+        let v = probe.arg_f32("").ok()?;
+        *self = probe;
+        Some(v)
+    }
+
+    fn expected(&self, what: &str, keyword: &str, token: &[u8]) -> LoadError {
+        let found = if token.is_empty() {
+            "the end of the line".to_owned()
+        } else {
+            format!("'{}'", String::from_utf8_lossy(&token[..token.len().min(40)]))
+        };
+        LoadError::at_line(self.line, format!("*{keyword}: expected {what}, found {found}"))
+    }
+
+    /// Expects the `{` that opens a keyword's block (on the same or a following line).
+    pub fn expect_open(&mut self, keyword: &str) -> Result<usize, LoadError> {
+        let line = self.line;
+        match self.next_token() {
+            Token::Open => Ok(self.line),
+            Token::End => Err(LoadError::at_line(line, format!("*{keyword}: the file ends before its '{{'"))),
+            _ => Err(LoadError::at_line(self.line, format!("*{keyword}: expected '{{' to open its block"))),
+        }
+    }
+
+    /// Skips the rest of an entry we do not read: the rest of its line and, when a block follows (on that line
+    /// or the next), the whole block with its nested blocks. Returns whether a block was skipped.
+    pub fn skip_entry(&mut self, keyword: &[u8]) -> Result<bool, LoadError> {
+        let line = self.line;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\n' => break,
+                b'{' => {
+                    self.pos += 1;
+                    return self.skip_block(keyword, line).map(|()| true);
+                }
+                b'}' => return Ok(false),
+                b'"' => {
+                    self.quoted();
+                }
+                _ => self.pos += 1,
+            }
+        }
+        if self.peek_token() == Token::Open {
+            self.next_token();
+            return self.skip_block(keyword, line).map(|()| true);
+        }
+        Ok(false)
+    }
+
+    /// Skips to the `}` matching a `{` already read (balanced, quotes respected).
+    pub fn skip_block(&mut self, keyword: &[u8], open_line: usize) -> Result<(), LoadError> {
+        let mut depth = 1usize;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.pos += 1;
+                }
+                b'"' => {
+                    self.quoted();
+                }
+                b'{' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b'}' => {
+                    self.pos += 1;
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                _ => {
+                    // Fast-forward over plain bytes.
+                    let rest = &self.data[self.pos..];
+                    let skip = rest.iter().position(|&c| matches!(c, b'\n' | b'"' | b'{' | b'}')).unwrap_or(rest.len());
+                    self.pos += skip.max(1);
+                }
+            }
+        }
+        Err(unclosed(keyword, open_line, self.line))
+    }
+}
+
+/// The error for a block whose `}` never comes (usually a truncated file).
+pub(super) fn unclosed(keyword: &[u8], open_line: usize, end_line: usize) -> LoadError {
+    LoadError::at_line(
+        end_line,
+        format!(
+            "the file ends inside *{} (opened at line {open_line}): a '}}' is missing, the file may be truncated",
+            String::from_utf8_lossy(keyword)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_keywords_blocks_and_strings() {
+        let mut lx = Lexer::new(b"*NODE_NAME \"Bip01 Spine\"\n*MESH {\n}\nword");
+        assert_eq!(lx.next_token(), Token::Keyword(b"NODE_NAME"));
+        assert_eq!(lx.inline_word(), Some(&b"Bip01 Spine"[..]));
+        assert_eq!(lx.next_token(), Token::Keyword(b"MESH"));
+        assert_eq!(lx.next_token(), Token::Open);
+        assert_eq!(lx.next_token(), Token::Close);
+        assert_eq!(lx.line(), 3);
+        assert_eq!(lx.next_token(), Token::Word(b"word"));
+        assert_eq!(lx.next_token(), Token::End);
+    }
+
+    #[test]
+    fn numbers_stay_on_their_line() {
+        let mut lx = Lexer::new(b"*MESH_VERTEX 3 1.5 -2\n*MESH_VERTEX 4 1 2 3");
+        lx.next_token();
+        assert_eq!(lx.arg_int("MESH_VERTEX").unwrap(), 3);
+        let err = lx.arg_f32s::<3>("MESH_VERTEX").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: *MESH_VERTEX: expected 3 numbers, found 2");
+    }
+
+    #[test]
+    fn msvc_nan_reads_as_zero_and_is_counted() {
+        let mut lx = Lexer::new(b"1.#QNAN0 -1.#IND00 2.5");
+        assert_eq!(lx.arg_f32s::<3>("X").unwrap(), [0.0, 0.0, 2.5]);
+        assert_eq!(lx.non_finite, 2);
+    }
+
+    #[test]
+    fn skip_entry_handles_next_line_blocks_and_braces_in_strings() {
+        let mut lx = Lexer::new(b"*UNKNOWN a b\n{\n *X \"}\" { nested }\n}\n*NEXT");
+        lx.next_token();
+        lx.skip_entry(b"UNKNOWN").unwrap();
+        assert_eq!(lx.next_token(), Token::Keyword(b"NEXT"));
+        let mut lx = Lexer::new(b"*UNKNOWN {\n *X {\n");
+        lx.next_token();
+        let err = lx.skip_entry(b"UNKNOWN").unwrap_err();
+        assert!(err.message.contains("opened at line 1"), "{err}");
+    }
+
+    #[test]
+    fn plain_numbers_match_the_general_parser() {
+        for text in
+            ["0.0000", "-0.0000", "19.4919", "-1692.0000", "0.1", "12345678", "1677.7216", "7", "-3.5e2", "123456.789"]
+        {
+            let mut lx = Lexer::new(text.as_bytes());
+            let expected: f32 = text.parse().unwrap();
+            let got = lx.arg_f32("X").unwrap();
+            assert_eq!(got.to_bits(), expected.to_bits(), "{text}");
+        }
+    }
+
+    #[test]
+    fn face_index_with_colon() {
+        let mut lx = Lexer::new(b"12:  A: 3");
+        assert_eq!(lx.arg_int("MESH_FACE").unwrap(), 12);
+        assert_eq!(lx.inline_word(), Some(&b"A:"[..]));
+    }
+}

@@ -1,0 +1,336 @@
+//! `*TM_ANIMATION` controllers → one [`BoneTrack`] per node, in seconds.
+//!
+//! Rules (the seed's, checked against the 3ds Max exporter's source):
+//! - time: `seconds = (tick − first frame · ticks per frame) / (frame speed · ticks per frame)`;
+//! - sampled rotations (`*CONTROL_ROT_SAMPLE`) and rotation keys are **relative to the previous one**: the exporter
+//!   writes `q_k = abs_k / abs_(k−1)` starting from the identity, so the absolute rotation is accumulated from the
+//!   identity (the first sample, at the first frame, is therefore the node's local rotation — on
+//!   MotionCaptureROM.ase it equals the `*NODE_TM` bind rotation of every node); see [`accumulate`] for the order;
+//! - a sample equal to the previous one is not written: a missing sample holds the previous value (a hold key
+//!   is inserted one sample step before the next written sample), and a track that ends early is padded with
+//!   its last value to the scene's last frame;
+//! - 3ds Max axis-angles turn the other way from the right-hand rule (`(angleaxis 90 z) as matrix3` maps x to −y),
+//!   so the glam rotation is `from_axis_angle(axis, −angle)`;
+//! - keyed tracks: LINEAR → linear/slerp, TCB → Hermite with Kochanek–Bartels tangents ([`crate::anim::tcb`]),
+//!   BEZIER → Hermite with the file's tangents (3ds Max stores them per tick; the in tangent points back along
+//!   the curve, so the arriving slope is −in) or, when a key has none, Catmull–Rom tangents;
+//! - scale keys carry a scale axis (`S = SR⁻¹·S·SR`); a bone's SRT cannot hold a rotated non-uniform scale, so the
+//!   axis is dropped (reported when it matters).
+
+use glam::{Mat3, Quat, Vec3, Vec4};
+
+use super::parse::{RawAnim, RawKey, RawTrack, TrackKind};
+use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
+use crate::scene::{BoneTrack, Curve, Interpolation, Warning};
+
+/// The scene's time base.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Timing {
+    pub start_tick: i64,
+    pub end_tick: i64,
+    pub ticks_per_second: f64,
+    /// Distance between written samples (ticks), for filling left-out samples.
+    pub step: i64,
+}
+
+impl Timing {
+    pub fn seconds(&self, tick: i64) -> f32 {
+        ((tick - self.start_tick) as f64 / self.ticks_per_second) as f32
+    }
+}
+
+/// 3ds Max axis-angle (left-handed sense) → glam quaternion.
+pub(super) fn max_axis_angle(v: Vec4) -> Quat {
+    let axis = v.truncate();
+    match axis.try_normalize() {
+        Some(axis) if v.w.is_finite() => Quat::from_axis_angle(axis, -v.w),
+        _ => Quat::IDENTITY,
+    }
+}
+
+/// How a relative rotation key composes with the accumulated one (glam order). The exporter writes
+/// `q = abs_k / abs_(k−1)` with 3ds Max's `p/q = r` such that `q·r = p` (Max's row-vector order), so
+/// `abs_k = abs_(k−1)·q` applies `abs_(k−1)` first: `q · abs_(k−1)` with glam's column vectors. The seed's
+/// `R_k = dR_k · R_(k−1)` (row vectors) composes the other way; on MotionCaptureROM.ase that order lifts the feet
+/// above the pelvis within seconds, while this one keeps them on the floor and returns the range-of-motion take
+/// to its start pose (a test checks both).
+#[inline]
+pub(super) fn accumulate(previous: Quat, relative: Quat) -> Quat {
+    (relative * previous).normalize()
+}
+
+/// Greatest common divisor of all positive gaps between sample ticks: the exporter's sampling step.
+pub(super) fn sample_step<'a>(tracks: impl Iterator<Item = &'a RawTrack>) -> Option<i64> {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let mut step = 0i64;
+    for track in tracks.filter(|t| t.kind == TrackKind::Sampled) {
+        for pair in track.keys.windows(2) {
+            let d = pair[1].tick.saturating_sub(pair[0].tick);
+            if d > 0 {
+                step = gcd(d, step);
+            }
+        }
+    }
+    (step > 0).then_some(step)
+}
+
+/// Keys in time order; equal ticks keep the later key. Reports out-of-order keys.
+fn sorted_keys(track: &RawTrack, name: &str, warnings: &mut Vec<Warning>) -> Vec<RawKey> {
+    let mut keys = track.keys.clone();
+    if keys.windows(2).any(|w| w[1].tick < w[0].tick) {
+        warnings.push(Warning::new(
+            format!("line {}", track.line),
+            format!("keys of '{name}' are not in time order; sorted"),
+        ));
+        keys.sort_by_key(|k| k.tick);
+    }
+    keys.dedup_by(|later, earlier| {
+        if later.tick == earlier.tick {
+            *earlier = *later;
+            true
+        } else {
+            false
+        }
+    });
+    keys
+}
+
+/// Sampled values → keys with the seed's hold and padding rules.
+fn hold_filled<T: Copy + PartialEq>(
+    ticks: &[i64],
+    values: &[T],
+    timing: &Timing,
+    before: Option<T>,
+) -> (Vec<f32>, Vec<T>) {
+    let mut times = Vec::with_capacity(ticks.len() * 2 + 2);
+    let mut out = Vec::with_capacity(ticks.len() * 2 + 2);
+    let step = timing.step.max(1);
+    let push = |tick: i64, v: T, times: &mut Vec<f32>, out: &mut Vec<T>| {
+        times.push(timing.seconds(tick));
+        out.push(v);
+    };
+    let (Some(&first_tick), Some(&first)) = (ticks.first(), values.first()) else { return (times, out) };
+    if first_tick > timing.start_tick {
+        // Nothing written at the first frame: it held `before` (rotations: identity) or the first value.
+        let held = before.unwrap_or(first);
+        push(timing.start_tick, held, &mut times, &mut out);
+        if first_tick - step > timing.start_tick {
+            push(first_tick - step, held, &mut times, &mut out);
+        }
+    }
+    for (i, (&tick, &v)) in ticks.iter().zip(values).enumerate() {
+        if i > 0 {
+            let (prev_tick, prev) = (ticks[i - 1], values[i - 1]);
+            if tick - prev_tick > step {
+                push(tick - step, prev, &mut times, &mut out);
+            }
+        }
+        push(tick, v, &mut times, &mut out);
+    }
+    if let (Some(&last_tick), Some(&last)) = (ticks.last(), values.last())
+        && last_tick < timing.end_tick
+    {
+        push(timing.end_tick, last, &mut times, &mut out);
+    }
+    (times, out)
+}
+
+fn times_of(keys: &[RawKey], timing: &Timing) -> Vec<f32> {
+    keys.iter().map(|k| timing.seconds(k.tick)).collect()
+}
+
+fn tcb_params(keys: &[RawKey]) -> Vec<TcbParams> {
+    keys.iter().map(|k| TcbParams::new(k.tcb[0], k.tcb[1], k.tcb[2])).collect()
+}
+
+fn vec_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, value: impl Fn(&RawKey) -> Vec3) -> Curve<Vec3> {
+    let values: Vec<Vec3> = keys.iter().map(&value).collect();
+    match kind {
+        TrackKind::Sampled => {
+            let ticks: Vec<i64> = keys.iter().map(|k| k.tick).collect();
+            let (times, values) = hold_filled(&ticks, &values, timing, None);
+            Curve::linear(times, values)
+        }
+        TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
+        TrackKind::Tcb => {
+            let times = times_of(keys, timing);
+            let tangents = tcb_tangents(&times, &values, &tcb_params(keys));
+            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+        }
+        TrackKind::Bezier => {
+            let times = times_of(keys, timing);
+            let tangents = if keys.iter().all(|k| k.tangents.is_some()) {
+                let tps = timing.ticks_per_second as f32;
+                keys.iter()
+                    .map(|k| {
+                        let (tin, tout) = k.tangents.unwrap_or_default();
+                        (-tin * tps, tout * tps)
+                    })
+                    .collect()
+            } else {
+                tcb_tangents(&times, &values, &[])
+            };
+            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+        }
+    }
+}
+
+fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing) -> Curve<Quat> {
+    // Accumulate the relative keys, keeping neighbours in one hemisphere so interpolation takes the short way.
+    let mut values = Vec::with_capacity(keys.len());
+    let mut acc = Quat::IDENTITY;
+    for k in keys {
+        let mut q = accumulate(acc, max_axis_angle(k.value));
+        if q.dot(acc) < 0.0 {
+            q = -q;
+        }
+        acc = q;
+        values.push(q);
+    }
+    match kind {
+        TrackKind::Sampled => {
+            let ticks: Vec<i64> = keys.iter().map(|k| k.tick).collect();
+            let (times, values) = hold_filled(&ticks, &values, timing, Some(Quat::IDENTITY));
+            Curve::linear(times, values)
+        }
+        TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
+        TrackKind::Tcb | TrackKind::Bezier => {
+            let times = times_of(keys, timing);
+            let params = if kind == TrackKind::Tcb { tcb_params(keys) } else { Vec::new() };
+            let tangents = tcb_tangents_quat(&times, &values, &params);
+            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+        }
+    }
+}
+
+/// Builds the clip track of one node.
+pub(super) fn build_track(name: &str, anim: &RawAnim, timing: &Timing, warnings: &mut Vec<Warning>) -> BoneTrack {
+    let mut track = BoneTrack { bone_name: name.to_owned(), ..BoneTrack::default() };
+    if let Some(pos) = &anim.pos {
+        let keys = sorted_keys(pos, name, warnings);
+        track.translation = vec_curve(&keys, pos.kind, timing, |k| k.value.truncate());
+    }
+    if let Some(rot) = &anim.rot {
+        let keys = sorted_keys(rot, name, warnings);
+        track.rotation = rot_curve(&keys, rot.kind, timing);
+    }
+    if let Some(scale) = &anim.scale {
+        let keys = sorted_keys(scale, name, warnings);
+        // The scale axis changes the result only when the scale is not uniform around it: measure how far
+        // SR⁻¹·S·SR is from S itself, relative to the scale.
+        let worst = keys
+            .iter()
+            .map(|k| {
+                let s = k.value.truncate();
+                let r = Mat3::from_quat(max_axis_angle(k.scale_axis));
+                let exact = r.transpose() * Mat3::from_diagonal(s) * r;
+                let diff = (exact - Mat3::from_diagonal(s)).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                diff / s.abs().max_element().max(1e-6)
+            })
+            .fold(0.0f32, f32::max);
+        if worst > 1e-3 {
+            warnings.push(Warning::new(
+                format!("line {}", scale.line),
+                format!(
+                    "'{name}': the scale is applied along a rotated axis (off by up to {:.1}% of the scale), which a bone transform cannot hold; the axis is ignored",
+                    worst * 100.0
+                ),
+            ));
+        }
+        track.scale = vec_curve(&keys, scale.kind, timing, |k| k.value.truncate());
+    }
+    track
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing() -> Timing {
+        Timing { start_tick: 0, end_tick: 4000, ticks_per_second: 4800.0, step: 800 }
+    }
+
+    fn key(tick: i64, value: Vec4) -> RawKey {
+        RawKey { tick, value, ..RawKey::default() }
+    }
+
+    #[test]
+    fn relative_rotations_accumulate_from_identity() {
+        // Three relative samples of 30° about Max's z: absolute 30°, 60°, 90° (Max sense → −angle in glam).
+        let a = 30f32.to_radians();
+        let keys = [
+            key(0, Vec4::new(0.0, 0.0, 1.0, a)),
+            key(800, Vec4::new(0.0, 0.0, 1.0, a)),
+            key(1600, Vec4::new(0.0, 0.0, 1.0, a)),
+        ];
+        let c = rot_curve(&keys, TrackKind::Sampled, &timing());
+        let expected = [-30f32, -60.0, -90.0].map(|d| Quat::from_rotation_z(d.to_radians()));
+        for (i, e) in expected.iter().enumerate() {
+            assert!(c.values[i].angle_between(*e) < 1e-5, "{i}: {:?}", c.values[i]);
+        }
+        // Padded to the scene end with the last value.
+        assert_eq!(*c.times.last().unwrap(), 4000.0 / 4800.0);
+        assert!(c.values.last().unwrap().angle_between(expected[2]) < 1e-5);
+    }
+
+    #[test]
+    fn accumulation_order_composes_in_the_parent_frame() {
+        // abs_k = q_k · abs_(k−1): a relative rotation about x after an absolute one about z.
+        let z = Quat::from_rotation_z(0.7);
+        let x = Quat::from_rotation_x(0.4);
+        assert!(accumulate(z, x).angle_between(x * z) < 1e-6);
+    }
+
+    #[test]
+    fn left_out_samples_hold_the_previous_value() {
+        // Written at 0 and 2400 only: 800 and 1600 equalled the value at 0.
+        let keys = [key(0, Vec4::new(1.0, 0.0, 0.0, 0.0)), key(2400, Vec4::new(4.0, 0.0, 0.0, 0.0))];
+        let c = vec_curve(&keys, TrackKind::Sampled, &timing(), |k| k.value.truncate());
+        let ticks: Vec<f32> = c.times.iter().map(|t| t * 4800.0).collect();
+        assert_eq!(ticks, vec![0.0, 1600.0, 2400.0, 4000.0]);
+        assert_eq!(c.values[1], Vec3::X);
+        assert_eq!(c.values[3], Vec3::new(4.0, 0.0, 0.0));
+        // A rotation track whose first sample comes late held the identity before it.
+        let r = rot_curve(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))], TrackKind::Sampled, &timing());
+        let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
+        assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
+        assert_eq!(r.values[1], Quat::IDENTITY);
+    }
+
+    #[test]
+    fn a_scale_axis_is_reported_only_when_it_changes_the_scale() {
+        let track = |axis: Vec4| RawAnim {
+            scale: Some(RawTrack {
+                line: 7,
+                kind: TrackKind::Sampled,
+                keys: vec![RawKey {
+                    tick: 0,
+                    value: Vec4::new(1.0, 1.0, 2.0, 0.0),
+                    scale_axis: axis,
+                    ..RawKey::default()
+                }],
+            }),
+            ..RawAnim::default()
+        };
+        let mut warnings = Vec::new();
+        // About z, with x and y scaled alike: no difference.
+        build_track("a", &track(Vec4::new(0.0, 0.0, 1.0, 0.3)), &timing(), &mut warnings);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // About x: the stretch along z is tilted.
+        build_track("b", &track(Vec4::new(1.0, 0.0, 0.0, 0.3)), &timing(), &mut warnings);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].position, "line 7");
+    }
+
+    #[test]
+    fn sample_step_is_the_gcd_of_gaps() {
+        let t = RawTrack {
+            line: 1,
+            kind: TrackKind::Sampled,
+            keys: vec![key(0, Vec4::ZERO), key(1600, Vec4::ZERO), key(2400, Vec4::ZERO)],
+        };
+        assert_eq!(sample_step([&t].into_iter()), Some(800));
+    }
+}

@@ -1,0 +1,217 @@
+//! Welding triangle corners into render vertices and collecting them per material.
+//!
+//! Two corners become one vertex only when every attribute is bit-identical after parsing: position, normal,
+//! UV and the reduced influences (bones and weights). So corners that share a position but differ in weights
+//! (or in UV, or in normal) stay separate vertices. `-0.0` and `0.0` count as equal. The map from each corner
+//! (in file order) to its vertex is kept on the mesh for VTA files, whose vertex indices count corners.
+
+use glam::{Vec2, Vec3};
+use rustc_hash::FxHashMap;
+
+use crate::scene::{Material, Mesh, Subset};
+
+/// One triangle corner as read from the file (UV already converted to the mesh's top-left origin).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Corner {
+    pub pos: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+    pub joints: [u16; 4],
+    pub weights: [f32; 4],
+}
+
+/// A corner's bits, packed two 32-bit fields per word.
+#[derive(Clone, Copy)]
+struct Key([u64; 7]);
+
+impl std::hash::Hash for Key {
+    /// Hashes the words, so equal keys (equal words) hash equally.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for Key {
+    /// Branch-free: XOR and OR the words (a call to `memcmp` costs more than the compare itself).
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0.iter().zip(&other.0).fold(0, |acc, (a, b)| acc | (a ^ b)) == 0
+    }
+}
+
+impl Eq for Key {}
+
+#[inline]
+fn bits(x: f32) -> u64 {
+    // `+ 0.0` turns -0.0 into 0.0 so the two weld.
+    u64::from((x + 0.0).to_bits())
+}
+
+#[inline]
+fn key(c: &Corner) -> Key {
+    let j = |i: usize| u64::from(c.joints[i]);
+    Key([
+        bits(c.pos[0]) | (bits(c.pos[1]) << 32),
+        bits(c.pos[2]) | (bits(c.normal[0]) << 32),
+        bits(c.normal[1]) | (bits(c.normal[2]) << 32),
+        bits(c.uv[0]) | (bits(c.uv[1]) << 32),
+        j(0) | (j(1) << 16) | (j(2) << 32) | (j(3) << 48),
+        bits(c.weights[0]) | (bits(c.weights[1]) << 32),
+        bits(c.weights[2]) | (bits(c.weights[3]) << 32),
+    ])
+}
+
+/// Grows the mesh as triangles arrive.
+#[derive(Default)]
+pub(super) struct MeshBuilder {
+    map: FxHashMap<Key, u32>,
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+    joints: Vec<[u16; 4]>,
+    weights: Vec<[f32; 4]>,
+    /// Material names as written, in first-use order, and the index buffer of each.
+    material_names: Vec<Vec<u8>>,
+    material_map: FxHashMap<Vec<u8>, u32>,
+    per_material: Vec<Vec<u32>>,
+    last_material: Option<u32>,
+    corners: Vec<u32>,
+}
+
+impl MeshBuilder {
+    /// Sizes the hash map for a triangle block of `bytes` bytes (an estimate bounded by the input size).
+    pub(super) fn with_block_size(bytes: usize) -> Self {
+        let mut b = Self::default();
+        // A Source-style corner line is 60–120 bytes and typical meshes weld 3–6 corners into one vertex. Capped,
+        // since the bytes may belong to other blocks.
+        b.map.reserve((bytes / 400).min(1 << 20));
+        b.corners.reserve((bytes / 80).min(4 << 20));
+        b
+    }
+
+    /// The index of a material, created on first use (names compare byte for byte).
+    #[inline]
+    pub(super) fn material(&mut self, name: &[u8]) -> u32 {
+        if let Some(last) = self.last_material
+            && self.material_names.get(last as usize).is_some_and(|n| n.as_slice() == name)
+        {
+            return last;
+        }
+        let id = match self.material_map.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = self.material_names.len() as u32;
+                self.material_names.push(name.to_vec());
+                self.material_map.insert(name.to_vec(), id);
+                self.per_material.push(Vec::new());
+                id
+            }
+        };
+        self.last_material = Some(id);
+        id
+    }
+
+    /// Adds a triangle; returns false when the mesh would exceed the u32 index range.
+    #[inline]
+    pub(super) fn triangle(&mut self, material: u32, corners: &[Corner; 3]) -> bool {
+        let mut ids = [0u32; 3];
+        for (id, c) in ids.iter_mut().zip(corners) {
+            let next = self.positions.len();
+            let Ok(next) = u32::try_from(next) else { return false };
+            *id = *self.map.entry(key(c)).or_insert_with(|| {
+                self.positions.push(Vec3::from_array(c.pos));
+                self.normals.push(Vec3::from_array(c.normal));
+                self.uvs.push(Vec2::from_array(c.uv));
+                self.joints.push(c.joints);
+                self.weights.push(c.weights);
+                next
+            });
+        }
+        self.corners.extend_from_slice(&ids);
+        if let Some(list) = self.per_material.get_mut(material as usize) {
+            list.extend_from_slice(&ids);
+        }
+        true
+    }
+
+    pub(super) fn triangle_count(&self) -> usize {
+        self.corners.len() / 3
+    }
+
+    /// The render mesh: one subset per material in first-use order, and the materials (without textures:
+    /// resolving them needs the file's folder).
+    pub(super) fn finish(self, name: &str) -> (Mesh, Vec<Material>) {
+        let total: usize = self.per_material.iter().map(Vec::len).sum();
+        let mut indices = Vec::with_capacity(total);
+        let mut subsets = Vec::with_capacity(self.per_material.len());
+        for (material, list) in self.per_material.into_iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            subsets.push(Subset { material, first_index: indices.len() as u32, index_count: list.len() as u32 });
+            indices.extend_from_slice(&list);
+        }
+        let materials = self.material_names.iter().map(|n| Material::named(crate::io::text::decode_name(n))).collect();
+        let mesh = Mesh {
+            name: name.to_owned(),
+            positions: self.positions,
+            normals: self.normals,
+            uvs: self.uvs,
+            joints: self.joints,
+            weights: self.weights,
+            indices,
+            subsets,
+            corner_vertices: self.corners,
+            clockwise: false,
+            ..Mesh::default()
+        };
+        (mesh, materials)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corner(x: f32, w: f32) -> Corner {
+        Corner {
+            pos: [x, 0.0, 0.0],
+            normal: [0.0, 0.0, 1.0],
+            uv: [0.0, 0.0],
+            joints: [0, 1, 0, 0],
+            weights: [w, 1.0 - w, 0.0, 0.0],
+        }
+    }
+
+    #[test]
+    fn equal_corners_weld_and_different_weights_do_not() {
+        let mut b = MeshBuilder::default();
+        let m = b.material(b"skin");
+        assert!(b.triangle(m, &[corner(0.0, 1.0), corner(1.0, 1.0), corner(2.0, 1.0)]));
+        assert!(b.triangle(m, &[corner(-0.0, 1.0), corner(2.0, 1.0), corner(2.0, 0.5)]));
+        let (mesh, materials) = b.finish("m");
+        assert_eq!(mesh.vertex_count(), 4);
+        assert_eq!(mesh.corner_vertices, vec![0, 1, 2, 0, 2, 3]);
+        assert_eq!(materials.len(), 1);
+    }
+
+    #[test]
+    fn materials_dedupe_and_subsets_group_by_material() {
+        let mut b = MeshBuilder::default();
+        let tri = [corner(0.0, 1.0), corner(1.0, 1.0), corner(2.0, 1.0)];
+        for name in [&b"a"[..], b"b", b"a", b"b", b"a"] {
+            let m = b.material(name);
+            b.triangle(m, &tri);
+        }
+        let (mesh, materials) = b.finish("m");
+        assert_eq!(materials.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(
+            mesh.subsets,
+            vec![
+                Subset { material: 0, first_index: 0, index_count: 9 },
+                Subset { material: 1, first_index: 9, index_count: 6 }
+            ]
+        );
+        assert_eq!(mesh.validate(2), Ok(()));
+    }
+}

@@ -1,0 +1,1059 @@
+//! The eframe application: owns the persisted [`UiState`], the session (open document, player, camera,
+//! selection, loading job, logs) and the GPU state, lays out the panels each frame, and applies the
+//! [`Command`]s they emit in [`ViewerApp::apply`] — the one place where state changes.
+//!
+//! Per frame: finished loads and file dialogs are picked up, changed files are reloaded, dropped files and
+//! keyboard shortcuts become commands, the player advances and the pose is evaluated, the panels are drawn,
+//! the commands are applied, and a pending `--screenshot` is taken.
+
+use eframe::egui;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::anim::Pose;
+use crate::anim::recording::{RecordingPose, evaluate as evaluate_recording};
+use crate::io::{self, LoadError};
+use crate::scene::{Asset, Format};
+
+use super::ViewerArgs;
+use super::camera::{OrbitCamera, ViewPreset};
+use super::command::{Command, OpenMode, TrackEdit};
+use super::document::{Document, display_name};
+use super::inspector;
+use super::loader::{LoadJob, Loaded, Purpose};
+use super::outliner::{self, OutlinerView};
+use super::player::{Fired, Mask, Player, Track};
+use super::state::{Overlay, PanelId, RightTab, STORAGE_KEY, Shading, UiState};
+use super::timeline::{self, TimelineView};
+use super::viewport::{self, StatusInfo, ViewportCache};
+
+/// Keyboard and mouse controls, for the help window (and the README).
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("Space", "play / pause"),
+    ("← / →", "step one frame back / forward (Shift: 10 frames)"),
+    ("Home / End", "go to start / end"),
+    ("F", "frame all"),
+    (". (period)", "frame the selected bone"),
+    ("1 / 3 / 7", "front / right / top view"),
+    ("Ctrl+1 / Ctrl+3 / Ctrl+7", "back / left / bottom view"),
+    ("5", "perspective / orthographic"),
+    ("Z", "next shading mode (textured, solid, normals, bone weights, dominant bone, stretch)"),
+    ("W", "wireframe on / off"),
+    ("K / J / N / G", "skeleton / joint axes / bone names / ground grid overlay"),
+    ("Esc", "clear the selection, close this window"),
+    ("Ctrl+O", "open files"),
+    ("Ctrl+R or F5", "reload the open files"),
+    ("Ctrl+F", "search bones"),
+    ("F1 or ?", "this help"),
+    ("Ctrl+Q", "quit"),
+    ("Left drag", "orbit"),
+    ("Right or middle drag, Shift+left drag", "pan"),
+    ("Wheel, pinch, Ctrl+left drag", "zoom"),
+    ("Two-finger scroll (trackpad)", "orbit; with Shift: pan (where the platform reports a trackpad)"),
+    ("Click a joint", "select the bone; double-click frames it"),
+    ("Timeline: drag", "scrub (callbacks do not fire while scrubbing)"),
+    ("Timeline: wheel / right drag", "zoom / pan the time ruler"),
+    ("Drop files on the window", "open a model; animation files bind to the open model"),
+];
+
+/// How many fired callbacks the log keeps.
+const LOG_LIMIT: usize = 500;
+/// How often the open files are checked for changes.
+const RELOAD_POLL: Duration = Duration::from_secs(1);
+/// A screenshot run gives up after this long (e.g. when no frame can be presented).
+const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// GPU-side state: kept apart from what is persisted, recreated with the window.
+#[derive(Default)]
+pub struct GpuState {
+    pub adapter: String,
+    pub backend: String,
+}
+
+struct ScreenshotRun {
+    path: PathBuf,
+    after_frames: u32,
+    ready_frames: u32,
+    requested: bool,
+    result: Arc<Mutex<Option<Result<(), String>>>>,
+    started: Instant,
+    /// Set when the run must report failure (load error, timeout, write error).
+    failure: Option<String>,
+}
+
+/// The file-dialog request in flight.
+struct DialogJob {
+    rx: mpsc::Receiver<Option<Vec<PathBuf>>>,
+    started: Instant,
+    mode: OpenMode,
+}
+
+pub struct ViewerApp {
+    state: UiState,
+    gpu: GpuState,
+    doc: Document,
+    pose: Pose,
+    recording_poses: Vec<RecordingPose>,
+    player: Player,
+    camera: OrbitCamera,
+    selected: Option<usize>,
+    focus_track: usize,
+    job: Option<LoadJob>,
+    dialog: Option<DialogJob>,
+    error: Option<LoadError>,
+    notice: Option<String>,
+    log: VecDeque<Fired>,
+    fired_total: u64,
+    show_help: bool,
+    viewport_cache: ViewportCache,
+    timeline_view: TimelineView,
+    outliner_view: OutlinerView,
+    generation: u64,
+    last_frame: Option<Instant>,
+    fps: f32,
+    last_poll: Instant,
+    initial_clip: Option<String>,
+    initial_time: Option<f32>,
+    screenshot: Option<ScreenshotRun>,
+    /// Where a failed screenshot run reports to `run` (and so to the exit status).
+    outcome: Arc<Mutex<Option<String>>>,
+    frame_next: bool,
+    quit: bool,
+}
+
+impl ViewerApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, args: ViewerArgs, outcome: Arc<Mutex<Option<String>>>) -> Self {
+        let screenshot_mode = args.screenshot.is_some();
+        let state = if screenshot_mode {
+            UiState::default()
+        } else {
+            cc.storage.and_then(|s| eframe::get_value::<UiState>(s, STORAGE_KEY)).unwrap_or_default()
+        };
+        let mut gpu = GpuState::default();
+        if let Some(rs) = &cc.wgpu_render_state {
+            let info = rs.adapter.get_info();
+            gpu.adapter = info.name;
+            gpu.backend = format!("{:?}", info.backend);
+        }
+        let mut app = Self {
+            state,
+            gpu,
+            doc: Document::new(Asset::new(Format::Demo), Vec::new(), Vec::new(), 0),
+            pose: Pose::default(),
+            recording_poses: Vec::new(),
+            player: Player::default(),
+            camera: OrbitCamera::default(),
+            selected: None,
+            focus_track: 0,
+            job: None,
+            dialog: None,
+            error: None,
+            notice: None,
+            log: VecDeque::new(),
+            fired_total: 0,
+            show_help: false,
+            viewport_cache: ViewportCache::default(),
+            timeline_view: TimelineView::default(),
+            outliner_view: OutlinerView::default(),
+            generation: 0,
+            last_frame: None,
+            fps: 0.0,
+            last_poll: Instant::now(),
+            initial_clip: args.clip.clone(),
+            initial_time: args.time,
+            screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
+                path,
+                after_frames: args.after_frames.max(1),
+                ready_frames: 0,
+                requested: false,
+                result: Arc::new(Mutex::new(None)),
+                started: Instant::now(),
+                failure: None,
+            }),
+            outcome,
+            frame_next: false,
+            quit: false,
+        };
+        app.player.mode = app.state.playback;
+        app.player.speed = app.state.speed;
+        let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
+        let ctx = cc.egui_ctx.clone();
+        app.job = Some(LoadJob::spawn(files, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
+        app
+    }
+
+    fn next_generation(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+
+    // ----- loading -------------------------------------------------------------------------------------------
+
+    fn start_load(&mut self, ctx: &egui::Context, paths: Vec<PathBuf>, purpose: Purpose) {
+        if paths.is_empty() {
+            return;
+        }
+        let ctx = ctx.clone();
+        self.job = Some(LoadJob::spawn(paths, purpose, move || ctx.request_repaint()));
+    }
+
+    fn poll_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        let Some(result) = job.poll() else { return };
+        let Some(job) = self.job.take() else { return };
+        match result {
+            Ok(loaded) => {
+                self.error = None;
+                self.apply_loaded(loaded, job.purpose);
+            }
+            Err(e) => {
+                if job.purpose == Purpose::Reload {
+                    // Retry on the next change only, not every poll.
+                    for f in &mut self.doc.files {
+                        *f = super::document::SourceFile::new(&f.path, f.format);
+                    }
+                }
+                if let Some(run) = &mut self.screenshot {
+                    run.failure.get_or_insert_with(|| format!("load failed: {e}"));
+                }
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn apply_loaded(&mut self, loaded: Vec<Loaded>, purpose: Purpose) {
+        let bind = match purpose {
+            Purpose::Open(OpenMode::Bind) => true,
+            Purpose::Open(OpenMode::Auto) => {
+                // Animation-only files (no mesh, but clips or recordings) go onto the open model.
+                let has_model = !self.doc.asset.skeleton.is_empty() && !self.doc.is_demo();
+                has_model
+                    && loaded.iter().all(|l| {
+                        l.asset.meshes.is_empty() && (!l.asset.clips.is_empty() || !l.asset.recordings.is_empty())
+                    })
+            }
+            Purpose::Open(OpenMode::Replace) | Purpose::Reload => false,
+        };
+        if bind {
+            let first_new_clip = self.doc.asset.clips.len();
+            for l in loaded {
+                let report = self.doc.asset.bind_animations(l.asset);
+                self.doc.reports.push(report);
+                if let Some(f) = l.file {
+                    self.doc.files.push(f);
+                }
+            }
+            if first_new_clip < self.doc.asset.clips.len() {
+                match self.player.tracks.get_mut(self.focus_track) {
+                    Some(t) => {
+                        t.clip = first_new_clip;
+                        t.offset = -t.speed * self.player.time;
+                        t.events.clear();
+                    }
+                    None => {
+                        self.player.tracks.push(Track::new(first_new_clip));
+                        self.focus_track = self.player.tracks.len() - 1;
+                    }
+                }
+                self.player.seek(&self.doc.asset, 0.0);
+                self.player.playing = true;
+            }
+            self.state.remember(&self.doc.paths());
+            return;
+        }
+        let mut iter = loaded.into_iter();
+        let Some(first) = iter.next() else { return };
+        let mut asset = first.asset;
+        let mut files: Vec<_> = first.file.into_iter().collect();
+        let mut reports = Vec::new();
+        for l in iter {
+            reports.push(asset.bind_animations(l.asset));
+            files.extend(l.file);
+        }
+        let generation = self.next_generation();
+        let old = std::mem::replace(&mut self.doc, Document::new(asset, files, reports, generation));
+        if purpose == Purpose::Reload {
+            // Keep the view: selection by name, the clock, tracks whose clips still exist.
+            self.selected = self
+                .selected
+                .and_then(|b| old.asset.skeleton.names.get(b))
+                .and_then(|n| self.doc.asset.skeleton.find(n));
+            let clips = self.doc.asset.clips.len();
+            self.player.tracks.retain(|t| t.clip < clips);
+            let bones = self.doc.asset.skeleton.len();
+            for t in &mut self.player.tracks {
+                if let Mask::Subtree(b) = t.mask
+                    && b >= bones
+                {
+                    t.mask = Mask::All;
+                }
+            }
+            let time = self.player.time;
+            self.player.seek(&self.doc.asset, time);
+            self.notice = Some(format!("Reloaded {}", self.doc.title()));
+        } else {
+            let clip = self.initial_clip.take().and_then(|name| {
+                let found = self.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
+                if found.is_none() {
+                    self.notice = Some(format!("No clip named '{name}'; playing the first clip"));
+                }
+                found
+            });
+            self.player = Player::for_asset(&self.doc.asset, clip);
+            self.player.mode = self.state.playback;
+            self.player.speed = self.state.speed;
+            if let Some(t) = self.initial_time.take() {
+                self.player.seek(&self.doc.asset, t);
+                self.player.playing = false;
+            }
+            self.selected = None;
+            self.focus_track = 0;
+            self.log.clear();
+            self.timeline_view.fit = true;
+            self.frame_next = true;
+            if !self.doc.files.is_empty() {
+                self.state.remember(&self.doc.paths());
+            }
+        }
+        self.player.evaluate(&self.doc.asset, &mut self.pose);
+    }
+
+    fn poll_dialog(&mut self, ctx: &egui::Context) {
+        let Some(d) = &self.dialog else { return };
+        let result = match d.rx.try_recv() {
+            Ok(r) => r,
+            Err(mpsc::TryRecvError::Empty) => return,
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        let Some(d) = self.dialog.take() else { return };
+        match result {
+            Some(paths) if !paths.is_empty() => self.start_load(ctx, paths, Purpose::Open(d.mode)),
+            _ => {
+                // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
+                if d.started.elapsed() < Duration::from_millis(400) {
+                    self.notice = Some(
+                        "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
+                         Drag files onto the window, use File › Open recent, or pass them on the command line."
+                            .into(),
+                    );
+                }
+            }
+        }
+    }
+
+    fn open_dialog(&mut self, ctx: &egui::Context, mode: OpenMode) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let start_dir = self.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new().name("bonescope-dialog".into()).spawn(move || {
+            let mut dialog = rfd::FileDialog::new()
+                .set_title(if mode == OpenMode::Bind { "Bind animation files" } else { "Open model and animations" })
+                .add_filter("All supported", &["psk", "pskx", "psa", "smd", "vta", "ase", "bin", "mrtk"])
+                .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
+                .add_filter("Valve SMD / VTA", &["smd", "vta"])
+                .add_filter("3ds Max ASE", &["ase"])
+                .add_filter("MRTK input animation", &["bin", "mrtk"])
+                .add_filter("All files", &["*"]);
+            if let Some(dir) = start_dir {
+                dialog = dialog.set_directory(dir);
+            }
+            let _ = tx.send(dialog.pick_files());
+            ctx.request_repaint();
+        });
+        match spawned {
+            Ok(_) => self.dialog = Some(DialogJob { rx, started: Instant::now(), mode }),
+            Err(e) => self.notice = Some(format!("Could not open the file dialog: {e}")),
+        }
+    }
+
+    fn poll_changes(&mut self, ctx: &egui::Context) {
+        if !self.state.auto_reload || self.job.is_some() || self.last_poll.elapsed() < RELOAD_POLL {
+            return;
+        }
+        self.last_poll = Instant::now();
+        if self.doc.files.iter().any(|f| f.changed_on_disk()) {
+            self.start_load(ctx, self.doc.paths(), Purpose::Reload);
+        }
+    }
+
+    // ----- input -----------------------------------------------------------------------------------------------
+
+    fn shortcuts(&mut self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
+        let typing = ctx.egui_wants_keyboard_input();
+        ctx.input_mut(|i| {
+            let mut key = |mods: Modifiers, k: Key| i.consume_shortcut(&KeyboardShortcut::new(mods, k));
+            // Command shortcuts work even while typing in a field.
+            if key(Modifiers::COMMAND, Key::O) {
+                cmds.push(Command::OpenDialog);
+            }
+            if key(Modifiers::COMMAND, Key::R) || key(Modifiers::NONE, Key::F5) {
+                cmds.push(Command::Reload);
+            }
+            if key(Modifiers::COMMAND, Key::Q) {
+                cmds.push(Command::Quit);
+            }
+            if key(Modifiers::COMMAND, Key::F) {
+                self.outliner_view.focus_search = true;
+                cmds.push(Command::SetPanel(PanelId::Outliner, true));
+            }
+            if key(Modifiers::NONE, Key::F1) {
+                cmds.push(Command::ShowHelp(!self.show_help));
+            }
+            if typing {
+                return;
+            }
+            if key(Modifiers::NONE, Key::Space) {
+                cmds.push(Command::TogglePlay);
+            }
+            if key(Modifiers::SHIFT, Key::ArrowLeft) {
+                cmds.push(Command::StepFrames(-10));
+            }
+            if key(Modifiers::SHIFT, Key::ArrowRight) {
+                cmds.push(Command::StepFrames(10));
+            }
+            if key(Modifiers::NONE, Key::ArrowLeft) {
+                cmds.push(Command::StepFrames(-1));
+            }
+            if key(Modifiers::NONE, Key::ArrowRight) {
+                cmds.push(Command::StepFrames(1));
+            }
+            if key(Modifiers::NONE, Key::Home) {
+                cmds.push(Command::GoToStart);
+            }
+            if key(Modifiers::NONE, Key::End) {
+                cmds.push(Command::GoToEnd);
+            }
+            if key(Modifiers::NONE, Key::F) {
+                cmds.push(Command::FrameAll);
+            }
+            if key(Modifiers::NONE, Key::Period) {
+                cmds.push(Command::FrameSelected);
+            }
+            for (k, front, back) in [
+                (Key::Num1, ViewPreset::Front, ViewPreset::Back),
+                (Key::Num3, ViewPreset::Right, ViewPreset::Left),
+                (Key::Num7, ViewPreset::Top, ViewPreset::Bottom),
+            ] {
+                if key(Modifiers::COMMAND, k) {
+                    cmds.push(Command::View(back));
+                }
+                if key(Modifiers::NONE, k) {
+                    cmds.push(Command::View(front));
+                }
+            }
+            if key(Modifiers::NONE, Key::Num5) {
+                cmds.push(Command::ToggleProjection);
+            }
+            if key(Modifiers::NONE, Key::Z) {
+                let all = Shading::ALL;
+                let next = all.iter().position(|s| *s == self.state.shading).map_or(0, |p| (p + 1) % all.len());
+                cmds.push(Command::SetShading(all[next]));
+            }
+            for (k, o) in [
+                (Key::K, Overlay::Skeleton),
+                (Key::J, Overlay::JointAxes),
+                (Key::N, Overlay::BoneNames),
+                (Key::G, Overlay::Grid),
+            ] {
+                if key(Modifiers::NONE, k) {
+                    cmds.push(Command::SetOverlay(o, !self.state.overlays.get(o)));
+                }
+            }
+            if key(Modifiers::NONE, Key::Escape) {
+                if self.show_help {
+                    cmds.push(Command::ShowHelp(false));
+                } else {
+                    cmds.push(Command::SelectBone(None));
+                }
+            }
+            if key(Modifiers::NONE, Key::Questionmark) || key(Modifiers::SHIFT, Key::Questionmark) {
+                cmds.push(Command::ShowHelp(!self.show_help));
+            }
+        });
+    }
+
+    fn dropped_files(&self, ctx: &egui::Context, cmds: &mut Vec<Command>) {
+        let paths: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+        if !paths.is_empty() {
+            cmds.push(Command::Open { paths, mode: OpenMode::Auto });
+        }
+    }
+
+    // ----- the one place state changes -------------------------------------------------------------------------
+
+    pub fn apply(&mut self, ctx: &egui::Context, cmd: Command) {
+        let asset = &self.doc.asset;
+        match cmd {
+            Command::OpenDialog => self.open_dialog(ctx, OpenMode::Replace),
+            Command::Open { paths, mode } => self.start_load(ctx, paths, Purpose::Open(mode)),
+            Command::OpenDemo => {
+                self.start_load(ctx, vec![PathBuf::from(io::DEMO_NAME)], Purpose::Open(OpenMode::Replace))
+            }
+            Command::Reload => {
+                if !self.doc.files.is_empty() {
+                    self.start_load(ctx, self.doc.paths(), Purpose::Reload);
+                }
+            }
+            Command::ClearRecent => self.state.recent.clear(),
+            Command::DismissError => {
+                self.error = None;
+                self.notice = None;
+            }
+            Command::Orbit { dx, dy } => self.camera.orbit(dx, dy),
+            Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
+            Command::Zoom(f) => self.camera.zoom(f),
+            Command::FrameAll => {
+                let b = self.viewport_cache.pose_bounds.filter(|b| !b.is_empty()).unwrap_or(self.doc.bind_bounds);
+                self.camera.frame(b.center(), b.radius());
+            }
+            Command::FrameSelected => {
+                if let Some(t) = self.selected.and_then(|b| self.pose.to_root.get(b)) {
+                    let p = asset.axes.to_viewer.transform_point3(t.w_axis.truncate());
+                    let r = self.doc.bind_bounds.radius() * 0.25;
+                    let keep = self.camera.scene_radius;
+                    self.camera.frame(p, r);
+                    self.camera.scene_radius = keep;
+                }
+            }
+            Command::View(p) => self.camera.set_preset(p),
+            Command::ToggleProjection => {
+                self.camera.orthographic = !self.camera.orthographic;
+                self.state.orthographic = self.camera.orthographic;
+            }
+            Command::SetShading(s) => self.state.shading = s,
+            Command::SetOverlay(o, on) => self.state.overlays.set(o, on),
+            Command::TogglePlay => {
+                if !self.player.playing && self.player.time >= self.player.length(asset) && self.player.speed > 0.0 {
+                    // Play after the end starts over, as media players do.
+                    self.player.seek(asset, 0.0);
+                }
+                self.player.playing = !self.player.playing;
+            }
+            Command::Seek(t) => self.player.seek(asset, t),
+            Command::StepFrames(n) => {
+                let fps = self.player.frame_rate(asset, self.focus_track);
+                self.player.playing = false;
+                // Land on frame boundaries of the focus clip.
+                let frame = (self.player.time * fps).round() + n as f32;
+                self.player.seek(asset, frame / fps);
+            }
+            Command::GoToStart => self.player.seek(asset, 0.0),
+            Command::GoToEnd => {
+                let len = self.player.length(asset);
+                self.player.seek(asset, len);
+            }
+            Command::SetSpeed(s) => {
+                self.state.speed = s;
+                self.player.speed = s;
+            }
+            Command::SetPlayback(m) => {
+                self.state.playback = m;
+                self.player.mode = m;
+            }
+            Command::AddTrack => {
+                if !asset.clips.is_empty() {
+                    let clip = self.player.tracks.get(self.focus_track).map_or(0, |t| t.clip);
+                    let mut t = Track::new(clip);
+                    t.offset = -self.player.time;
+                    self.player.tracks.push(t);
+                    self.focus_track = self.player.tracks.len() - 1;
+                }
+            }
+            Command::RemoveTrack(i) => {
+                if i < self.player.tracks.len() {
+                    self.player.tracks.remove(i);
+                    self.focus_track = self.focus_track.min(self.player.tracks.len().saturating_sub(1));
+                }
+            }
+            Command::FocusTrack(i) => self.focus_track = i.min(self.player.tracks.len().saturating_sub(1)),
+            Command::EditTrack(i, edit) => {
+                let time = self.player.time;
+                let Some(t) = self.player.tracks.get_mut(i) else { return };
+                match edit {
+                    TrackEdit::Clip(c) => {
+                        if c < asset.clips.len() {
+                            t.clip = c;
+                        }
+                    }
+                    TrackEdit::Enabled(e) => t.enabled = e,
+                    TrackEdit::Weight(w) => t.weight = w.clamp(0.0, 1.0),
+                    TrackEdit::Speed(s) => {
+                        // Keep the clip time now, so changing speed does not jump.
+                        let raw = t.raw_time(time);
+                        t.speed = s;
+                        t.offset = raw - s * time;
+                    }
+                    TrackEdit::Position(p) => t.offset = p - t.speed * time,
+                    TrackEdit::Additive(a) => t.additive = a,
+                    TrackEdit::Mask(m) => t.mask = m,
+                    TrackEdit::Solo(s) => t.solo = s,
+                    TrackEdit::Mute(m) => t.mute = m,
+                    TrackEdit::ClearEvents => t.events.clear(),
+                }
+            }
+            Command::CrossFade { clip, seconds } => {
+                if clip < asset.clips.len() {
+                    self.focus_track = self.player.cross_fade(clip, seconds);
+                    self.player.playing = true;
+                }
+            }
+            Command::SetCrossFadeSeconds(s) => self.state.cross_fade_seconds = s.max(0.0),
+            Command::ClearCallbackLog => {
+                self.log.clear();
+                self.fired_total = 0;
+            }
+            Command::SelectBone(b) => self.selected = b.filter(|&b| b < asset.skeleton.len()),
+            Command::SetPanel(p, shown) => self.state.set_panel(p, shown),
+            Command::SetRightTab(t) => {
+                self.state.right_tab = t;
+                self.state.show_inspector = true;
+            }
+            Command::ShowHelp(s) => self.show_help = s,
+            Command::SetAutoReload(on) => self.state.auto_reload = on,
+            Command::SetShowFrames(on) => self.state.show_frames = on,
+            Command::CopyToClipboard(text) => {
+                ctx.copy_text(text);
+                self.notice = Some("Copied to the clipboard".into());
+            }
+            Command::Quit => self.quit = true,
+        }
+    }
+
+    // ----- panels ----------------------------------------------------------------------------------------------
+
+    fn menu_bar(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open…  (Ctrl+O)").clicked() {
+                    cmds.push(Command::OpenDialog);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.state.recent.is_empty() {
+                        ui.weak("nothing yet");
+                    }
+                    for set in &self.state.recent {
+                        let label = match set.split_first() {
+                            Some((m, [])) => display_name(m),
+                            Some((m, rest)) => format!("{} + {}", display_name(m), rest.len()),
+                            None => continue,
+                        };
+                        let hover = set.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join("\n");
+                        if ui.button(label).on_hover_text(hover).clicked() {
+                            cmds.push(Command::Open { paths: set.clone(), mode: OpenMode::Replace });
+                        }
+                    }
+                    ui.separator();
+                    if ui.button("Clear the list").clicked() {
+                        cmds.push(Command::ClearRecent);
+                    }
+                });
+                if ui.button("Open the built-in demo").clicked() {
+                    cmds.push(Command::OpenDemo);
+                }
+                ui.separator();
+                let can_reload = !self.doc.files.is_empty();
+                if ui.add_enabled(can_reload, egui::Button::new("Reload  (Ctrl+R)")).clicked() {
+                    cmds.push(Command::Reload);
+                }
+                let mut auto = self.state.auto_reload;
+                if ui.checkbox(&mut auto, "Reload when files change on disk").changed() {
+                    cmds.push(Command::SetAutoReload(auto));
+                }
+                ui.separator();
+                if ui.button("Quit  (Ctrl+Q)").clicked() {
+                    cmds.push(Command::Quit);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for (p, label) in [
+                    (PanelId::Outliner, "Outliner"),
+                    (PanelId::Inspector, "Inspector"),
+                    (PanelId::Timeline, "Timeline and mixer"),
+                ] {
+                    let mut on = self.state.panel_shown(p);
+                    if ui.checkbox(&mut on, label).changed() {
+                        cmds.push(Command::SetPanel(p, on));
+                    }
+                }
+                ui.separator();
+                ui.label("Shading");
+                for s in Shading::ALL {
+                    if ui.radio(self.state.shading == s, s.label()).clicked() {
+                        cmds.push(Command::SetShading(s));
+                    }
+                }
+                ui.separator();
+                ui.label("Overlays");
+                for o in Overlay::ALL {
+                    let mut on = self.state.overlays.get(o);
+                    if ui.checkbox(&mut on, o.label()).changed() {
+                        cmds.push(Command::SetOverlay(o, on));
+                    }
+                }
+                ui.separator();
+                for (p, k) in [
+                    (ViewPreset::Front, "1"),
+                    (ViewPreset::Right, "3"),
+                    (ViewPreset::Top, "7"),
+                    (ViewPreset::Back, "Ctrl+1"),
+                    (ViewPreset::Left, "Ctrl+3"),
+                    (ViewPreset::Bottom, "Ctrl+7"),
+                ] {
+                    if ui.button(format!("{} view  ({k})", p.label())).clicked() {
+                        cmds.push(Command::View(p));
+                    }
+                }
+                if ui.button("Frame all  (F)").clicked() {
+                    cmds.push(Command::FrameAll);
+                }
+                ui.separator();
+                ui.label("Theme");
+                egui::global_theme_preference_buttons(ui);
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard and mouse  (F1)").clicked() {
+                    cmds.push(Command::ShowHelp(true));
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new(self.doc.title()).strong());
+            if let Some(job) = &self.job {
+                ui.separator();
+                ui.spinner();
+                ui.label(job_text(job));
+            }
+        });
+    }
+
+    fn right_panel(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            for (tab, label) in
+                [(RightTab::Inspector, "Inspector"), (RightTab::Callbacks, "Callbacks"), (RightTab::Files, "Files")]
+            {
+                if ui.selectable_label(self.state.right_tab == tab, label).clicked() {
+                    cmds.push(Command::SetRightTab(tab));
+                }
+            }
+            // Room for the diagnostics tab (bind-pose and weight checks) when that module lands.
+        });
+        ui.separator();
+        match self.state.right_tab {
+            RightTab::Inspector => inspector::bone(ui, &self.doc, &self.pose, self.selected, cmds),
+            RightTab::Callbacks => super::mixer::callback_log(ui, &self.log, self.fired_total, cmds),
+            RightTab::Files => inspector::files(ui, &self.doc),
+        }
+    }
+
+    fn windows(&mut self, ctx: &egui::Context, viewport_rect: egui::Rect, cmds: &mut Vec<Command>) {
+        if self.show_help {
+            let mut open = true;
+            egui::Window::new("Keyboard and mouse").open(&mut open).collapsible(false).resizable(false).show(
+                ctx,
+                |ui| {
+                    egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
+                        for (k, what) in SHORTCUTS {
+                            ui.strong(*k);
+                            ui.label(*what);
+                            ui.end_row();
+                        }
+                    });
+                },
+            );
+            if !open {
+                cmds.push(Command::ShowHelp(false));
+            }
+        }
+        if let Some(e) = &self.error {
+            egui::Window::new("Could not open the file")
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_TOP, [0.0, 80.0])
+                .show(ctx, |ui| {
+                    egui::Grid::new("load error").num_columns(2).show(ui, |ui| {
+                        ui.strong("file");
+                        ui.label(e.file.as_deref().map_or_else(|| "(none)".into(), |p| p.display().to_string()));
+                        ui.end_row();
+                        ui.strong("position");
+                        ui.label(e.position.to_string());
+                        ui.end_row();
+                        ui.strong("reason");
+                        ui.label(egui::RichText::new(&e.message).color(ui.visuals().error_fg_color));
+                        ui.end_row();
+                    });
+                    ui.weak("Everything that was open is still open.");
+                    ui.horizontal(|ui| {
+                        if ui.button("OK").clicked() {
+                            cmds.push(Command::DismissError);
+                        }
+                        if ui.button("Copy").clicked() {
+                            cmds.push(Command::CopyToClipboard(e.to_string()));
+                        }
+                    });
+                });
+        }
+        if let Some(job) = &self.job
+            && job.started.elapsed() > Duration::from_millis(150)
+        {
+            egui::Area::new(egui::Id::unique("loading"))
+                .fixed_pos(viewport_rect.center() - egui::vec2(160.0, 30.0))
+                .show(ctx, |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.set_width(320.0);
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(job_text(job));
+                        });
+                        if let Some(f) = job.progress.fraction() {
+                            ui.add(egui::ProgressBar::new(f).show_percentage());
+                        }
+                    });
+                });
+        }
+        if let Some(n) = &self.notice {
+            egui::Area::new(egui::Id::unique("notice")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -60.0]).show(
+                ctx,
+                |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.set_max_width(560.0);
+                        ui.horizontal(|ui| {
+                            ui.label(n);
+                            if ui.small_button("✖").clicked() {
+                                cmds.push(Command::DismissError);
+                            }
+                        });
+                    });
+                },
+            );
+        }
+        if ctx.input(|i| !i.raw.hovered_files.is_empty()) {
+            let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop")));
+            painter.rect_filled(viewport_rect, 0.0, egui::Color32::from_black_alpha(150));
+            let text = if !self.doc.is_demo() && !self.doc.asset.skeleton.is_empty() {
+                "Drop: a model opens; animation files (PSA, animation SMD, recordings) bind to the open model"
+            } else {
+                "Drop to open (the first file is the model, the rest bind to it)"
+            };
+            painter.text(
+                viewport_rect.center(),
+                egui::Align2::CENTER_CENTER,
+                text,
+                egui::FontId::proportional(18.0),
+                egui::Color32::WHITE,
+            );
+        }
+    }
+
+    fn empty_hint(&self, ui: &egui::Ui, rect: egui::Rect) {
+        if self.job.is_none() && self.doc.asset.meshes.is_empty() && self.doc.asset.skeleton.is_empty() {
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "Open a file (Ctrl+O) or drop files here",
+                egui::FontId::proportional(18.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+    }
+
+    // ----- screenshot ------------------------------------------------------------------------------------------
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(run) = &mut self.screenshot else { return };
+        ctx.request_repaint();
+        if run.started.elapsed() > SCREENSHOT_TIMEOUT {
+            run.failure.get_or_insert_with(|| "timed out waiting for the screenshot".into());
+            finish_screenshot(ctx, run, &self.outcome);
+            return;
+        }
+        if !run.requested {
+            if self.job.is_some() {
+                return;
+            }
+            run.ready_frames += 1;
+            if run.ready_frames >= run.after_frames {
+                run.requested = true;
+                let path = run.path.clone();
+                let result = run.result.clone();
+                let waker = ctx.clone();
+                ctx.request_screenshot(move |image| {
+                    let r = save_png(&path, &image);
+                    if let Ok(mut g) = result.lock() {
+                        *g = Some(r);
+                    }
+                    waker.request_repaint();
+                });
+            }
+            return;
+        }
+        let done = run.result.lock().ok().and_then(|mut g| g.take());
+        if let Some(r) = done {
+            if let Err(e) = r {
+                run.failure.get_or_insert(e);
+            }
+            finish_screenshot(ctx, run, &self.outcome);
+        }
+    }
+}
+
+fn finish_screenshot(ctx: &egui::Context, run: &ScreenshotRun, outcome: &Arc<Mutex<Option<String>>>) {
+    if let (Some(f), Ok(mut o)) = (&run.failure, outcome.lock()) {
+        *o = Some(f.clone());
+    }
+    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+}
+
+/// Writes an egui screenshot as an RGBA PNG.
+pub fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_srgba_unmultiplied()).collect();
+    let img = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
+        .ok_or_else(|| format!("screenshot of {w}×{h} has {} pixels", image.pixels.len()))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    img.save_with_format(path, image::ImageFormat::Png).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn job_text(job: &LoadJob) -> String {
+    let names: Vec<String> = job.paths.iter().map(|p| display_name(p)).collect();
+    let stage = job.progress.stage();
+    let what = if stage.is_empty() { format!("loading {}", names.join(", ")) } else { stage };
+    let total = job.progress.bytes_total.load(std::sync::atomic::Ordering::Relaxed);
+    if total > 1 << 20 { format!("{what} ({:.1} MB)", total as f64 / 1048576.0) } else { what }
+}
+
+impl eframe::App for ViewerApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if self.gpu.adapter.is_empty()
+            && let Some(rs) = frame.wgpu_render_state()
+        {
+            let info = rs.adapter.get_info();
+            self.gpu.adapter = info.name;
+            self.gpu.backend = format!("{:?}", info.backend);
+        }
+        let now = Instant::now();
+        let dt = if self.screenshot.is_some() {
+            // Automated runs are deterministic: a fixed step per frame, whatever the machine's speed.
+            1.0 / 60.0
+        } else {
+            self.last_frame.map_or(0.0, |t| (now - t).as_secs_f32()).min(0.25)
+        };
+        if let Some(t) = self.last_frame {
+            let instant = 1.0 / (now - t).as_secs_f32().max(1e-4);
+            self.fps = if self.fps == 0.0 { instant } else { self.fps * 0.9 + instant * 0.1 };
+        }
+        self.last_frame = Some(now);
+
+        self.poll_job();
+        self.poll_dialog(&ctx);
+        self.poll_changes(&ctx);
+        let mut cmds = Vec::new();
+        self.dropped_files(&ctx, &mut cmds);
+        self.shortcuts(&ctx, &mut cmds);
+
+        // Animation.
+        let log = &mut self.log;
+        let total = &mut self.fired_total;
+        self.player.advance(&self.doc.asset, dt, |f| {
+            *total += 1;
+            log.push_back(f);
+            if log.len() > LOG_LIMIT {
+                log.pop_front();
+            }
+        });
+        self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.recording_poses.resize_with(self.doc.asset.recordings.len(), RecordingPose::default);
+        for (rec, pose) in self.doc.asset.recordings.iter().zip(&mut self.recording_poses) {
+            evaluate_recording(rec, self.player.time, pose);
+        }
+
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
+        if self.state.show_timeline {
+            egui::Panel::bottom("timeline").resizable(true).default_size(250.0).min_size(120.0).show(ui, |ui| {
+                let input = timeline::TimelineInput {
+                    doc: &self.doc,
+                    player: &self.player,
+                    state: &self.state,
+                    focus: self.focus_track,
+                    selected: self.selected,
+                    log: &self.log,
+                };
+                timeline::show(ui, &input, &mut self.timeline_view, &mut cmds);
+            });
+        }
+        if self.state.show_outliner {
+            egui::Panel::left("outliner").resizable(true).default_size(240.0).min_size(150.0).show(ui, |ui| {
+                outliner::show(ui, &self.doc, self.selected, &mut self.outliner_view, &mut cmds);
+            });
+        }
+        if self.state.show_inspector {
+            egui::Panel::right("inspector").resizable(true).default_size(380.0).min_size(220.0).show(ui, |ui| {
+                self.right_panel(ui, &mut cmds);
+            });
+        }
+        self.camera.orthographic = self.state.orthographic;
+        let status = StatusInfo {
+            fps: self.fps,
+            triangles: self.doc.asset.triangle_count(),
+            vertices: self.doc.asset.vertex_count(),
+            bones: self.doc.asset.skeleton.len(),
+            adapter: if self.gpu.backend.is_empty() {
+                self.gpu.adapter.clone()
+            } else {
+                format!("{} · {}", self.gpu.adapter, self.gpu.backend)
+            },
+            renderer: "egui painter",
+        };
+        let mut viewport_rect = egui::Rect::NOTHING;
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let input = viewport::ViewInput {
+                doc: &self.doc,
+                pose: &self.pose,
+                state: &self.state,
+                camera: &self.camera,
+                selected: self.selected,
+                recordings: &self.recording_poses,
+                status: &status,
+                gpu_draws_scene: false,
+            };
+            viewport_rect = viewport::show(ui, &input, &mut self.viewport_cache, &mut cmds);
+            self.empty_hint(ui, viewport_rect);
+        });
+        self.windows(&ctx, viewport_rect, &mut cmds);
+
+        if self.frame_next {
+            self.frame_next = false;
+            cmds.insert(0, Command::FrameAll);
+        }
+        for cmd in cmds {
+            self.apply(&ctx, cmd);
+        }
+        if self.quit {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        self.screenshot_step(&ctx);
+        if self.player.playing || self.job.is_some() || self.dialog.is_some() {
+            ctx.request_repaint();
+        } else if self.state.auto_reload && !self.doc.files.is_empty() {
+            ctx.request_repaint_after(RELOAD_POLL);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.screenshot.is_none() {
+            eframe::set_value(storage, STORAGE_KEY, &self.state);
+        }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.screenshot.is_none()
+    }
+}

@@ -1,0 +1,98 @@
+//! Everything a panel, menu or shortcut can ask the viewer to do. Panels push these into a queue while they
+//! draw; the app applies them in order after the frame's UI, in one place (`ViewerApp::apply`), so no panel
+//! changes state another panel is reading.
+
+use std::path::PathBuf;
+
+use super::camera::ViewPreset;
+use super::player::{Mask, PlaybackType};
+use super::state::{Overlay, PanelId, RightTab, Shading};
+
+/// How files being opened relate to what is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenMode {
+    /// A new scene: the first file is the model, the rest are bound to it.
+    Replace,
+    /// Bind every file to the loaded model.
+    Bind,
+    /// Dropped files: animation-only files bind to the loaded model, anything with a mesh opens a new scene.
+    Auto,
+}
+
+/// A change to one mixer track.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TrackEdit {
+    Clip(usize),
+    Enabled(bool),
+    Weight(f32),
+    Speed(f32),
+    /// Clip time now (seconds); the track's offset follows.
+    Position(f32),
+    Additive(bool),
+    Mask(Mask),
+    Solo(bool),
+    Mute(bool),
+    ClearEvents,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // Files
+    OpenDialog,
+    Open {
+        paths: Vec<PathBuf>,
+        mode: OpenMode,
+    },
+    OpenDemo,
+    Reload,
+    ClearRecent,
+    DismissError,
+    // Viewport
+    /// Orbit by a drag of (dx, dy) points.
+    Orbit {
+        dx: f32,
+        dy: f32,
+    },
+    /// Pan by a drag of (dx, dy) points in a view `height` points tall.
+    Pan {
+        dx: f32,
+        dy: f32,
+        height: f32,
+    },
+    /// Multiply the camera distance (> 1 zooms out).
+    Zoom(f32),
+    FrameAll,
+    FrameSelected,
+    View(ViewPreset),
+    ToggleProjection,
+    SetShading(Shading),
+    SetOverlay(Overlay, bool),
+    // Playback
+    TogglePlay,
+    Seek(f32),
+    StepFrames(i32),
+    GoToStart,
+    GoToEnd,
+    SetSpeed(f32),
+    SetPlayback(PlaybackType),
+    // Mixer
+    AddTrack,
+    RemoveTrack(usize),
+    FocusTrack(usize),
+    EditTrack(usize, TrackEdit),
+    CrossFade {
+        clip: usize,
+        seconds: f32,
+    },
+    SetCrossFadeSeconds(f32),
+    ClearCallbackLog,
+    // Selection, panels, misc
+    SelectBone(Option<usize>),
+    SetPanel(PanelId, bool),
+    SetRightTab(RightTab),
+    ShowHelp(bool),
+    SetAutoReload(bool),
+    SetShowFrames(bool),
+    CopyToClipboard(String),
+    Quit,
+}

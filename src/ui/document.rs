@@ -1,0 +1,167 @@
+//! What is open: the asset (a model plus the animation files bound to it), the files it came from with their
+//! modification times (for reload-on-change), bind reports, and data the panels need often (children lists,
+//! bind-pose bounds in the viewer frame). Built on the UI thread from what the loader returns.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use glam::{Mat4, Vec3};
+
+use crate::scene::{Asset, BindReport, Format};
+
+/// A file the document was made from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub format: Format,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+}
+
+impl SourceFile {
+    pub fn new(path: &Path, format: Format) -> Self {
+        let meta = std::fs::metadata(path).ok();
+        Self {
+            path: path.to_path_buf(),
+            format,
+            size: meta.as_ref().map_or(0, |m| m.len()),
+            modified: meta.and_then(|m| m.modified().ok()),
+        }
+    }
+
+    /// The file name for display.
+    pub fn name(&self) -> String {
+        display_name(&self.path)
+    }
+
+    /// True when the file's size or modification time differs from when it was loaded.
+    pub fn changed_on_disk(&self) -> bool {
+        match std::fs::metadata(&self.path) {
+            Ok(m) => m.len() != self.size || m.modified().ok() != self.modified,
+            // A file being rewritten may be missing for a moment; reload when it is back.
+            Err(_) => false,
+        }
+    }
+}
+
+/// The last component of a path, for labels.
+pub fn display_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// An axis-aligned box in the viewer frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl Bounds {
+    pub const EMPTY: Self = Self { min: Vec3::splat(f32::INFINITY), max: Vec3::splat(f32::NEG_INFINITY) };
+
+    pub fn add(&mut self, p: Vec3) {
+        if p.is_finite() {
+            self.min = self.min.min(p);
+            self.max = self.max.max(p);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !(self.min.x <= self.max.x)
+    }
+
+    pub fn center(&self) -> Vec3 {
+        if self.is_empty() { Vec3::ZERO } else { (self.min + self.max) * 0.5 }
+    }
+
+    pub fn radius(&self) -> f32 {
+        if self.is_empty() { 1.0 } else { ((self.max - self.min).length() * 0.5).max(1e-3) }
+    }
+}
+
+pub struct Document {
+    pub asset: Asset,
+    /// The model first, then bound animation files. Empty for the built-in demo.
+    pub files: Vec<SourceFile>,
+    pub reports: Vec<BindReport>,
+    pub children: Vec<Vec<usize>>,
+    pub roots: Vec<usize>,
+    /// Bind pose (mesh and joints) in the viewer frame.
+    pub bind_bounds: Bounds,
+    /// Distinguishes one load from the next (GPU uploads and caches key on it).
+    pub generation: u64,
+}
+
+impl Document {
+    pub fn new(asset: Asset, files: Vec<SourceFile>, reports: Vec<BindReport>, generation: u64) -> Self {
+        let children = asset.skeleton.children();
+        let roots = (0..asset.skeleton.len())
+            .filter(|&i| asset.skeleton.parents[i].is_none_or(|p| p >= i || p >= asset.skeleton.len()))
+            .collect();
+        let bind_bounds = Self::bounds_of(&asset, &asset.skeleton.bind_to_root(), None);
+        Self { asset, files, reports, children, roots, bind_bounds, generation }
+    }
+
+    /// Bounds of the joints (`to_root`) and of the mesh vertices (`skinned`, or the bind positions when None),
+    /// in the viewer frame.
+    pub fn bounds_of(asset: &Asset, to_root: &[Mat4], skinned: Option<&[Vec<Vec3>]>) -> Bounds {
+        let m = asset.axes.to_viewer;
+        let mut b = Bounds::EMPTY;
+        for t in to_root {
+            b.add(m.transform_point3(t.w_axis.truncate()));
+        }
+        match skinned {
+            Some(meshes) => meshes.iter().flatten().for_each(|p| b.add(m.transform_point3(*p))),
+            None => asset.meshes.iter().flat_map(|mesh| &mesh.positions).for_each(|p| b.add(m.transform_point3(*p))),
+        }
+        b
+    }
+
+    pub fn is_demo(&self) -> bool {
+        self.asset.format == Format::Demo
+    }
+
+    /// Window-title name: the model file (and how many animation files are bound).
+    pub fn title(&self) -> String {
+        match self.files.split_first() {
+            None => "built-in demo".to_owned(),
+            Some((model, [])) => model.name(),
+            Some((model, rest)) => format!("{} + {} animation file(s)", model.name(), rest.len()),
+        }
+    }
+
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|f| f.path.clone()).collect()
+    }
+
+    /// The ancestors of `bone`, nearest first.
+    pub fn ancestors(&self, bone: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut cur = self.asset.skeleton.parents.get(bone).copied().flatten();
+        while let Some(p) = cur {
+            if out.contains(&p) || out.len() > self.asset.skeleton.len() {
+                break;
+            }
+            out.push(p);
+            cur = self.asset.skeleton.parents.get(p).copied().flatten();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_document_has_one_root_and_upright_bounds() {
+        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        assert_eq!(doc.roots, vec![0]);
+        assert_eq!(doc.children[0], vec![1]);
+        // The demo stalk stands on the ground, 6 units tall.
+        let b = doc.bind_bounds;
+        assert!(b.min.y > -0.01 && (b.max.y - 6.0).abs() < 0.2, "{b:?}");
+        assert_eq!(doc.ancestors(3), vec![2, 1, 0]);
+        assert_eq!(doc.title(), "built-in demo");
+    }
+}

@@ -1,0 +1,269 @@
+//! The inspector: the selected bone's local SRT (now and at bind), to-root, offset (inverse bind) and skinning
+//! matrices with copy-to-clipboard, its parent and children, how many vertices it moves; and the "Files" tab
+//! (what was loaded, axis conversion, bind reports, warnings). Reads only; copying and selecting are
+//! [`Command`]s.
+
+use eframe::egui;
+use egui::RichText;
+use glam::{EulerRot, Mat4, Quat, Vec3};
+
+use crate::anim::Pose;
+use crate::scene::Transform;
+
+use super::command::Command;
+use super::document::{Document, display_name};
+
+/// A matrix as four rows of text (glam stores columns; rows read like the maths: translation on the right).
+pub fn matrix_text(m: &Mat4) -> String {
+    let r = m.transpose().to_cols_array_2d();
+    r.iter()
+        .map(|row| row.iter().map(|v| format!("{v:>11.5}")).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn srt_text(t: &Transform) -> String {
+    let (x, y, z) = t.rotation.to_euler(EulerRot::XYZ);
+    format!(
+        "translation {}\nrotation    {} (x y z w)\n            {:.3}°, {:.3}°, {:.3}° (Euler XYZ)\nscale       {}",
+        vec3(t.translation),
+        quat(t.rotation),
+        x.to_degrees(),
+        y.to_degrees(),
+        z.to_degrees(),
+        vec3(t.scale)
+    )
+}
+
+fn vec3(v: Vec3) -> String {
+    format!("{:.5}, {:.5}, {:.5}", v.x, v.y, v.z)
+}
+
+fn quat(q: Quat) -> String {
+    format!("{:.5}, {:.5}, {:.5}, {:.5}", q.x, q.y, q.z, q.w)
+}
+
+fn copy_block(ui: &mut egui::Ui, title: &str, body: &str, cmds: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.strong(title);
+        if ui.small_button("📋 Copy").on_hover_text("Copy to the clipboard").clicked() {
+            cmds.push(Command::CopyToClipboard(format!("{title}\n{body}")));
+        }
+    });
+    ui.add(egui::Label::new(RichText::new(body).monospace().size(11.5)).wrap_mode(egui::TextWrapMode::Extend));
+    ui.add_space(4.0);
+}
+
+pub fn bone(ui: &mut egui::Ui, doc: &Document, pose: &Pose, selected: Option<usize>, cmds: &mut Vec<Command>) {
+    let skeleton = &doc.asset.skeleton;
+    let Some(b) = selected.filter(|&b| b < skeleton.len()) else {
+        ui.weak("Select a bone in the outliner or click a joint in the viewport.");
+        return;
+    };
+    let name = &skeleton.names[b];
+    ui.horizontal(|ui| {
+        ui.heading(name);
+        ui.weak(format!("#{b}"));
+    });
+    egui::Grid::new("bone facts").num_columns(2).show(ui, |ui| {
+        ui.label("parent");
+        match skeleton.parents[b] {
+            Some(p) if p < skeleton.len() => {
+                if ui.link(&skeleton.names[p]).clicked() {
+                    cmds.push(Command::SelectBone(Some(p)));
+                }
+            }
+            _ => {
+                ui.weak("none (root)");
+            }
+        }
+        ui.end_row();
+        ui.label("children");
+        ui.horizontal_wrapped(|ui| {
+            let children = doc.children.get(b).map(Vec::as_slice).unwrap_or_default();
+            if children.is_empty() {
+                ui.weak("none");
+            }
+            for &c in children {
+                if ui.link(&skeleton.names[c]).clicked() {
+                    cmds.push(Command::SelectBone(Some(c)));
+                }
+            }
+        });
+        ui.end_row();
+        ui.label("skinned vertices");
+        let count: usize = doc
+            .asset
+            .meshes
+            .iter()
+            .map(|m| {
+                m.joints.iter().zip(&m.weights).filter(|(j, w)| (0..4).any(|k| usize::from(j[k]) == b && w[k] > 0.0)).count()
+            })
+            .sum();
+        ui.label(count.to_string());
+        ui.end_row();
+        let bind_to_root = skeleton.bind_to_root();
+        if let (Some(r), Some(o)) = (bind_to_root.get(b), skeleton.inverse_bind.get(b)) {
+            let err = (*r * *o - Mat4::IDENTITY).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+            ui.label("bind check").on_hover_text("Largest element of |offset × to-root(bind) − I|: 0 when the offset matrix is the inverse of the bind pose");
+            let text = format!("{err:.2e}");
+            if err > 1e-3 { ui.colored_label(ui.visuals().warn_fg_color, text) } else { ui.label(text) };
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+        let mut all = String::new();
+        if let Some(l) = pose.local.get(b) {
+            let t = srt_text(l);
+            copy_block(ui, "Local SRT (now)", &t, cmds);
+            all += &format!("Local SRT (now)\n{t}\n\n");
+        }
+        if let Some(l) = skeleton.bind_local.get(b) {
+            let t = srt_text(l);
+            copy_block(ui, "Local SRT (bind)", &t, cmds);
+            all += &format!("Local SRT (bind)\n{t}\n\n");
+        }
+        for (title, m) in [
+            ("To-root (now)", pose.to_root.get(b)),
+            ("Offset (inverse bind)", skeleton.inverse_bind.get(b)),
+            ("Skinning = to-root × offset", pose.palette.get(b)),
+        ] {
+            if let Some(m) = m {
+                let t = matrix_text(m);
+                copy_block(ui, title, &t, cmds);
+                all += &format!("{title}\n{t}\n\n");
+            }
+        }
+        ui.weak("Matrices are shown in rows with column vectors: translation in the last column.");
+        if ui.button("📋 Copy all of this bone").clicked() {
+            cmds.push(Command::CopyToClipboard(format!("{name} (#{b})\n\n{all}")));
+        }
+    });
+}
+
+pub fn files(ui: &mut egui::Ui, doc: &Document) {
+    let asset = &doc.asset;
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        ui.heading("Files");
+        if doc.files.is_empty() {
+            ui.label("The built-in demo character (made by code).");
+        }
+        for (i, f) in doc.files.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.strong(if i == 0 { "model" } else { "bound" });
+                ui.label(f.name()).on_hover_text(f.path.display().to_string());
+            });
+            ui.weak(format!("{} · {} bytes", f.format.name(), f.size));
+        }
+        ui.separator();
+        egui::Grid::new("asset facts").num_columns(2).show(ui, |ui| {
+            ui.label("format");
+            ui.label(asset.format.name());
+            ui.end_row();
+            ui.label("axes");
+            ui.label(asset.axes.description);
+            ui.end_row();
+            ui.label("bones");
+            ui.label(asset.skeleton.len().to_string());
+            ui.end_row();
+            ui.label("meshes");
+            ui.label(format!(
+                "{} ({} vertices, {} triangles)",
+                asset.meshes.len(),
+                asset.vertex_count(),
+                asset.triangle_count()
+            ));
+            ui.end_row();
+            ui.label("materials");
+            ui.label(asset.materials.len().to_string());
+            ui.end_row();
+            ui.label("clips");
+            ui.label(asset.clips.len().to_string());
+            ui.end_row();
+            ui.label("recordings");
+            ui.label(asset.recordings.len().to_string());
+            ui.end_row();
+        });
+        if !asset.clips.is_empty() {
+            ui.separator();
+            ui.strong("Clips");
+            for c in &asset.clips {
+                ui.label(format!(
+                    "{}: {:.3} s, {} frames at {} fps, {} tracks, {} callback keys",
+                    c.name,
+                    c.duration,
+                    c.frame_count,
+                    c.frame_rate,
+                    c.tracks.len(),
+                    c.callback_keys.len()
+                ));
+            }
+        }
+        if !asset.materials.is_empty() {
+            ui.separator();
+            ui.strong("Materials");
+            for m in &asset.materials {
+                let tex = match &m.texture {
+                    None => String::new(),
+                    Some(t) => match &t.path {
+                        Some(p) => format!(" · texture {}", display_name(p)),
+                        None => format!(" · texture '{}' NOT FOUND", t.name),
+                    },
+                };
+                ui.label(format!("{}{tex}", m.name));
+            }
+        }
+        for r in &doc.reports {
+            ui.separator();
+            let src = r.source.as_deref().map(display_name).unwrap_or_default();
+            ui.strong(format!("Bound {src}"));
+            ui.label(format!("clips: {}", r.clips.join(", ")));
+            if !r.unmatched_tracks.is_empty() {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "{} track(s) for bones not in the skeleton: {}",
+                        r.unmatched_tracks.len(),
+                        r.unmatched_tracks.join(", ")
+                    ),
+                );
+            }
+            if !r.unanimated_bones.is_empty() {
+                ui.weak(format!("{} bone(s) keep the bind pose (not animated)", r.unanimated_bones.len()));
+            }
+        }
+        ui.separator();
+        ui.strong(format!("Warnings ({})", asset.warnings.len()));
+        if asset.warnings.is_empty() {
+            ui.weak("none");
+        }
+        for w in &asset.warnings {
+            ui.colored_label(ui.visuals().warn_fg_color, w.to_string());
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matrices_print_in_rows_with_translation_last() {
+        let m = Mat4::from_translation(Vec3::new(1.0, 2.0, 3.0));
+        let text = matrix_text(&m);
+        let rows: Vec<Vec<f32>> =
+            text.lines().map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect()).collect();
+        assert_eq!(rows[0], vec![1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(rows[2], vec![0.0, 0.0, 1.0, 3.0]);
+        assert_eq!(rows[3], vec![0.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn srt_shows_euler_degrees() {
+        let t = Transform::from_translation_rotation(Vec3::X, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
+        let s = srt_text(&t);
+        assert!(s.contains("90.000°"), "{s}");
+        assert!(s.starts_with("translation 1.00000, 0.00000, 0.00000"));
+    }
+}

@@ -1,0 +1,201 @@
+//! Loading files off the UI thread. A [`LoadJob`] reads each file in chunks on a worker thread (so the UI can
+//! show how far reading has got), parses it with `io`, and sends the assets back; the app decides what to do
+//! with them (new scene, or bind to the loaded model). A failure names the file, the position and the reason,
+//! and leaves whatever was open untouched.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Instant;
+
+use crate::io::{self, LoadError, LoadOptions};
+use crate::scene::Asset;
+
+use super::command::OpenMode;
+use super::document::SourceFile;
+
+/// Shared between the worker and the UI.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Bytes read so far, over all files of the job.
+    pub bytes_done: AtomicU64,
+    /// Total size of all files of the job.
+    pub bytes_total: AtomicU64,
+    /// What the worker is doing ("reading x.psk", "parsing x.psk").
+    pub stage: Mutex<String>,
+}
+
+impl Progress {
+    pub fn fraction(&self) -> Option<f32> {
+        let total = self.bytes_total.load(Ordering::Relaxed);
+        (total > 0).then(|| self.bytes_done.load(Ordering::Relaxed) as f32 / total as f32)
+    }
+
+    pub fn stage(&self) -> String {
+        self.stage.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn set_stage(&self, s: String) {
+        if let Ok(mut g) = self.stage.lock() {
+            *g = s;
+        }
+    }
+}
+
+/// One loaded file.
+pub struct Loaded {
+    pub asset: Asset,
+    pub file: Option<SourceFile>,
+}
+
+/// Why a job was started, so the result is applied the right way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Open(OpenMode),
+    /// Re-reading the open files because they changed on disk (or the user asked): keep the view.
+    Reload,
+}
+
+pub struct LoadJob {
+    pub paths: Vec<PathBuf>,
+    pub purpose: Purpose,
+    pub started: Instant,
+    pub progress: Arc<Progress>,
+    rx: mpsc::Receiver<Result<Vec<Loaded>, LoadError>>,
+}
+
+impl LoadJob {
+    /// Starts loading `paths` on a worker thread; `wake` is called when it is done (to repaint the UI).
+    pub fn spawn(paths: Vec<PathBuf>, purpose: Purpose, wake: impl FnOnce() + Send + 'static) -> Self {
+        let progress = Arc::new(Progress::default());
+        let (tx, rx) = mpsc::channel();
+        let worker_paths = paths.clone();
+        let worker_progress = progress.clone();
+        let spawned = std::thread::Builder::new().name("bonescope-load".into()).spawn(move || {
+            let result = load_all(&worker_paths, &worker_progress);
+            let _ = tx.send(result);
+            wake();
+        });
+        if let Err(e) = spawned {
+            // No thread: load right here rather than not at all.
+            let (tx, rx2) = mpsc::channel();
+            let _ = tx.send(Err(LoadError::whole_file(format!("could not start a loading thread: {e}"))));
+            return Self { paths, purpose, started: Instant::now(), progress, rx: rx2 };
+        }
+        Self { paths, purpose, started: Instant::now(), progress, rx }
+    }
+
+    /// The result once the worker has finished.
+    pub fn poll(&self) -> Option<Result<Vec<Loaded>, LoadError>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => {
+                Some(Err(LoadError::whole_file("the loading thread stopped unexpectedly (a bug: please report it)")))
+            }
+        }
+    }
+}
+
+fn load_all(paths: &[PathBuf], progress: &Progress) -> Result<Vec<Loaded>, LoadError> {
+    let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    progress.bytes_total.store(total, Ordering::Relaxed);
+    paths.iter().map(|p| load_one(p, progress)).collect()
+}
+
+/// Like `io::load_path`, reading in chunks so that progress can be shown.
+pub fn load_one(path: &Path, progress: &Progress) -> Result<Loaded, LoadError> {
+    let fail = |e: LoadError| e.in_file(path);
+    if path.as_os_str() == io::DEMO_NAME && !path.exists() {
+        let asset = io::load_path(path, &LoadOptions::default())?;
+        return Ok(Loaded { asset, file: None });
+    }
+    let name = super::document::display_name(path);
+    progress.set_stage(format!("reading {name}"));
+    let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
+    if meta.is_dir() {
+        return Err(fail(LoadError::whole_file("is a directory, not a file")));
+    }
+    if meta.len() > io::MAX_FILE_SIZE {
+        return Err(fail(LoadError::whole_file(format!(
+            "{} bytes is larger than the {}-byte limit",
+            meta.len(),
+            io::MAX_FILE_SIZE
+        ))));
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
+    // The size is checked against the limit above; the file may still grow or shrink while being read.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut chunk).map_err(|e| fail(LoadError::whole_file(format!("cannot read: {e}"))))?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        progress.bytes_done.fetch_add(n as u64, Ordering::Relaxed);
+        if bytes.len() as u64 > io::MAX_FILE_SIZE {
+            return Err(fail(LoadError::whole_file("the file grew past the size limit while being read")));
+        }
+    }
+    if bytes.is_empty() {
+        return Err(fail(LoadError::whole_file("the file is empty (0 bytes)")));
+    }
+    let format = io::detect_format(&bytes, Some(path)).ok_or_else(|| {
+        fail(LoadError::whole_file(
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`) or an MRTK recording",
+        ))
+    })?;
+    progress.set_stage(format!("parsing {name}"));
+    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..LoadOptions::default() };
+    let mut asset = io::load_format(format, &bytes, &opts).map_err(fail)?;
+    asset.path = Some(path.to_path_buf());
+    Ok(Loaded { asset, file: Some(SourceFile::new(path, format)) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait(job: &LoadJob) -> Result<Vec<Loaded>, LoadError> {
+        let start = Instant::now();
+        loop {
+            if let Some(r) = job.poll() {
+                return r;
+            }
+            assert!(start.elapsed().as_secs() < 30, "load did not finish");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn demo_loads_on_the_worker() {
+        let job = LoadJob::spawn(vec![PathBuf::from(io::DEMO_NAME)], Purpose::Open(OpenMode::Replace), || {});
+        let loaded = wait(&job).unwrap();
+        assert_eq!(loaded.len(), 1);
+        assert_eq!(loaded[0].asset.skeleton.len(), crate::demo::BONES);
+        assert!(loaded[0].file.is_none());
+    }
+
+    #[test]
+    fn errors_name_the_file_and_reason() {
+        let dir = std::env::temp_dir().join(format!("bonescope-ui-loader-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = dir.join("empty.smd");
+        std::fs::write(&empty, b"").unwrap();
+        let job = LoadJob::spawn(vec![empty.clone()], Purpose::Open(OpenMode::Replace), || {});
+        let err = wait(&job).err().unwrap();
+        assert_eq!(err.file.as_deref(), Some(empty.as_path()));
+        assert!(err.message.contains("empty"), "{err}");
+        let unknown = dir.join("notes.txt");
+        std::fs::write(&unknown, b"hello").unwrap();
+        let progress = Progress::default();
+        let err = load_one(&unknown, &progress).err().unwrap();
+        assert!(err.to_string().contains("unknown format"), "{err}");
+        assert_eq!(progress.bytes_done.load(Ordering::Relaxed), 5);
+        let missing = load_one(&dir.join("missing.psk"), &progress).err().unwrap();
+        assert!(missing.message.contains("cannot open"), "{missing}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

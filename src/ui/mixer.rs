@@ -1,0 +1,207 @@
+//! The track mixer: one header per track (focus, enable, solo, mute, clip picker, weight, speed, position,
+//! additive, mask, remove), the cross-fade action, and the live log of fired callbacks. The headers sit at the
+//! left of the timeline so each track's controls line up with its lane of sequencer events.
+//! Reads the player; every change is a [`Command`].
+
+use eframe::egui;
+use std::collections::VecDeque;
+
+use egui::{Color32, RichText};
+
+use super::command::{Command, TrackEdit};
+use super::document::Document;
+use super::player::{Fired, Mask, Player};
+
+/// Height of one track row (header and lane).
+pub const TRACK_ROW_HEIGHT: f32 = 54.0;
+
+/// Colour that marks a track in the header and its lane.
+pub fn track_color(i: usize) -> Color32 {
+    const COLORS: [Color32; 6] = [
+        Color32::from_rgb(90, 160, 240),
+        Color32::from_rgb(240, 150, 60),
+        Color32::from_rgb(110, 200, 110),
+        Color32::from_rgb(210, 110, 200),
+        Color32::from_rgb(230, 210, 80),
+        Color32::from_rgb(90, 210, 200),
+    ];
+    COLORS[i % COLORS.len()]
+}
+
+/// The controls of track `i`, laid out in two lines.
+pub fn track_header(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    player: &Player,
+    i: usize,
+    focus: bool,
+    selected_bone: Option<usize>,
+    cmds: &mut Vec<Command>,
+) {
+    let Some(track) = player.tracks.get(i) else { return };
+    let asset = &doc.asset;
+    let edit = |cmds: &mut Vec<Command>, e: TrackEdit| cmds.push(Command::EditTrack(i, e));
+    let contributes = player.contributes(i);
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let marker = RichText::new(format!("●{}", i + 1)).color(track_color(i)).strong();
+        if ui
+            .selectable_label(focus, marker)
+            .on_hover_text("Focus: the timeline shows this track's keys and steps by its frame rate")
+            .clicked()
+        {
+            cmds.push(Command::FocusTrack(i));
+        }
+        let mut enabled = track.enabled;
+        if ui.checkbox(&mut enabled, "").on_hover_text("Enable").changed() {
+            edit(cmds, TrackEdit::Enabled(enabled));
+        }
+        let mut solo = track.solo;
+        if ui.toggle_value(&mut solo, "S").on_hover_text("Solo: only soloed tracks play").changed() {
+            edit(cmds, TrackEdit::Solo(solo));
+        }
+        let mut mute = track.mute;
+        if ui.toggle_value(&mut mute, "M").on_hover_text("Mute").changed() {
+            edit(cmds, TrackEdit::Mute(mute));
+        }
+        let clip_name = asset.clips.get(track.clip).map_or("(missing clip)", |c| c.name.as_str());
+        let mut clip = track.clip;
+        egui::ComboBox::from_id_salt(("track clip", i)).selected_text(clip_name).width(128.0).show_ui(ui, |ui| {
+            for (c, cl) in asset.clips.iter().enumerate() {
+                ui.selectable_value(&mut clip, c, format!("{}  ({:.2} s)", cl.name, cl.duration));
+            }
+        });
+        if clip != track.clip {
+            edit(cmds, TrackEdit::Clip(clip));
+        }
+        let effective = track.weight_at(player.time);
+        let mut weight = track.weight;
+        let slider = egui::Slider::new(&mut weight, 0.0..=1.0).show_value(false);
+        let r = ui.add_sized([70.0, 18.0], slider).on_hover_text(format!(
+            "Weight {:.2}{}",
+            track.weight,
+            if track.events.is_empty() {
+                String::new()
+            } else {
+                format!(" (now {effective:.2} from sequencer events)")
+            }
+        ));
+        if r.changed() {
+            edit(cmds, TrackEdit::Weight(weight));
+        }
+        let weak = !contributes || effective <= 0.0;
+        let label = RichText::new(format!("{effective:.2}")).monospace();
+        ui.label(if weak { label.weak() } else { label });
+        if ui.small_button("✖").on_hover_text("Remove this track").clicked() {
+            cmds.push(Command::RemoveTrack(i));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        ui.add_space(24.0);
+        ui.label("speed");
+        let mut speed = track.speed;
+        if ui.add(egui::DragValue::new(&mut speed).speed(0.01).range(-10.0..=10.0).max_decimals(2)).changed() {
+            edit(cmds, TrackEdit::Speed(speed));
+        }
+        ui.label("pos");
+        let mut pos = player.clip_time(asset, i);
+        let duration = asset.clips.get(track.clip).map_or(0.0, |c| c.duration);
+        let r = ui
+            .add(egui::DragValue::new(&mut pos).speed(0.01).range(0.0..=duration.max(0.0)).suffix(" s").max_decimals(3))
+            .on_hover_text("The clip time of this track now; dragging shifts the track against the clock");
+        if r.changed() {
+            edit(cmds, TrackEdit::Position(pos));
+        }
+        let mut additive = track.additive;
+        if ui
+            .checkbox(&mut additive, "add")
+            .on_hover_text("Additive: the clip's difference from the bind pose is added on top")
+            .changed()
+        {
+            edit(cmds, TrackEdit::Additive(additive));
+        }
+        let mask_text = match track.mask {
+            Mask::All => "all bones".to_owned(),
+            Mask::Subtree(b) => format!("below {}", asset.skeleton.names.get(b).map_or("?", |n| n.as_str())),
+        };
+        let mut mask = track.mask;
+        egui::ComboBox::from_id_salt(("track mask", i)).selected_text(mask_text).width(96.0).show_ui(ui, |ui| {
+            ui.selectable_value(&mut mask, Mask::All, "All bones");
+            match selected_bone.and_then(|b| asset.skeleton.names.get(b).map(|n| (b, n))) {
+                Some((b, name)) => {
+                    ui.selectable_value(&mut mask, Mask::Subtree(b), format!("Selected bone and below: {name}"));
+                }
+                None => {
+                    ui.weak("Select a bone to mask to its subtree");
+                }
+            }
+        });
+        if mask != track.mask {
+            edit(cmds, TrackEdit::Mask(mask));
+        }
+        if !track.events.is_empty()
+            && ui.small_button("⟲").on_hover_text("Clear this track's sequencer events").clicked()
+        {
+            edit(cmds, TrackEdit::ClearEvents);
+        }
+    });
+}
+
+/// "Cross-fade to [clip] over [N] s [Start]": the clip choice is a form field kept by the caller.
+pub fn cross_fade_row(ui: &mut egui::Ui, doc: &Document, seconds: f32, clip: &mut usize, cmds: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let clips = &doc.asset.clips;
+        ui.add_enabled_ui(!clips.is_empty(), |ui| {
+            ui.label("Cross-fade to");
+            *clip = (*clip).min(clips.len().saturating_sub(1));
+            let name = clips.get(*clip).map_or("", |c| c.name.as_str());
+            egui::ComboBox::from_id_salt("cross-fade clip").selected_text(name).width(110.0).show_ui(ui, |ui| {
+                for (c, cl) in clips.iter().enumerate() {
+                    ui.selectable_value(clip, c, &cl.name);
+                }
+            });
+            ui.label("over");
+            let mut s = seconds;
+            if ui.add(egui::DragValue::new(&mut s).speed(0.02).range(0.0..=30.0).suffix(" s").max_decimals(2)).changed()
+            {
+                cmds.push(Command::SetCrossFadeSeconds(s));
+            }
+            if ui.button("Start").on_hover_text("Fade this clip in and every other track out, from now").clicked() {
+                cmds.push(Command::CrossFade { clip: *clip, seconds });
+            }
+        });
+    });
+}
+
+/// The live log of callbacks, newest first.
+pub fn callback_log(ui: &mut egui::Ui, log: &VecDeque<Fired>, total: u64, cmds: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.label(format!("{total} callback(s) fired"));
+        if ui.small_button("Clear").clicked() {
+            cmds.push(Command::ClearCallbackLog);
+        }
+    });
+    ui.separator();
+    if log.is_empty() {
+        ui.weak("Callback keys fire here while the animation plays (not while scrubbing).");
+        return;
+    }
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        egui::Grid::new("callback log").striped(true).num_columns(4).show(ui, |ui| {
+            ui.strong("clock");
+            ui.strong("track");
+            ui.strong("clip @ key");
+            ui.strong("data");
+            ui.end_row();
+            for f in log.iter().rev() {
+                ui.monospace(format!("{:8.3}", f.clock));
+                ui.label(RichText::new(format!("●{}", f.track + 1)).color(track_color(f.track)));
+                ui.label(format!("{} @ {:.3}", f.clip, f.key_time));
+                ui.label(&f.data);
+                ui.end_row();
+            }
+        });
+    });
+}

@@ -1,0 +1,112 @@
+//! The viewer application (eframe/egui): a menu bar, the 3D viewport, the outliner and inspector side panels,
+//! the timeline with its track mixer, and the status line.
+//!
+//! Structure: panels only *read* the viewer state and push [`command::Command`]s; [`app::ViewerApp::apply`] is
+//! the one place that changes state. What survives a restart (recent files, panel visibility, viewport and
+//! playback options) is [`state::UiState`] (serde, stored by eframe's persistence); GPU objects live apart from
+//! it in the app. This module owns the command-line arguments of the viewer and starting the native window;
+//! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
+
+pub mod app;
+pub mod camera;
+pub mod command;
+pub mod document;
+pub mod inspector;
+pub mod loader;
+pub mod mixer;
+pub mod outliner;
+pub mod player;
+pub mod state;
+pub mod timeline;
+pub mod viewport;
+
+use std::path::PathBuf;
+
+/// Command-line arguments of the viewer (the default command of `bonescope`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ViewerArgs {
+    /// Files to open: a model first, then animation files bound to it by bone name. The built-in demo when
+    /// none is given.
+    pub files: Vec<PathBuf>,
+    /// Save a PNG of the whole window to PATH after `--after-frames` frames, then exit (for automated checks).
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to draw before taking the `--screenshot` (loading finishes first).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub after_frames: u32,
+    /// Initial inner window size in points, e.g. `1600x900`.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(f32, f32)>,
+    /// Clip to play first (by name); the first clip of the model when not given.
+    #[arg(long, value_name = "NAME")]
+    pub clip: Option<String>,
+    /// Start at this time (seconds) instead of playing from 0; with `--screenshot` the animation is paused there.
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f32>,
+}
+
+/// Parses `WIDTHxHEIGHT` (points).
+pub fn parse_size(s: &str) -> Result<(f32, f32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("'{s}': expected WIDTHxHEIGHT, e.g. 1600x900"))?;
+    let parse = |v: &str| -> Result<f32, String> {
+        let n: f32 = v.trim().parse().map_err(|_| format!("'{s}': '{v}' is not a number"))?;
+        if (100.0..=16384.0).contains(&n) { Ok(n) } else { Err(format!("'{s}': {n} is outside 100..16384")) }
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+/// Name of the app: the window title and the folder eframe stores its settings in.
+pub const APP_NAME: &str = "bonescope";
+
+/// Opens the viewer window and runs until it is closed (or the screenshot is written).
+pub fn run(args: ViewerArgs) -> Result<(), String> {
+    use eframe::egui;
+    let screenshot_mode = args.screenshot.is_some();
+    let size = args.size.unwrap_or((1600.0, 900.0));
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title(APP_NAME)
+        .with_app_id(APP_NAME)
+        .with_inner_size([size.0, size.1])
+        .with_min_inner_size([640.0, 400.0])
+        .with_drag_and_drop(true);
+    if screenshot_mode {
+        // The screenshot must have the requested size, whatever size the window had last time.
+        viewport = viewport.with_position([0.0, 0.0]);
+    }
+    let options = eframe::NativeOptions {
+        viewport,
+        renderer: eframe::Renderer::Wgpu,
+        // A depth buffer for the 3D viewport, which paints into egui's render pass.
+        depth_buffer: 32,
+        // Automated screenshots must not depend on (or change) the user's saved window and panel layout.
+        persist_window: !screenshot_mode,
+        ..Default::default()
+    };
+    let outcome = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+    let outcome_in_app = outcome.clone();
+    eframe::run_native(
+        APP_NAME,
+        options,
+        Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc, args, outcome_in_app)))),
+    )
+    .map_err(|e| format!("could not open the viewer window: {e}"))?;
+    // A screenshot run reports its failure (e.g. the PNG could not be written) through the exit status.
+    match outcome.lock().map(|mut o| o.take()) {
+        Ok(Some(error)) => Err(error),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_parses_and_rejects_nonsense() {
+        assert_eq!(parse_size("1600x900"), Ok((1600.0, 900.0)));
+        assert_eq!(parse_size("800X600"), Ok((800.0, 600.0)));
+        assert!(parse_size("1600").unwrap_err().contains("WIDTHxHEIGHT"));
+        assert!(parse_size("ax600").unwrap_err().contains("not a number"));
+        assert!(parse_size("10x600").unwrap_err().contains("outside"));
+    }
+}

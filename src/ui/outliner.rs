@@ -1,0 +1,170 @@
+//! The outliner: the bone tree (expand/collapse, search by name, click selects) and a short summary of what is
+//! loaded. The expanded set and the search text are this panel's own view state; selection is a [`Command`].
+
+use eframe::egui;
+use std::collections::HashSet;
+
+use egui::{RichText, Sense};
+
+use super::command::Command;
+use super::document::Document;
+
+#[derive(Default)]
+pub struct OutlinerView {
+    pub search: String,
+    pub expanded: HashSet<usize>,
+    /// Selection the tree last revealed (expanding its ancestors and scrolling to it once).
+    revealed: Option<usize>,
+    /// Document the expanded set belongs to.
+    generation: u64,
+    pub focus_search: bool,
+}
+
+/// Bones whose name contains `query` (case-insensitive), in skeleton order.
+pub fn search(doc: &Document, query: &str) -> Vec<usize> {
+    let q = query.trim().to_lowercase();
+    doc.asset.skeleton.names.iter().enumerate().filter(|(_, n)| n.to_lowercase().contains(&q)).map(|(i, _)| i).collect()
+}
+
+pub fn show(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    selected: Option<usize>,
+    view: &mut OutlinerView,
+    cmds: &mut Vec<Command>,
+) {
+    if view.generation != doc.generation {
+        // A new scene: open the first levels.
+        view.generation = doc.generation;
+        view.expanded.clear();
+        view.revealed = None;
+        for &r in &doc.roots {
+            view.expanded.insert(r);
+            for &c in doc.children.get(r).map(Vec::as_slice).unwrap_or_default() {
+                view.expanded.insert(c);
+            }
+        }
+    }
+    let mut scroll_to = None;
+    if selected != view.revealed {
+        if let Some(s) = selected {
+            view.expanded.extend(doc.ancestors(s));
+            scroll_to = Some(s);
+        }
+        view.revealed = selected;
+    }
+
+    ui.horizontal(|ui| {
+        ui.heading("Skeleton");
+        ui.weak(format!("{} bones", doc.asset.skeleton.len()));
+    });
+    ui.horizontal(|ui| {
+        let r = ui.add(
+            egui::TextEdit::singleline(&mut view.search)
+                .hint_text("🔍 search bones (Ctrl+F)")
+                .desired_width(f32::INFINITY),
+        );
+        if view.focus_search {
+            r.request_focus();
+            view.focus_search = false;
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.small_button("Expand all").clicked() {
+            view.expanded = (0..doc.asset.skeleton.len()).collect();
+        }
+        if ui.small_button("Collapse all").clicked() {
+            view.expanded.clear();
+        }
+    });
+    ui.separator();
+    if doc.asset.skeleton.is_empty() {
+        ui.weak("This file has no skeleton.");
+        return;
+    }
+    egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+        if !view.search.trim().is_empty() {
+            let hits = search(doc, &view.search);
+            if hits.is_empty() {
+                ui.weak("No bone matches.");
+            }
+            for b in hits {
+                let name = &doc.asset.skeleton.names[b];
+                let r = ui.selectable_label(selected == Some(b), name);
+                let path: Vec<&str> = doc
+                    .ancestors(b)
+                    .iter()
+                    .rev()
+                    .filter_map(|&a| doc.asset.skeleton.names.get(a).map(String::as_str))
+                    .collect();
+                let r = r.on_hover_text(if path.is_empty() { "root".to_owned() } else { path.join(" › ") });
+                if r.clicked() {
+                    cmds.push(Command::SelectBone(Some(b)));
+                }
+                if scroll_to == Some(b) {
+                    r.scroll_to_me(Some(egui::Align::Center));
+                }
+            }
+            return;
+        }
+        // Depth-first, iterative (skeletons can be deep), children in skeleton order.
+        let mut stack: Vec<(usize, usize)> = doc.roots.iter().rev().map(|&r| (r, 0)).collect();
+        let mut guard = 0;
+        while let Some((b, depth)) = stack.pop() {
+            guard += 1;
+            if guard > doc.asset.skeleton.len() * 2 + 8 {
+                break;
+            }
+            let children = doc.children.get(b).map(Vec::as_slice).unwrap_or_default();
+            let open = view.expanded.contains(&b);
+            let r = ui
+                .horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 2.0;
+                    ui.add_space(depth as f32 * 14.0);
+                    if children.is_empty() {
+                        ui.add_space(16.0);
+                    } else {
+                        let arrow = if open { "⏷" } else { "⏵" };
+                        if ui.add(egui::Label::new(RichText::new(arrow).weak()).sense(Sense::click())).clicked() {
+                            if open {
+                                view.expanded.remove(&b);
+                            } else {
+                                view.expanded.insert(b);
+                            }
+                        }
+                    }
+                    let name = doc.asset.skeleton.names.get(b).map_or("?", String::as_str);
+                    let label = if children.is_empty() { RichText::new(name) } else { RichText::new(name).strong() };
+                    ui.selectable_label(selected == Some(b), label)
+                })
+                .inner;
+            let r = r.on_hover_text(format!("#{b}, {} child(ren)", children.len()));
+            if r.clicked() {
+                cmds.push(Command::SelectBone(Some(b)));
+            }
+            if scroll_to == Some(b) {
+                r.scroll_to_me(Some(egui::Align::Center));
+            }
+            if open {
+                for &c in children.iter().rev() {
+                    if c > b {
+                        stack.push((c, depth + 1));
+                    }
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_is_case_insensitive() {
+        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        assert_eq!(search(&doc, "SEGMENT"), vec![1, 2, 3, 4, 5]);
+        assert_eq!(search(&doc, "root"), vec![0]);
+        assert!(search(&doc, "spine").is_empty());
+    }
+}

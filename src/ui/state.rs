@@ -1,0 +1,267 @@
+//! The viewer state that survives a restart (serde, saved by eframe's persistence): recent files, which panels
+//! are shown, viewport shading and overlays, playback options. Panel *sizes* are kept by egui's own memory,
+//! which eframe persists alongside. Nothing here refers to GPU objects or to the loaded scene.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::player::PlaybackType;
+
+/// Key under which [`UiState`] is stored.
+pub const STORAGE_KEY: &str = "bonescope.ui";
+/// How many recent file sets the File menu keeps.
+pub const MAX_RECENT: usize = 12;
+
+/// How the mesh surfaces are coloured (the renderer's shading modes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Shading {
+    /// Material colour × texture, lit (the painter fallback has no textures: material colour).
+    #[default]
+    Textured,
+    /// Material colour only, lit.
+    Solid,
+    /// Viewer-frame normals as colours.
+    Normals,
+    /// Weight of the selected bone as a heat map (blue 0 → red 1).
+    BoneWeights,
+    /// Each vertex in the colour of the bone with its largest weight.
+    DominantBone,
+    /// Edge length against the bind pose: blue compressed, grey unchanged, red stretched.
+    Stretch,
+}
+
+impl Shading {
+    pub const ALL: [Shading; 6] =
+        [Self::Textured, Self::Solid, Self::Normals, Self::BoneWeights, Self::DominantBone, Self::Stretch];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Textured => "Textured",
+            Self::Solid => "Solid",
+            Self::Normals => "Normals",
+            Self::BoneWeights => "Bone weights",
+            Self::DominantBone => "Dominant bone",
+            Self::Stretch => "Stretch",
+        }
+    }
+}
+
+/// Things drawn over the mesh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Overlay {
+    Wireframe,
+    Skeleton,
+    JointAxes,
+    BoneNames,
+    Grid,
+    WorldAxes,
+    Bounds,
+    Mesh,
+}
+
+impl Overlay {
+    pub const ALL: [Overlay; 8] = [
+        Self::Mesh,
+        Self::Wireframe,
+        Self::Skeleton,
+        Self::JointAxes,
+        Self::BoneNames,
+        Self::Grid,
+        Self::WorldAxes,
+        Self::Bounds,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Mesh => "Mesh",
+            Self::Wireframe => "Wireframe",
+            Self::Skeleton => "Skeleton",
+            Self::JointAxes => "Joint axes",
+            Self::BoneNames => "Bone names",
+            Self::Grid => "Ground grid",
+            Self::WorldAxes => "World axes",
+            Self::Bounds => "Bounding box",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Overlays {
+    pub mesh: bool,
+    pub wireframe: bool,
+    pub skeleton: bool,
+    pub joint_axes: bool,
+    pub bone_names: bool,
+    pub grid: bool,
+    pub world_axes: bool,
+    pub bounds: bool,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Self {
+            mesh: true,
+            wireframe: false,
+            skeleton: true,
+            joint_axes: false,
+            bone_names: false,
+            grid: true,
+            world_axes: true,
+            bounds: false,
+        }
+    }
+}
+
+impl Overlays {
+    pub fn get(&self, o: Overlay) -> bool {
+        match o {
+            Overlay::Mesh => self.mesh,
+            Overlay::Wireframe => self.wireframe,
+            Overlay::Skeleton => self.skeleton,
+            Overlay::JointAxes => self.joint_axes,
+            Overlay::BoneNames => self.bone_names,
+            Overlay::Grid => self.grid,
+            Overlay::WorldAxes => self.world_axes,
+            Overlay::Bounds => self.bounds,
+        }
+    }
+
+    pub fn set(&mut self, o: Overlay, on: bool) {
+        let slot = match o {
+            Overlay::Mesh => &mut self.mesh,
+            Overlay::Wireframe => &mut self.wireframe,
+            Overlay::Skeleton => &mut self.skeleton,
+            Overlay::JointAxes => &mut self.joint_axes,
+            Overlay::BoneNames => &mut self.bone_names,
+            Overlay::Grid => &mut self.grid,
+            Overlay::WorldAxes => &mut self.world_axes,
+            Overlay::Bounds => &mut self.bounds,
+        };
+        *slot = on;
+    }
+}
+
+/// The side panels that can be shown or hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PanelId {
+    Outliner,
+    Inspector,
+    Timeline,
+}
+
+/// Tabs of the right-hand panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RightTab {
+    #[default]
+    Inspector,
+    Callbacks,
+    Files,
+}
+
+/// Everything persisted. `#[serde(default)]` so that settings from an older version still load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UiState {
+    /// Most recent first; each entry is a model and the animation files bound to it.
+    pub recent: Vec<Vec<PathBuf>>,
+    pub show_outliner: bool,
+    pub show_inspector: bool,
+    pub show_timeline: bool,
+    pub right_tab: RightTab,
+    pub shading: Shading,
+    pub overlays: Overlays,
+    pub orthographic: bool,
+    pub playback: PlaybackType,
+    pub speed: f32,
+    /// Reload files when they change on disk.
+    pub auto_reload: bool,
+    pub cross_fade_seconds: f32,
+    /// Show frame numbers (not only seconds) in the timeline.
+    pub show_frames: bool,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        Self {
+            recent: Vec::new(),
+            show_outliner: true,
+            show_inspector: true,
+            show_timeline: true,
+            right_tab: RightTab::Inspector,
+            shading: Shading::Textured,
+            overlays: Overlays::default(),
+            orthographic: false,
+            playback: PlaybackType::Loop,
+            speed: 1.0,
+            auto_reload: true,
+            cross_fade_seconds: 0.5,
+            show_frames: true,
+        }
+    }
+}
+
+impl UiState {
+    /// Puts a file set at the top of the recent list (once), dropping the oldest beyond [`MAX_RECENT`].
+    pub fn remember(&mut self, files: &[PathBuf]) {
+        if files.is_empty() {
+            return;
+        }
+        let files: Vec<PathBuf> = files.iter().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone())).collect();
+        self.recent.retain(|r| *r != files);
+        self.recent.insert(0, files);
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    pub fn panel_shown(&self, panel: PanelId) -> bool {
+        match panel {
+            PanelId::Outliner => self.show_outliner,
+            PanelId::Inspector => self.show_inspector,
+            PanelId::Timeline => self.show_timeline,
+        }
+    }
+
+    pub fn set_panel(&mut self, panel: PanelId, shown: bool) {
+        match panel {
+            PanelId::Outliner => self.show_outliner = shown,
+            PanelId::Inspector => self.show_inspector = shown,
+            PanelId::Timeline => self.show_timeline = shown,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_list_is_most_recent_first_without_duplicates() {
+        let mut s = UiState::default();
+        let a = vec![PathBuf::from("/m/a.psk"), PathBuf::from("/m/a.psa")];
+        let b = vec![PathBuf::from("/m/b.smd")];
+        s.remember(&a);
+        s.remember(&b);
+        s.remember(&a);
+        assert_eq!(s.recent, vec![a.clone(), b]);
+        for i in 0..20 {
+            s.remember(&[PathBuf::from(format!("/m/{i}.smd"))]);
+        }
+        assert_eq!(s.recent.len(), MAX_RECENT);
+    }
+
+    #[test]
+    fn state_round_trips_and_old_settings_fill_in_defaults() {
+        let mut s = UiState::default();
+        s.shading = Shading::BoneWeights;
+        s.overlays.set(Overlay::BoneNames, true);
+        s.playback = PlaybackType::PingPong;
+        let text = serde_json::to_string(&s).unwrap();
+        let back: UiState = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        let old: UiState = serde_json::from_str(r#"{"show_outliner": false}"#).unwrap();
+        assert!(!old.show_outliner);
+        assert!(old.show_timeline);
+        assert_eq!(old.speed, 1.0);
+    }
+}

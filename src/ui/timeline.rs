@@ -1,0 +1,630 @@
+//! The timeline: transport (start, step, play/pause, step, end), speed and playback type, a time ruler in
+//! seconds and frames that zooms (wheel) and pans (drag with the right or middle button, Shift+wheel),
+//! scrubbing by dragging, the selected bone's key ticks, callback keys as marks, and one lane per mixer track
+//! with its clip's extent and its sequencer events as bars. Track headers (the mixer) sit at the left of their
+//! lanes.
+//!
+//! The visible time range and the cross-fade form are this panel's own view state (like a scroll position);
+//! everything else it reads and changes through [`Command`]s.
+
+use eframe::egui;
+use std::collections::VecDeque;
+
+use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
+
+use super::command::Command;
+use super::document::Document;
+use super::mixer::{self, TRACK_ROW_HEIGHT, track_color};
+use super::player::{Fired, PlaybackType, Player};
+use super::state::UiState;
+
+/// Width of the track-header (mixer) column.
+pub const HEADER_WIDTH: f32 = 430.0;
+const RULER_HEIGHT: f32 = 34.0;
+const KEYS_HEIGHT: f32 = 24.0;
+
+/// Visible range and form fields; not persisted.
+#[derive(Clone, Debug)]
+pub struct TimelineView {
+    pub start: f32,
+    pub end: f32,
+    /// Follow the timeline length until the user zooms or pans.
+    pub fit: bool,
+    pub cross_fade_clip: usize,
+}
+
+impl Default for TimelineView {
+    fn default() -> Self {
+        Self { start: 0.0, end: 1.0, fit: true, cross_fade_clip: 0 }
+    }
+}
+
+impl TimelineView {
+    fn time_to_x(&self, lane: Rect, t: f32) -> f32 {
+        lane.left() + (t - self.start) / (self.end - self.start).max(1e-6) * lane.width()
+    }
+
+    fn x_to_time(&self, lane: Rect, x: f32) -> f32 {
+        self.start + (x - lane.left()) / lane.width().max(1.0) * (self.end - self.start)
+    }
+
+    /// Zooms by `factor` (< 1 zooms in) keeping time `at` under the pointer.
+    pub fn zoom(&mut self, factor: f32, at: f32) {
+        let span = ((self.end - self.start) * factor).clamp(1e-3, 1e5);
+        let s = (at - self.start) / (self.end - self.start).max(1e-6);
+        self.start = at - s * span;
+        self.end = self.start + span;
+        self.fit = false;
+    }
+
+    pub fn pan(&mut self, dt: f32) {
+        self.start += dt;
+        self.end += dt;
+        self.fit = false;
+    }
+}
+
+/// Everything the timeline reads.
+pub struct TimelineInput<'a> {
+    pub doc: &'a Document,
+    pub player: &'a Player,
+    pub state: &'a UiState,
+    pub focus: usize,
+    pub selected: Option<usize>,
+    pub log: &'a VecDeque<Fired>,
+}
+
+/// A readable tick step (seconds) for about `px_per_sec` pixels per second, labels at least `min_px` apart.
+pub fn tick_step(px_per_sec: f32, min_px: f32) -> f32 {
+    const STEPS: [f32; 19] = [
+        0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0,
+        600.0,
+    ];
+    STEPS.into_iter().find(|s| s * px_per_sec >= min_px).unwrap_or(600.0)
+}
+
+/// Clock times in `[t0, t1]` at which a track with `offset`/`speed` meets clip time `key` (clip length
+/// `period`, folded by `mode`).
+pub fn key_clock_times(
+    mode: PlaybackType,
+    key: f32,
+    period: f32,
+    offset: f32,
+    speed: f32,
+    t0: f32,
+    t1: f32,
+) -> Vec<f32> {
+    let mut out = Vec::new();
+    if speed.abs() < 1e-6 || !(period > 0.0) {
+        return out;
+    }
+    let to_clock = |raw: f32| (raw - offset) / speed;
+    let (r0, r1) = {
+        let a = offset + speed * t0;
+        let b = offset + speed * t1;
+        (a.min(b), a.max(b))
+    };
+    match mode {
+        PlaybackType::Once | PlaybackType::Clamp => {
+            if (r0..=r1).contains(&key) {
+                out.push(to_clock(key));
+            }
+        }
+        PlaybackType::Loop | PlaybackType::PingPong => {
+            let cycle = if mode == PlaybackType::Loop { period } else { 2.0 * period };
+            let mut images = vec![key.clamp(0.0, period)];
+            if mode == PlaybackType::PingPong && key > 0.0 && key < period {
+                images.push(2.0 * period - key);
+            }
+            let n0 = (r0 / cycle).floor() as i64 - 1;
+            let n1 = (r1 / cycle).ceil() as i64 + 1;
+            if n1 - n0 > 2000 {
+                return out;
+            }
+            for n in n0..=n1 {
+                for img in &images {
+                    let raw = img + n as f32 * cycle;
+                    if (r0..=r1).contains(&raw) {
+                        out.push(to_clock(raw));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, cmds: &mut Vec<Command>) {
+    let asset = &input.doc.asset;
+    let player = input.player;
+    let length = player.length(asset);
+    let fps = player.frame_rate(asset, input.focus);
+    if view.fit || view.end <= view.start {
+        view.start = 0.0;
+        view.end = if length > 0.0 { length * 1.02 } else { 1.0 };
+    }
+
+    transport(ui, input, length, fps, view, cmds);
+    ui.add_space(2.0);
+
+    let rows = input.player.tracks.len();
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        let full = ui.available_width();
+        let lane_width = (full - HEADER_WIDTH - 8.0).max(50.0);
+        let total_h = RULER_HEIGHT + KEYS_HEIGHT + rows as f32 * TRACK_ROW_HEIGHT + 30.0;
+        let (area, _) = ui.allocate_exact_size(Vec2::new(full, total_h), Sense::hover());
+        let lanes = Rect::from_min_size(
+            Pos2::new(area.left() + HEADER_WIDTH + 8.0, area.top()),
+            Vec2::new(lane_width, RULER_HEIGHT + KEYS_HEIGHT + rows as f32 * TRACK_ROW_HEIGHT),
+        );
+        let ruler = Rect::from_min_size(lanes.min, Vec2::new(lane_width, RULER_HEIGHT));
+        let keys = Rect::from_min_size(ruler.left_bottom(), Vec2::new(lane_width, KEYS_HEIGHT));
+
+        // Interaction over the whole lane area: scrub, zoom, pan.
+        let response = ui.interact(lanes, ui.scope_id().with("timeline lanes"), Sense::click_and_drag());
+        lane_input(ui, &response, lanes, view, length, cmds);
+
+        let painter = ui.painter_at(lanes.expand(1.0));
+        let visuals = ui.visuals();
+        painter.rect_filled(lanes, 2.0, visuals.extreme_bg_color);
+        if length > 0.0 {
+            // The part of the range that plays.
+            let x0 = view.time_to_x(lanes, 0.0).max(lanes.left());
+            let x1 = view.time_to_x(lanes, length).min(lanes.right());
+            if x1 > x0 {
+                painter.rect_filled(
+                    Rect::from_x_y_ranges(x0..=x1, lanes.y_range()),
+                    0.0,
+                    visuals.faint_bg_color.gamma_multiply(1.6),
+                );
+            }
+        }
+        draw_ruler(&painter, ruler, view, fps, input.state.show_frames, visuals);
+        draw_keys(ui, &painter, keys, view, input);
+
+        // Headers (the mixer) and lanes per track.
+        let header_x = area.left();
+        let ruler_header = Rect::from_min_size(Pos2::new(header_x, ruler.top()), Vec2::new(HEADER_WIDTH, RULER_HEIGHT));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(ruler_header), |ui| {
+            ui.horizontal_centered(|ui| {
+                ui.strong("Tracks");
+                if ui.button("+ Add track").on_hover_text("Add a track playing the first clip").clicked() {
+                    cmds.push(Command::AddTrack);
+                }
+                if asset.clips.is_empty() {
+                    ui.weak("no clips: open or drop an animation file");
+                }
+            });
+        });
+        let keys_header = Rect::from_min_size(Pos2::new(header_x, keys.top()), Vec2::new(HEADER_WIDTH, KEYS_HEIGHT));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(keys_header), |ui| {
+            ui.horizontal_centered(|ui| {
+                let bone = input.selected.and_then(|b| asset.skeleton.names.get(b));
+                match bone {
+                    Some(name) => ui.label(format!("Keys of {name}")),
+                    None => ui.weak("Keys: select a bone"),
+                };
+            });
+        });
+        for i in 0..rows {
+            let top = keys.bottom() + i as f32 * TRACK_ROW_HEIGHT;
+            let header = Rect::from_min_size(Pos2::new(header_x, top), Vec2::new(HEADER_WIDTH, TRACK_ROW_HEIGHT));
+            let lane = Rect::from_min_size(Pos2::new(lanes.left(), top), Vec2::new(lane_width, TRACK_ROW_HEIGHT));
+            let focus = i == input.focus;
+            if focus {
+                ui.painter().rect_filled(header, 3.0, ui.visuals().selection.bg_fill.gamma_multiply(0.25));
+            }
+            ui.painter().hline(
+                area.x_range(),
+                top,
+                Stroke::new(1.0, ui.visuals().widgets.noninteractive.bg_stroke.color),
+            );
+            ui.scope_builder(egui::UiBuilder::new().max_rect(header.shrink2(Vec2::new(2.0, 3.0))), |ui| {
+                mixer::track_header(ui, input.doc, player, i, focus, input.selected, cmds);
+            });
+            draw_track_lane(&painter, lane, view, input, i);
+        }
+        let fade_row = Rect::from_min_size(
+            Pos2::new(header_x, keys.bottom() + rows as f32 * TRACK_ROW_HEIGHT + 2.0),
+            Vec2::new(full, 26.0),
+        );
+        ui.scope_builder(egui::UiBuilder::new().max_rect(fade_row), |ui| {
+            let mut clip = view.cross_fade_clip;
+            mixer::cross_fade_row(ui, input.doc, input.state.cross_fade_seconds, &mut clip, cmds);
+            view.cross_fade_clip = clip;
+        });
+
+        // Playhead over everything.
+        let x = view.time_to_x(lanes, player.time);
+        if (lanes.left()..=lanes.right()).contains(&x) {
+            let color = Color32::from_rgb(255, 90, 60);
+            painter.vline(x, lanes.y_range(), Stroke::new(1.5, color));
+            let tri =
+                vec![Pos2::new(x - 6.0, ruler.top()), Pos2::new(x + 6.0, ruler.top()), Pos2::new(x, ruler.top() + 8.0)];
+            painter.add(egui::Shape::convex_polygon(tri, color, Stroke::NONE));
+        }
+    });
+}
+
+fn transport(
+    ui: &mut egui::Ui,
+    input: &TimelineInput,
+    length: f32,
+    fps: f32,
+    view: &mut TimelineView,
+    cmds: &mut Vec<Command>,
+) {
+    let player = input.player;
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let big = |s: &str| egui::RichText::new(s).size(15.0);
+        if ui.button(big("⏮")).on_hover_text("Go to start (Home)").clicked() {
+            cmds.push(Command::GoToStart);
+        }
+        if ui.button(big("⏴")).on_hover_text("Step one frame back (←, Shift: 10)").clicked() {
+            cmds.push(Command::StepFrames(-1));
+        }
+        let play = if player.playing { "⏸" } else { "▶" };
+        if ui
+            .add(egui::Button::new(big(play)).min_size(Vec2::new(34.0, 0.0)))
+            .on_hover_text("Play / pause (Space)")
+            .clicked()
+        {
+            cmds.push(Command::TogglePlay);
+        }
+        if ui.button(big("⏵")).on_hover_text("Step one frame forward (→, Shift: 10)").clicked() {
+            cmds.push(Command::StepFrames(1));
+        }
+        if ui.button(big("⏭")).on_hover_text("Go to end (End)").clicked() {
+            cmds.push(Command::GoToEnd);
+        }
+        ui.separator();
+        let frame = (player.time * fps).round() as i64;
+        let last = (length * fps).round() as i64;
+        ui.monospace(format!("{:7.3} s / {:.3} s", player.time, length));
+        ui.add_space(6.0);
+        ui.monospace(format!("frame {frame} / {last}"));
+        ui.weak(format!("at {} fps", fmt_fps(fps)));
+        ui.separator();
+        ui.label("speed");
+        let mut speed = input.state.speed;
+        if ui
+            .add(egui::DragValue::new(&mut speed).speed(0.01).range(-8.0..=8.0).suffix("×").max_decimals(2))
+            .on_hover_text("Playback speed (negative plays backwards)")
+            .changed()
+        {
+            cmds.push(Command::SetSpeed(speed));
+        }
+        for s in [0.25f32, 1.0] {
+            if ui.small_button(format!("{s}×")).clicked() {
+                cmds.push(Command::SetSpeed(s));
+            }
+        }
+        ui.separator();
+        let mut mode = input.state.playback;
+        egui::ComboBox::from_id_salt("playback type").selected_text(mode.label()).width(90.0).show_ui(ui, |ui| {
+            for m in PlaybackType::ALL {
+                ui.selectable_value(&mut mode, m, m.label());
+            }
+        });
+        if mode != input.state.playback {
+            cmds.push(Command::SetPlayback(mode));
+        }
+        ui.separator();
+        if ui
+            .selectable_label(view.fit, "Fit")
+            .on_hover_text("Fit the whole timeline (wheel zooms, right-drag pans)")
+            .clicked()
+        {
+            view.fit = true;
+        }
+        let mut frames = input.state.show_frames;
+        if ui.checkbox(&mut frames, "frames").changed() {
+            cmds.push(Command::SetShowFrames(frames));
+        }
+    });
+}
+
+fn lane_input(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    lanes: Rect,
+    view: &mut TimelineView,
+    length: f32,
+    cmds: &mut Vec<Command>,
+) {
+    // Scrub with the primary button (press or drag); seeking never fires callbacks.
+    if (response.dragged_by(egui::PointerButton::Primary) || response.clicked())
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let t = view.x_to_time(lanes, pos.x).clamp(0.0, length.max(0.0));
+        cmds.push(Command::Seek(t));
+    }
+    if response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) {
+        let dx = response.drag_delta().x;
+        view.pan(-dx / lanes.width().max(1.0) * (view.end - view.start));
+    }
+    if response.hovered() {
+        let (scroll, zoom, shift) = ui.input(|i| (i.smooth_scroll_delta(), i.zoom_delta(), i.modifiers.shift));
+        let at = response.hover_pos().map_or(view.start, |p| view.x_to_time(lanes, p.x));
+        let pan_px = if shift { scroll.y + scroll.x } else { scroll.x };
+        if pan_px != 0.0 {
+            view.pan(-pan_px / lanes.width().max(1.0) * (view.end - view.start));
+        }
+        if !shift && scroll.y != 0.0 {
+            view.zoom((-scroll.y * 0.003).exp(), at);
+        }
+        if zoom != 1.0 && zoom > 0.0 {
+            view.zoom(1.0 / zoom, at);
+        }
+    }
+}
+
+fn draw_ruler(
+    painter: &egui::Painter,
+    ruler: Rect,
+    view: &TimelineView,
+    fps: f32,
+    show_frames: bool,
+    visuals: &egui::Visuals,
+) {
+    let span = (view.end - view.start).max(1e-6);
+    let px_per_sec = ruler.width() / span;
+    let step = tick_step(px_per_sec, 70.0);
+    let minor = step / 5.0;
+    let text = visuals.text_color();
+    let weak = visuals.weak_text_color();
+    let line = visuals.widgets.noninteractive.bg_stroke.color;
+    painter.rect_filled(ruler, 0.0, visuals.faint_bg_color);
+    let first = (view.start / minor).floor() as i64;
+    let last = (view.end / minor).ceil() as i64;
+    if last - first < 5000 {
+        for k in first..=last {
+            let t = k as f32 * minor;
+            let x = ruler.left() + (t - view.start) * px_per_sec;
+            let major = k.rem_euclid(5) == 0;
+            let h = if major { 12.0 } else { 5.0 };
+            painter.vline(x, ruler.top()..=ruler.top() + h, Stroke::new(1.0, if major { text } else { line }));
+            if major {
+                let label = if step >= 1.0 { format!("{t:.0}s") } else { format!("{t:.*}s", decimals(step)) };
+                painter.text(
+                    Pos2::new(x + 3.0, ruler.top() + 1.0),
+                    egui::Align2::LEFT_TOP,
+                    label,
+                    egui::FontId::proportional(11.0),
+                    text,
+                );
+            }
+        }
+    }
+    if show_frames && fps > 0.0 {
+        // Frame ticks along the bottom edge, labelled at a readable frame step.
+        let px_per_frame = px_per_sec / fps;
+        let frame_steps = [1u32, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
+        let label_step = frame_steps.iter().copied().find(|s| *s as f32 * px_per_frame >= 40.0).unwrap_or(10000);
+        let f0 = (view.start * fps).floor() as i64;
+        let f1 = (view.end * fps).ceil() as i64;
+        if f1 - f0 < 20000 {
+            for f in f0..=f1 {
+                let x = ruler.left() + (f as f32 / fps - view.start) * px_per_sec;
+                let labelled = f.rem_euclid(i64::from(label_step)) == 0;
+                if px_per_frame >= 4.0 || labelled {
+                    let h = if labelled { 7.0 } else { 3.0 };
+                    painter.vline(x, ruler.bottom() - h..=ruler.bottom(), Stroke::new(1.0, weak));
+                }
+                if labelled {
+                    painter.text(
+                        Pos2::new(x + 2.0, ruler.bottom() - 2.0),
+                        egui::Align2::LEFT_BOTTOM,
+                        format!("{f}"),
+                        egui::FontId::monospace(9.5),
+                        weak,
+                    );
+                }
+            }
+        }
+    }
+    painter.hline(ruler.x_range(), ruler.bottom(), Stroke::new(1.0, line));
+}
+
+/// 30 → "30", 29.97 → "29.97".
+pub fn fmt_fps(fps: f32) -> String {
+    let s = format!("{fps:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+fn decimals(step: f32) -> usize {
+    if step >= 1.0 { 0 } else { (-step.log10()).ceil().max(0.0) as usize }
+}
+
+fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &TimelineView, input: &TimelineInput) {
+    let asset = &input.doc.asset;
+    let player = input.player;
+    let mid = keys.center().y;
+    let hover = ui.input(|i| i.pointer.hover_pos());
+    // Recording markers (on the clock itself) as flags.
+    for rec in &asset.recordings {
+        for m in &rec.markers {
+            let x = view.time_to_x(keys, m.time);
+            if !(keys.left()..=keys.right()).contains(&x) {
+                continue;
+            }
+            let color = Color32::from_rgb(220, 90, 220);
+            painter.vline(x, keys.y_range(), Stroke::new(1.5, color));
+            let flag =
+                vec![Pos2::new(x, keys.top()), Pos2::new(x + 8.0, keys.top() + 4.0), Pos2::new(x, keys.top() + 8.0)];
+            painter.add(egui::Shape::convex_polygon(flag, color, Stroke::NONE));
+            painter.text(
+                Pos2::new(x + 10.0, keys.top() + 1.0),
+                egui::Align2::LEFT_TOP,
+                &m.name,
+                egui::FontId::proportional(10.5),
+                color,
+            );
+        }
+    }
+    let Some(track) = player.tracks.get(input.focus) else { return };
+    let Some(clip) = asset.clips.get(track.clip) else { return };
+    let mode = player.mode;
+    // Key ticks of the selected bone: translation (red), rotation (green), scale (blue) in three rows.
+    if let Some(bone) = input.selected.and_then(|b| asset.skeleton.names.get(b))
+        && let Some(bt) = clip.track_for(bone)
+    {
+        let rows: [(&[f32], Color32, f32); 3] = [
+            (&bt.translation.times, Color32::from_rgb(230, 90, 80), -6.0),
+            (&bt.rotation.times, Color32::from_rgb(90, 200, 90), 0.0),
+            (&bt.scale.times, Color32::from_rgb(90, 140, 240), 6.0),
+        ];
+        for (times, color, dy) in rows {
+            // Too many ticks to tell apart: draw at most one per pixel.
+            let mut last_x = f32::NEG_INFINITY;
+            for &k in times {
+                for t in key_clock_times(mode, k, clip.duration, track.offset, track.speed, view.start, view.end) {
+                    let x = view.time_to_x(keys, t);
+                    if (x - last_x).abs() < 1.0 {
+                        continue;
+                    }
+                    last_x = x;
+                    painter.vline(x, (mid + dy - 2.5)..=(mid + dy + 2.5), Stroke::new(1.5, color));
+                }
+            }
+        }
+    }
+    // Callback keys of the focus clip as diamonds, with their data on hover.
+    for key in &clip.callback_keys {
+        for t in key_clock_times(mode, key.time, clip.duration, track.offset, track.speed, view.start, view.end) {
+            let x = view.time_to_x(keys, t);
+            let c = Pos2::new(x, mid);
+            let d = 5.0;
+            let shape =
+                vec![c + Vec2::new(0.0, -d), c + Vec2::new(d, 0.0), c + Vec2::new(0.0, d), c + Vec2::new(-d, 0.0)];
+            painter.add(egui::Shape::convex_polygon(
+                shape,
+                Color32::from_rgb(250, 200, 40),
+                Stroke::new(1.0, Color32::BLACK),
+            ));
+            if hover.is_some_and(|h| h.distance(c) < 8.0) {
+                let text = format!("callback @ {:.3} s: {}", key.time, key.data);
+                let galley =
+                    painter.layout_no_wrap(text, egui::FontId::proportional(12.0), ui.visuals().strong_text_color());
+                let at = c + Vec2::new(8.0, -galley.size().y - 6.0);
+                painter.rect_filled(
+                    Rect::from_min_size(at, galley.size()).expand(3.0),
+                    3.0,
+                    ui.visuals().window_fill(),
+                );
+                painter.galley(at, galley, Color32::WHITE);
+            }
+        }
+    }
+}
+
+fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, input: &TimelineInput, i: usize) {
+    let asset = &input.doc.asset;
+    let player = input.player;
+    let Some(track) = player.tracks.get(i) else { return };
+    let color = track_color(i);
+    let active = player.contributes(i);
+    let alpha = if active { 1.0 } else { 0.35 };
+    // The clip's extent on the clock (its first pass; later cycles are marked by thin lines).
+    if let Some(clip) = asset.clips.get(track.clip)
+        && track.speed.abs() > 1e-6
+    {
+        let a = (0.0 - track.offset) / track.speed;
+        let b = (clip.duration - track.offset) / track.speed;
+        let (a, b) = (a.min(b), a.max(b));
+        let x0 = view.time_to_x(lane, a).max(lane.left());
+        let x1 = view.time_to_x(lane, b).min(lane.right());
+        let bar = Rect::from_x_y_ranges(x0..=x1.max(x0), (lane.top() + 6.0)..=(lane.top() + 24.0));
+        if x1 > x0 {
+            painter.rect_filled(bar, 3.0, color.gamma_multiply(0.45 * alpha));
+            painter.text(
+                bar.left_center() + Vec2::new(4.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                &clip.name,
+                egui::FontId::proportional(11.5),
+                Color32::WHITE.gamma_multiply(alpha),
+            );
+        }
+        if matches!(player.mode, PlaybackType::Loop | PlaybackType::PingPong) && clip.duration > 0.0 {
+            let period = clip.duration / track.speed.abs();
+            if period * lane.width() / (view.end - view.start).max(1e-6) > 4.0 {
+                let mut t = b + period;
+                let mut n = 0;
+                while t < view.end && n < 500 {
+                    let x = view.time_to_x(lane, t);
+                    painter.vline(
+                        x,
+                        (lane.top() + 6.0)..=(lane.top() + 24.0),
+                        Stroke::new(1.0, color.gamma_multiply(0.6 * alpha)),
+                    );
+                    t += period;
+                    n += 1;
+                }
+            }
+        }
+    }
+    // Sequencer events as bars: a ramp from the start weight to the end weight.
+    for e in &track.events {
+        let x0 = view.time_to_x(lane, e.start);
+        let x1 = view.time_to_x(lane, e.end()).max(x0 + 2.0);
+        if x1 < lane.left() || x0 > lane.right() {
+            continue;
+        }
+        let top = lane.top() + 28.0;
+        let bottom = lane.bottom() - 6.0;
+        let y = |w: f32| bottom - (bottom - top) * w.clamp(0.0, 1.0);
+        let pts = vec![Pos2::new(x0, bottom), Pos2::new(x0, y(e.from)), Pos2::new(x1, y(e.to)), Pos2::new(x1, bottom)];
+        painter.add(egui::Shape::convex_polygon(pts, color.gamma_multiply(0.55 * alpha), Stroke::new(1.0, color)));
+        painter.text(
+            Pos2::new(x1 + 4.0, (top + bottom) * 0.5),
+            egui::Align2::LEFT_CENTER,
+            format!("weight {:.2} → {:.2} over {:.2} s", e.from, e.to, e.duration),
+            egui::FontId::proportional(10.5),
+            painter.ctx().global_style().visuals.weak_text_color(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_rates_print_without_trailing_zeros() {
+        assert_eq!(fmt_fps(30.0), "30");
+        assert_eq!(fmt_fps(29.97), "29.97");
+        assert_eq!(fmt_fps(12.5), "12.5");
+    }
+
+    #[test]
+    fn tick_steps_are_readable() {
+        assert_eq!(tick_step(100.0, 70.0), 1.0);
+        assert_eq!(tick_step(1000.0, 70.0), 0.1);
+        assert_eq!(tick_step(10.0, 70.0), 10.0);
+    }
+
+    #[test]
+    fn looping_keys_repeat_on_the_clock() {
+        let t = key_clock_times(PlaybackType::Loop, 0.5, 2.0, 0.0, 1.0, 0.0, 5.0);
+        assert_eq!(t, vec![0.5, 2.5, 4.5]);
+        // A track started at clock 1 (offset −1) shows its first key at clock 1.5.
+        let t = key_clock_times(PlaybackType::Once, 0.5, 2.0, -1.0, 1.0, 0.0, 5.0);
+        assert_eq!(t, vec![1.5]);
+        // Half speed stretches the clock.
+        let t = key_clock_times(PlaybackType::Clamp, 0.5, 2.0, 0.0, 0.5, 0.0, 5.0);
+        assert_eq!(t, vec![1.0]);
+        let t = key_clock_times(PlaybackType::PingPong, 0.5, 2.0, 0.0, 1.0, 0.0, 4.0);
+        assert_eq!(t, vec![0.5, 3.5]);
+    }
+
+    #[test]
+    fn zoom_keeps_the_time_under_the_pointer() {
+        let mut v = TimelineView { start: 0.0, end: 10.0, fit: true, cross_fade_clip: 0 };
+        v.zoom(0.5, 5.0);
+        assert!((v.start - 2.5).abs() < 1e-5 && (v.end - 7.5).abs() < 1e-5);
+        assert!(!v.fit);
+        v.pan(1.0);
+        assert!((v.start - 3.5).abs() < 1e-5);
+    }
+}

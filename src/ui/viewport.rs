@@ -1,0 +1,788 @@
+//! The central 3D viewport: camera input (orbit, pan, zoom with mouse and touchpad), joint picking, a small
+//! toolbar (shading, overlays, views), the status line, and drawing.
+//!
+//! Drawing has two paths. With the wgpu renderer available the mesh is drawn by a paint callback (see
+//! `app.rs`); otherwise this module draws everything with the egui painter: the CPU-skinned mesh as
+//! depth-sorted, smooth-lit triangles (or wireframe / weight / normal colours), the skeleton, joint axes,
+//! bone names, ground grid, bounds and the axis gizmo. Overlays that need text (names, gizmo labels, status)
+//! always use the painter. Input only produces [`Command`]s; the camera itself is changed by the app.
+
+use eframe::egui;
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
+use glam::{Mat3, Mat4, Vec3, Vec4};
+
+use crate::anim::recording::RecordingPose;
+use crate::anim::{Pose, skin_mesh};
+use crate::scene::{HAND_BONES, Hand};
+
+use super::camera::{OrbitCamera, ViewPreset};
+use super::command::Command;
+use super::document::{Bounds, Document};
+use super::state::{Overlay, Shading, UiState};
+
+/// Buffers reused from frame to frame (skinned vertices, projected points, triangle order).
+#[derive(Default)]
+pub struct ViewportCache {
+    pub skinned_positions: Vec<Vec<Vec3>>,
+    pub skinned_normals: Vec<Vec<Vec3>>,
+    projected: Vec<Option<(Pos2, f32)>>,
+    order: Vec<(f32, u32)>,
+    tri_material: Vec<u32>,
+    /// Bounds of the current (animated) pose in the viewer frame.
+    pub pose_bounds: Option<Bounds>,
+}
+
+/// What the status line shows.
+#[derive(Clone, Debug, Default)]
+pub struct StatusInfo {
+    pub fps: f32,
+    pub triangles: usize,
+    pub vertices: usize,
+    pub bones: usize,
+    pub adapter: String,
+    /// "wgpu" or "painter".
+    pub renderer: &'static str,
+}
+
+/// Everything the viewport reads.
+pub struct ViewInput<'a> {
+    pub doc: &'a Document,
+    pub pose: &'a Pose,
+    pub state: &'a UiState,
+    pub camera: &'a OrbitCamera,
+    pub selected: Option<usize>,
+    /// Input recordings evaluated at the current time (hands, gaze, head camera).
+    pub recordings: &'a [RecordingPose],
+    pub status: &'a StatusInfo,
+    /// True when the GPU renderer draws the mesh and its overlays; the painter then only adds text and the
+    /// gizmo.
+    pub gpu_draws_scene: bool,
+}
+
+pub fn background(visuals: &egui::Visuals) -> Color32 {
+    if visuals.dark_mode { Color32::from_rgb(34, 36, 41) } else { Color32::from_rgb(218, 222, 228) }
+}
+
+/// Lays out the viewport in the remaining space, reads its input, draws it. Returns the viewport rectangle.
+pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmds: &mut Vec<Command>) -> Rect {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    if !input.gpu_draws_scene {
+        painter.rect_filled(rect, 0.0, background(ui.visuals()));
+    }
+
+    skin(input, cache);
+    let aspect = rect.width() / rect.height().max(1.0);
+    let view_proj = input.camera.view_projection(aspect);
+    let joints = joint_positions(input);
+    let projected_joints: Vec<Option<(Pos2, f32)>> = joints.iter().map(|p| project(&view_proj, rect, *p)).collect();
+
+    handle_input(ui, &response, rect, input, &projected_joints, cmds);
+
+    let dark = ui.visuals().dark_mode;
+    if !input.gpu_draws_scene {
+        if input.state.overlays.grid {
+            draw_grid(&painter, &view_proj, rect, input, dark);
+        }
+        if input.state.overlays.mesh {
+            draw_mesh(&painter, &view_proj, rect, input, cache, dark);
+        }
+        if input.state.overlays.bounds
+            && let Some(b) = cache.pose_bounds
+        {
+            draw_box(&painter, &view_proj, rect, b, Stroke::new(1.0, Color32::from_rgb(200, 170, 60)));
+        }
+        if input.state.overlays.joint_axes {
+            draw_joint_axes(&painter, &view_proj, rect, input, &joints);
+        }
+        if input.state.overlays.skeleton {
+            draw_skeleton(&painter, input, &projected_joints, dark);
+        }
+    }
+    draw_recordings(&painter, &view_proj, rect, input, cache);
+    draw_names(&painter, input, &projected_joints, dark);
+    if input.state.overlays.world_axes {
+        draw_gizmo(&painter, rect, input.camera);
+    }
+    hover_label(ui, &response, input, &projected_joints);
+    toolbar(ui, rect, input, cmds);
+    status_line(ui, rect, input);
+    rect
+}
+
+/// Skins every mesh on the CPU with the current palette (painter path, and bounds for framing).
+fn skin(input: &ViewInput, cache: &mut ViewportCache) {
+    let asset = &input.doc.asset;
+    cache.skinned_positions.resize_with(asset.meshes.len(), Vec::new);
+    cache.skinned_normals.resize_with(asset.meshes.len(), Vec::new);
+    for (i, mesh) in asset.meshes.iter().enumerate() {
+        if input.pose.palette.is_empty() || mesh.joints.is_empty() {
+            cache.skinned_positions[i].clone_from(&mesh.positions);
+            cache.skinned_normals[i].clone_from(&mesh.normals);
+        } else {
+            skin_mesh(mesh, &input.pose.palette, &mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
+        }
+    }
+    cache.pose_bounds = Some(Document::bounds_of(asset, &input.pose.to_root, Some(&cache.skinned_positions)));
+}
+
+/// Joint origins in the viewer frame.
+fn joint_positions(input: &ViewInput) -> Vec<Vec3> {
+    let m = input.doc.asset.axes.to_viewer;
+    input.pose.to_root.iter().map(|t| m.transform_point3(t.w_axis.truncate())).collect()
+}
+
+fn project(view_proj: &Mat4, rect: Rect, p: Vec3) -> Option<(Pos2, f32)> {
+    let c = *view_proj * p.extend(1.0);
+    if c.w <= 1e-6 {
+        return None;
+    }
+    let n = c.truncate() / c.w;
+    Some((
+        Pos2::new(rect.left() + (n.x * 0.5 + 0.5) * rect.width(), rect.top() + (0.5 - n.y * 0.5) * rect.height()),
+        n.z,
+    ))
+}
+
+/// Projects a segment, clipped against the near side of the camera.
+fn project_segment(view_proj: &Mat4, rect: Rect, a: Vec3, b: Vec3) -> Option<[Pos2; 2]> {
+    const EPS: f32 = 1e-4;
+    let mut ca = *view_proj * a.extend(1.0);
+    let mut cb = *view_proj * b.extend(1.0);
+    if ca.w <= EPS && cb.w <= EPS {
+        return None;
+    }
+    let lerp = |p: Vec4, q: Vec4| {
+        let t = (EPS - p.w) / (q.w - p.w);
+        p + (q - p) * t
+    };
+    if ca.w <= EPS {
+        ca = lerp(ca, cb);
+    } else if cb.w <= EPS {
+        cb = lerp(cb, ca);
+    }
+    let to_screen = |c: Vec4| {
+        let n = c.truncate() / c.w;
+        Pos2::new(rect.left() + (n.x * 0.5 + 0.5) * rect.width(), rect.top() + (0.5 - n.y * 0.5) * rect.height())
+    };
+    Some([to_screen(ca), to_screen(cb)])
+}
+
+fn nearest_joint(projected: &[Option<(Pos2, f32)>], pos: Pos2, radius: f32) -> Option<usize> {
+    projected
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|(q, _)| (i, q.distance(pos))))
+        .filter(|(_, d)| *d <= radius)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}
+
+fn handle_input(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    input: &ViewInput,
+    projected_joints: &[Option<(Pos2, f32)>],
+    cmds: &mut Vec<Command>,
+) {
+    let modifiers = ui.input(|i| i.modifiers);
+    if response.dragged_by(egui::PointerButton::Primary) {
+        let d = response.drag_delta();
+        if modifiers.shift {
+            cmds.push(Command::Pan { dx: d.x, dy: d.y, height: rect.height() });
+        } else if modifiers.command || modifiers.ctrl {
+            cmds.push(Command::Zoom((d.y * 0.01).exp()));
+        } else {
+            cmds.push(Command::Orbit { dx: d.x, dy: d.y });
+        }
+    }
+    if response.dragged_by(egui::PointerButton::Secondary) || response.dragged_by(egui::PointerButton::Middle) {
+        let d = response.drag_delta();
+        cmds.push(Command::Pan { dx: d.x, dy: d.y, height: rect.height() });
+    }
+    if response.hovered() {
+        let (scroll, zoom, source) = ui.input(|i| (i.smooth_scroll_delta(), i.zoom_delta(), i.scroll_source()));
+        let trackpad =
+            matches!(source, Some(egui::MouseWheelSource::Trackpad) | Some(egui::MouseWheelSource::Momentum));
+        if trackpad && scroll != Vec2::ZERO {
+            // Two fingers on a trackpad: orbit (pan with Shift), like most DCC tools on laptops.
+            if modifiers.shift {
+                cmds.push(Command::Pan { dx: scroll.x, dy: scroll.y, height: rect.height() });
+            } else {
+                cmds.push(Command::Orbit { dx: -scroll.x, dy: -scroll.y });
+            }
+        } else if scroll.y != 0.0 {
+            cmds.push(Command::Zoom((-scroll.y * 0.002).exp()));
+        }
+        if zoom != 1.0 && zoom.is_finite() && zoom > 0.0 {
+            cmds.push(Command::Zoom(1.0 / zoom));
+        }
+    }
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        if let Some(bone) = nearest_joint(projected_joints, pos, 12.0) {
+            cmds.push(Command::SelectBone(Some(bone)));
+        }
+    }
+    if response.double_clicked() && input.selected.is_some() {
+        cmds.push(Command::FrameSelected);
+    }
+}
+
+fn material_color(input: &ViewInput, material: u32) -> [f32; 3] {
+    input
+        .doc
+        .asset
+        .materials
+        .get(material as usize)
+        .map_or([0.75, 0.75, 0.75], |m| [m.diffuse[0], m.diffuse[1], m.diffuse[2]])
+}
+
+/// Blue (0) → cyan → green → yellow → red (1).
+pub fn heat(w: f32) -> Color32 {
+    let w = w.clamp(0.0, 1.0);
+    let stops = [[0.1, 0.15, 0.6], [0.0, 0.7, 0.9], [0.1, 0.8, 0.2], [0.95, 0.85, 0.1], [0.9, 0.1, 0.05]];
+    let x = w * 4.0;
+    let i = (x.floor() as usize).min(3);
+    let t = x - i as f32;
+    let c: Vec<f32> = (0..3).map(|k| stops[i][k] + (stops[i + 1][k] - stops[i][k]) * t).collect();
+    Color32::from_rgb((c[0] * 255.0) as u8, (c[1] * 255.0) as u8, (c[2] * 255.0) as u8)
+}
+
+fn shade(rgb: [f32; 3], lambert: f32) -> Color32 {
+    let k = 0.28 + 0.72 * lambert;
+    let f = |c: f32| ((c * k).clamp(0.0, 1.0) * 255.0) as u8;
+    Color32::from_rgb(f(rgb[0]), f(rgb[1]), f(rgb[2]))
+}
+
+/// A distinct colour per bone (golden-angle hues).
+pub fn bone_color(bone: usize) -> [f32; 3] {
+    let h = (bone as f32 * 0.618_034).fract() * 6.0;
+    let x = 1.0 - ((h % 2.0) - 1.0).abs();
+    let (r, g, b) = match h as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    [0.25 + 0.7 * r, 0.25 + 0.7 * g, 0.25 + 0.7 * b]
+}
+
+/// Blue (compressed by `range` or more) → grey (unchanged) → red (stretched by `range` or more).
+pub fn stretch_color(ratio: f32, range: f32) -> [f32; 3] {
+    let grey = [0.62, 0.62, 0.62];
+    let d = ((ratio - 1.0) / range.max(1e-6)).clamp(-1.0, 1.0);
+    let end = if d < 0.0 { [0.15, 0.3, 0.95] } else { [0.95, 0.15, 0.1] };
+    let t = d.abs();
+    [grey[0] + (end[0] - grey[0]) * t, grey[1] + (end[1] - grey[1]) * t, grey[2] + (end[2] - grey[2]) * t]
+}
+
+/// Mean incident edge length now / at bind, per vertex (1 for vertices without edges).
+fn stretch_ratios(mesh: &crate::scene::Mesh, skinned: &[Vec3], out: &mut Vec<f32>) {
+    let n = mesh.positions.len();
+    let mut sum_now = vec![0.0f32; n];
+    let mut sum_bind = vec![0.0f32; n];
+    for tri in mesh.indices.chunks_exact(3) {
+        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
+            let (a, b) = (a as usize, b as usize);
+            let (Some(pa), Some(pb), Some(sa), Some(sb)) =
+                (mesh.positions.get(a), mesh.positions.get(b), skinned.get(a), skinned.get(b))
+            else {
+                continue;
+            };
+            let bind = pa.distance(*pb);
+            let now = sa.distance(*sb);
+            for v in [a, b] {
+                sum_bind[v] += bind;
+                sum_now[v] += now;
+            }
+        }
+    }
+    out.clear();
+    out.extend(sum_now.iter().zip(&sum_bind).map(|(n, b)| if *b > 1e-12 { n / b } else { 1.0 }));
+}
+
+fn rgb(c: [f32; 3]) -> Color32 {
+    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
+    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
+}
+
+fn draw_mesh(
+    painter: &egui::Painter,
+    view_proj: &Mat4,
+    rect: Rect,
+    input: &ViewInput,
+    cache: &mut ViewportCache,
+    dark: bool,
+) {
+    let asset = &input.doc.asset;
+    let to_viewer = asset.axes.to_viewer;
+    let normal_matrix = Mat3::from_mat4(to_viewer).inverse().transpose();
+    let cam = input.camera.camera_to_world();
+    // A headlight from above-left of the camera, so the silhouette side stays readable.
+    let light = (Mat3::from_mat4(cam) * Vec3::new(-0.35, 0.55, 1.0)).normalize();
+    let shading = input.state.shading;
+    let mut out = epaint::Mesh::default();
+    let mut wire = epaint::Mesh::default();
+    let wire_color = if dark {
+        Color32::from_rgba_unmultiplied(10, 10, 14, 170)
+    } else {
+        Color32::from_rgba_unmultiplied(20, 20, 30, 130)
+    };
+    let selected = input.selected.map(|s| s as u16);
+    let mut ratios = Vec::new();
+
+    for (mi, mesh) in asset.meshes.iter().enumerate() {
+        let (Some(pos), Some(nrm)) = (cache.skinned_positions.get(mi), cache.skinned_normals.get(mi)) else {
+            continue;
+        };
+        if shading == Shading::Stretch {
+            stretch_ratios(mesh, pos, &mut ratios);
+        }
+        cache.projected.clear();
+        cache.projected.extend(pos.iter().map(|p| project(view_proj, rect, to_viewer.transform_point3(*p))));
+        let tri_count = mesh.indices.len() / 3;
+        cache.tri_material.clear();
+        cache.tri_material.resize(tri_count, u32::MAX);
+        for s in &mesh.subsets {
+            let first = s.first_index as usize / 3;
+            let count = s.index_count as usize / 3;
+            for t in cache.tri_material.iter_mut().skip(first).take(count) {
+                *t = s.material as u32;
+            }
+        }
+        cache.order.clear();
+        for t in 0..tri_count {
+            let mut depth = 0.0;
+            let mut visible = true;
+            for k in 0..3 {
+                match mesh.indices.get(3 * t + k).and_then(|&i| cache.projected.get(i as usize).copied().flatten()) {
+                    Some((_, z)) => depth += z,
+                    None => visible = false,
+                }
+            }
+            if visible {
+                cache.order.push((depth, t as u32));
+            }
+        }
+        // Far to near: the painter's algorithm stands in for a depth buffer.
+        cache.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        for &(_, t) in &cache.order {
+            let t = t as usize;
+            let idx =
+                [mesh.indices[3 * t] as usize, mesh.indices[3 * t + 1] as usize, mesh.indices[3 * t + 2] as usize];
+            let (Some((a, _)), Some((b, _)), Some((c, _))) =
+                (cache.projected[idx[0]], cache.projected[idx[1]], cache.projected[idx[2]])
+            else {
+                continue;
+            };
+            let world = idx.map(|i| to_viewer.transform_point3(pos[i]));
+            let face_n = (world[1] - world[0]).cross(world[2] - world[0]).normalize_or_zero();
+            let material = material_color(input, cache.tri_material[t]);
+            let base = out.vertices.len() as u32;
+            for (k, &i) in idx.iter().enumerate() {
+                let n = nrm.get(i).map(|n| (normal_matrix * *n).normalize_or_zero()).unwrap_or(face_n);
+                let n = if n == Vec3::ZERO { face_n } else { n };
+                // Two-sided lighting: back faces of open meshes stay visible.
+                let lambert = n.dot(light).abs();
+                let color = match shading {
+                    Shading::Textured | Shading::Solid => shade(material, lambert),
+                    Shading::Normals => {
+                        let c = n * 0.5 + Vec3::splat(0.5);
+                        rgb([c.x, c.y, c.z])
+                    }
+                    Shading::BoneWeights => {
+                        let w = selected.map_or(0.0, |s| {
+                            let j = mesh.joints.get(i).copied().unwrap_or_default();
+                            let ws = mesh.weights.get(i).copied().unwrap_or_default();
+                            (0..4).filter(|&q| j[q] == s).map(|q| ws[q]).sum::<f32>()
+                        });
+                        let h = heat(w);
+                        shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * lambert)
+                    }
+                    Shading::DominantBone => {
+                        let j = mesh.joints.get(i).copied().unwrap_or_default();
+                        let ws = mesh.weights.get(i).copied().unwrap_or_default();
+                        let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
+                        shade(bone_color(usize::from(j[best])), 0.4 + 0.6 * lambert)
+                    }
+                    Shading::Stretch => {
+                        shade(stretch_color(ratios.get(i).copied().unwrap_or(1.0), 0.25), 0.5 + 0.5 * lambert)
+                    }
+                };
+                out.colored_vertex([a, b, c][k], color);
+            }
+            out.add_triangle(base, base + 1, base + 2);
+            if input.state.overlays.wireframe {
+                for (p, q) in [(a, b), (b, c), (c, a)] {
+                    add_line_quad(&mut wire, p, q, 0.7, wire_color);
+                }
+            }
+        }
+    }
+    painter.add(Shape::mesh(out));
+    if !wire.is_empty() {
+        painter.add(Shape::mesh(wire));
+    }
+}
+
+/// A line as a thin quad in a shared mesh: thousands of edges become one shape.
+fn add_line_quad(mesh: &mut epaint::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
+    let d = b - a;
+    let len = d.length();
+    if len < 1e-3 {
+        return;
+    }
+    let n = Vec2::new(-d.y, d.x) / len * (width * 0.5);
+    let base = mesh.vertices.len() as u32;
+    mesh.colored_vertex(a + n, color);
+    mesh.colored_vertex(a - n, color);
+    mesh.colored_vertex(b - n, color);
+    mesh.colored_vertex(b + n, color);
+    mesh.add_triangle(base, base + 1, base + 2);
+    mesh.add_triangle(base, base + 2, base + 3);
+}
+
+fn draw_grid(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, dark: bool) {
+    let radius = input.doc.bind_bounds.radius();
+    let step = 10f32.powf((radius * 0.5).log10().floor()).max(1e-4);
+    let lines = 24;
+    let half = lines as f32 * step * 0.5;
+    let center = input.doc.bind_bounds.center();
+    let cx = (center.x / step).round() * step;
+    let cz = (center.z / step).round() * step;
+    let y = if input.doc.bind_bounds.is_empty() { 0.0 } else { input.doc.bind_bounds.min.y.min(0.0) };
+    let minor = if dark { Color32::from_gray(58) } else { Color32::from_gray(190) };
+    let mut mesh = epaint::Mesh::default();
+    for i in 0..=lines {
+        let o = -half + i as f32 * step;
+        let x = cx + o;
+        let z = cz + o;
+        let seg = [
+            (
+                Vec3::new(x, y, cz - half),
+                Vec3::new(x, y, cz + half),
+                x.abs() < step * 0.01,
+                Color32::from_rgb(60, 90, 200),
+            ),
+            (
+                Vec3::new(cx - half, y, z),
+                Vec3::new(cx + half, y, z),
+                z.abs() < step * 0.01,
+                Color32::from_rgb(200, 60, 60),
+            ),
+        ];
+        for (a, b, is_axis, axis_color) in seg {
+            if let Some([p, q]) = project_segment(view_proj, rect, a, b) {
+                let (w, c) = if is_axis && y == 0.0 { (1.4, axis_color) } else { (1.0, minor) };
+                add_line_quad(&mut mesh, p, q, w, c);
+            }
+        }
+    }
+    painter.add(Shape::mesh(mesh));
+}
+
+fn draw_box(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, b: Bounds, stroke: Stroke) {
+    if b.is_empty() {
+        return;
+    }
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { b.min.x } else { b.max.x },
+            if i & 2 == 0 { b.min.y } else { b.max.y },
+            if i & 4 == 0 { b.min.z } else { b.max.z },
+        )
+    };
+    for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)] {
+        if let Some(s) = project_segment(view_proj, rect, c(i), c(j)) {
+            painter.line_segment(s, stroke);
+        }
+    }
+}
+
+fn draw_joint_axes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, joints: &[Vec3]) {
+    let m = input.doc.asset.axes.to_viewer;
+    let len = input.doc.bind_bounds.radius() * 0.05;
+    let colors = [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
+    for (i, t) in input.pose.to_root.iter().enumerate() {
+        let Some(&o) = joints.get(i) else { continue };
+        for (axis, color) in [t.x_axis, t.y_axis, t.z_axis].into_iter().zip(colors) {
+            let d = m.transform_vector3(axis.truncate()).normalize_or_zero() * len;
+            if let Some(s) = project_segment(view_proj, rect, o, o + d) {
+                painter.line_segment(s, Stroke::new(1.5, color));
+            }
+        }
+    }
+}
+
+const SELECTED: Color32 = Color32::from_rgb(255, 150, 30);
+
+fn draw_skeleton(painter: &egui::Painter, input: &ViewInput, projected: &[Option<(Pos2, f32)>], dark: bool) {
+    let parents = &input.doc.asset.skeleton.parents;
+    let bone = if dark { Color32::from_rgb(120, 220, 255) } else { Color32::from_rgb(0, 90, 160) };
+    let outline = if dark { Color32::from_black_alpha(160) } else { Color32::from_white_alpha(200) };
+    for (i, p) in parents.iter().enumerate() {
+        let (Some(Some((a, _))), Some(Some((b, _)))) =
+            (p.map(|p| projected.get(p).copied().flatten()), projected.get(i))
+        else {
+            continue;
+        };
+        let sel = input.selected == Some(i);
+        let color = if sel { SELECTED } else { bone };
+        painter.line_segment([a, *b], Stroke::new(4.0, outline));
+        painter.line_segment([a, *b], Stroke::new(if sel { 2.5 } else { 1.8 }, color));
+    }
+    for (i, p) in projected.iter().enumerate() {
+        let Some((q, _)) = p else { continue };
+        let sel = input.selected == Some(i);
+        painter.circle(*q, if sel { 5.0 } else { 3.2 }, if sel { SELECTED } else { bone }, Stroke::new(1.0, outline));
+    }
+}
+
+/// Hands (joints and bones; pinching hands brighter), the gaze ray and the head camera of each recording.
+fn draw_recordings(
+    painter: &egui::Painter,
+    view_proj: &Mat4,
+    rect: Rect,
+    input: &ViewInput,
+    cache: &mut ViewportCache,
+) {
+    let m = input.doc.asset.axes.to_viewer;
+    let mut bounds = cache.pose_bounds.unwrap_or(Bounds::EMPTY);
+    for rec in input.recordings {
+        for hand in Hand::BOTH {
+            let h = rec.hand(hand);
+            if !h.present || !h.tracked {
+                continue;
+            }
+            let base = match hand {
+                Hand::Left => Color32::from_rgb(80, 200, 255),
+                Hand::Right => Color32::from_rgb(255, 130, 90),
+            };
+            let color = if h.pinching { Color32::from_rgb(255, 235, 80) } else { base };
+            let p: Vec<Vec3> = h.joints.iter().map(|j| m.transform_point3(j.position)).collect();
+            for &(a, b) in &HAND_BONES {
+                let (Some(ja), Some(jb)) = (h.joints.get(a), h.joints.get(b)) else { continue };
+                if ja.recorded
+                    && jb.recorded
+                    && let Some(s) = project_segment(view_proj, rect, p[a], p[b])
+                {
+                    painter.line_segment(s, Stroke::new(2.0, color));
+                }
+            }
+            for (j, q) in h.joints.iter().zip(&p) {
+                if j.recorded {
+                    bounds.add(*q);
+                    if let Some((s, _)) = project(view_proj, rect, *q) {
+                        painter.circle_filled(s, 2.5, color);
+                    }
+                }
+            }
+        }
+        if let Some(g) = rec.gaze {
+            let o = m.transform_point3(g.origin);
+            let d = m.transform_vector3(g.direction);
+            if let Some(s) = project_segment(view_proj, rect, o, o + d * 2.0) {
+                painter.line_segment(s, Stroke::new(1.5, Color32::from_rgb(120, 255, 120)));
+            }
+        }
+        if let Some(c) = rec.camera {
+            let o = m.transform_point3(c.position);
+            bounds.add(o);
+            let size = 0.08;
+            let colors =
+                [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
+            for (axis, color) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(colors) {
+                let d = m.transform_vector3(c.rotation * axis) * size;
+                if let Some(s) = project_segment(view_proj, rect, o, o + d) {
+                    painter.line_segment(s, Stroke::new(2.0, color));
+                }
+            }
+            if let Some((s, _)) = project(view_proj, rect, o) {
+                painter.circle_stroke(s, 6.0, Stroke::new(1.5, Color32::from_gray(200)));
+            }
+        }
+    }
+    if !bounds.is_empty() {
+        cache.pose_bounds = Some(bounds);
+    }
+}
+
+fn draw_names(painter: &egui::Painter, input: &ViewInput, projected: &[Option<(Pos2, f32)>], dark: bool) {
+    let names = &input.doc.asset.skeleton.names;
+    let all = input.state.overlays.bone_names;
+    let text = if dark { Color32::from_gray(225) } else { Color32::from_gray(20) };
+    for (i, p) in projected.iter().enumerate() {
+        let sel = input.selected == Some(i);
+        if !(all || sel) {
+            continue;
+        }
+        let (Some((q, _)), Some(name)) = (p, names.get(i)) else { continue };
+        let font = egui::FontId::proportional(if sel { 14.0 } else { 11.5 });
+        let color = if sel { SELECTED } else { text };
+        let pos = *q + Vec2::new(7.0, -7.0);
+        let galley = painter.layout_no_wrap(name.clone(), font, color);
+        let bg =
+            Rect::from_min_size(pos - Vec2::new(2.0, galley.size().y * 0.5 + 1.0), galley.size() + Vec2::new(4.0, 2.0));
+        painter.rect_filled(
+            bg,
+            3.0,
+            if dark { Color32::from_black_alpha(140) } else { Color32::from_white_alpha(170) },
+        );
+        painter.galley(pos - Vec2::new(0.0, galley.size().y * 0.5), galley, color);
+    }
+}
+
+fn draw_gizmo(painter: &egui::Painter, rect: Rect, camera: &OrbitCamera) {
+    let view = Mat3::from_mat4(camera.view());
+    let origin = Pos2::new(rect.left() + 46.0, rect.bottom() - 62.0);
+    let mut axes = [
+        (Vec3::X, "X", Color32::from_rgb(230, 70, 70)),
+        (Vec3::Y, "Y", Color32::from_rgb(70, 200, 70)),
+        (Vec3::Z, "Z", Color32::from_rgb(80, 130, 250)),
+    ]
+    .map(|(v, l, c)| (view * v, l, c));
+    // Draw the axis pointing away first so the nearer ones stay on top.
+    axes.sort_by(|a, b| a.0.z.total_cmp(&b.0.z));
+    painter.circle_filled(origin, 34.0, Color32::from_black_alpha(50));
+    for (v, label, color) in axes {
+        let tip = origin + Vec2::new(v.x, -v.y) * 26.0;
+        painter.line_segment([origin, tip], Stroke::new(2.0, color));
+        painter.circle_filled(tip, 7.0, color);
+        painter.text(tip, egui::Align2::CENTER_CENTER, label, egui::FontId::proportional(10.0), Color32::BLACK);
+    }
+}
+
+fn hover_label(ui: &egui::Ui, response: &egui::Response, input: &ViewInput, projected: &[Option<(Pos2, f32)>]) {
+    if response.dragged() {
+        return;
+    }
+    let Some(pos) = response.hover_pos() else { return };
+    let Some(bone) = nearest_joint(projected, pos, 10.0) else { return };
+    let Some(name) = input.doc.asset.skeleton.names.get(bone) else { return };
+    let painter = ui.painter();
+    let text = format!("{name}  (#{bone}) — click to select");
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), ui.visuals().strong_text_color());
+    let at = pos + Vec2::new(14.0, 10.0);
+    painter.rect_filled(Rect::from_min_size(at, galley.size()).expand(4.0), 4.0, ui.visuals().window_fill());
+    painter.galley(at, galley, Color32::WHITE);
+    ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+}
+
+fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Command>) {
+    let bar = Rect::from_min_size(rect.min + Vec2::new(8.0, 8.0), Vec2::new(rect.width() - 16.0, 28.0));
+    let mut child =
+        ui.new_child(egui::UiBuilder::new().max_rect(bar).layout(egui::Layout::left_to_right(egui::Align::Center)));
+    let ui = &mut child;
+    let frame = egui::Frame::popup(ui.style()).inner_margin(egui::Margin::symmetric(6, 3));
+    frame.show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let mut shading = input.state.shading;
+            egui::ComboBox::from_id_salt("shading")
+                .selected_text(shading.label())
+                .width(120.0)
+                .show_ui(ui, |ui| {
+                    for s in Shading::ALL {
+                        ui.selectable_value(&mut shading, s, s.label());
+                    }
+                })
+                .response
+                .on_hover_text("Shading mode (Z cycles; W toggles the wireframe)");
+            if shading != input.state.shading {
+                cmds.push(Command::SetShading(shading));
+            }
+            ui.menu_button("Overlays", |ui| {
+                for o in Overlay::ALL {
+                    let mut on = input.state.overlays.get(o);
+                    if ui.checkbox(&mut on, o.label()).changed() {
+                        cmds.push(Command::SetOverlay(o, on));
+                    }
+                }
+            });
+            ui.separator();
+            for (preset, key) in [(ViewPreset::Front, "1"), (ViewPreset::Right, "3"), (ViewPreset::Top, "7")] {
+                if ui.small_button(preset.label()).on_hover_text(format!("{} view ({key})", preset.label())).clicked() {
+                    cmds.push(Command::View(preset));
+                }
+            }
+            let proj = if input.camera.orthographic { "Ortho" } else { "Persp" };
+            if ui.small_button(proj).on_hover_text("Perspective / orthographic (5)").clicked() {
+                cmds.push(Command::ToggleProjection);
+            }
+            if ui.small_button("Frame").on_hover_text("Frame all (F)").clicked() {
+                cmds.push(Command::FrameAll);
+            }
+        });
+    });
+}
+
+fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
+    let s = input.status;
+    let mut parts = vec![
+        format!("{:.0} fps", s.fps),
+        format!("{} triangles", group(s.triangles)),
+        format!("{} vertices", group(s.vertices)),
+        format!("{} bones", s.bones),
+    ];
+    if let Some(sel) = input.selected.and_then(|b| input.doc.asset.skeleton.names.get(b)) {
+        parts.push(format!("selected: {sel}"));
+    }
+    parts.push(format!("{} ({})", if s.adapter.is_empty() { "no GPU adapter" } else { &s.adapter }, s.renderer));
+    let text = parts.join("   ·   ");
+    let painter = ui.painter_at(rect);
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.5), ui.visuals().text_color());
+    let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
+    painter.rect_filled(strip, 0.0, ui.visuals().panel_fill.gamma_multiply(0.85));
+    painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
+}
+
+/// 12345 → "12,345".
+pub fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_grouping() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn heat_map_ends() {
+        assert_eq!(heat(0.0), Color32::from_rgb(25, 38, 153));
+        assert_eq!(heat(1.0), Color32::from_rgb(229, 25, 12));
+    }
+
+    #[test]
+    fn segments_behind_the_camera_are_clipped_not_flipped() {
+        let mut cam = OrbitCamera::default();
+        cam.set_preset(ViewPreset::Front);
+        cam.frame(Vec3::ZERO, 1.0);
+        let vp = cam.view_projection(1.0);
+        let rect = Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0));
+        // From the target straight back through the eye: the visible part ends at the screen centre.
+        let eye = cam.eye();
+        let s = project_segment(&vp, rect, Vec3::ZERO, eye + (eye - Vec3::ZERO)).unwrap();
+        assert!((s[0].x - 50.0).abs() < 1e-3 && (s[0].y - 50.0).abs() < 1e-3);
+        assert!(project_segment(&vp, rect, eye * 2.0, eye * 3.0).is_none());
+    }
+}

@@ -1,0 +1,267 @@
+//! glTF export: the Khronos validator finds no errors, and the exported file read back with the `gltf` crate
+//! has the same bones, vertices and — sampled at several times — the same skinned positions as bonescope's own
+//! evaluation.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use glam::{Mat4, Quat, Vec3};
+
+use bonescope::anim::{Pose, skin_mesh};
+use bonescope::io::{self, LoadOptions, gltf_export::export_glb};
+use bonescope::scene::Asset;
+
+/// Node transforms of a glTF document at time `t` of `animation` (None: rest pose).
+fn gltf_world_matrices(doc: &gltf::Document, blob: &[u8], animation: Option<usize>, t: f32) -> Vec<Mat4> {
+    let mut local: Vec<(Vec3, Quat, Vec3)> = doc
+        .nodes()
+        .map(|n| {
+            let (tr, r, s) = n.transform().decomposed();
+            (Vec3::from(tr), Quat::from_array(r), Vec3::from(s))
+        })
+        .collect();
+    if let Some(a) = animation {
+        let anim = doc.animations().nth(a).unwrap();
+        for channel in anim.channels() {
+            let reader = channel.reader(|_| Some(blob));
+            let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+            let node = channel.target().node().index();
+            let interp = channel.sampler().interpolation();
+            let (i, s) = segment(&times, t);
+            use gltf::animation::util::ReadOutputs;
+            match reader.read_outputs().unwrap() {
+                ReadOutputs::Translations(v) => {
+                    local[node].0 = sample_vec3(&v.map(Vec3::from).collect::<Vec<_>>(), &times, i, s, interp)
+                }
+                ReadOutputs::Scales(v) => {
+                    local[node].2 = sample_vec3(&v.map(Vec3::from).collect::<Vec<_>>(), &times, i, s, interp)
+                }
+                ReadOutputs::Rotations(r) => {
+                    let q: Vec<Quat> = r.into_f32().map(Quat::from_array).collect();
+                    local[node].1 = match interp {
+                        gltf::animation::Interpolation::Step => q[i],
+                        _ => q[i].slerp(q[(i + 1).min(q.len() - 1)], s),
+                    };
+                }
+                ReadOutputs::MorphTargetWeights(_) => {}
+            }
+        }
+    }
+    let mut world = vec![Mat4::IDENTITY; local.len()];
+    fn visit(doc: &gltf::Document, node: gltf::Node, parent: Mat4, local: &[(Vec3, Quat, Vec3)], world: &mut [Mat4]) {
+        let (t, r, s) = local[node.index()];
+        let m = parent * Mat4::from_scale_rotation_translation(s, r, t);
+        world[node.index()] = m;
+        for child in node.children() {
+            visit(doc, child, m, local, world);
+        }
+    }
+    for node in doc.default_scene().unwrap().nodes() {
+        visit(doc, node, Mat4::IDENTITY, &local, &mut world);
+    }
+    world
+}
+
+fn segment(times: &[f32], t: f32) -> (usize, f32) {
+    if t <= times[0] || times.len() == 1 {
+        return (0, 0.0);
+    }
+    let i = times.partition_point(|&k| k <= t).saturating_sub(1).min(times.len() - 1);
+    if i + 1 >= times.len() {
+        return (i, 0.0);
+    }
+    (i, (t - times[i]) / (times[i + 1] - times[i]))
+}
+
+fn sample_vec3(v: &[Vec3], times: &[f32], i: usize, s: f32, interp: gltf::animation::Interpolation) -> Vec3 {
+    use gltf::animation::Interpolation::*;
+    match interp {
+        Step => v[i],
+        Linear => v[i].lerp(v[(i + 1).min(v.len() - 1)], s),
+        CubicSpline => {
+            let n = v.len() / 3;
+            let j = (i + 1).min(n - 1);
+            let dt = if j > i { times[j] - times[i] } else { 0.0 };
+            let (p0, b0, a1, p1) = (v[3 * i + 1], v[3 * i + 2], v[3 * j], v[3 * j + 1]);
+            let (s2, s3) = (s * s, s * s * s);
+            p0 * (2.0 * s3 - 3.0 * s2 + 1.0)
+                + b0 * dt * (s3 - 2.0 * s2 + s)
+                + p1 * (-2.0 * s3 + 3.0 * s2)
+                + a1 * dt * (s3 - s2)
+        }
+    }
+}
+
+/// Compares skinned positions of the export with bonescope's own at the given clip times.
+fn assert_round_trip(asset: &Asset, bytes: &[u8], times: &[f32]) {
+    let gltf = gltf::Gltf::from_slice(bytes).expect("the export parses as glTF");
+    let blob = gltf.blob.as_deref().expect("binary chunk");
+    let doc = &gltf.document;
+    let skin = doc.skins().next();
+    if let Some(skin) = &skin {
+        assert_eq!(skin.joints().count(), asset.skeleton.len(), "bone count");
+    }
+    let exported_vertices: usize = doc
+        .meshes()
+        .map(|m| m.primitives().next().unwrap().reader(|_| Some(blob)).read_positions().unwrap().count())
+        .sum();
+    assert_eq!(exported_vertices, asset.vertex_count(), "vertex count");
+    let convert = asset.axes.to_viewer;
+    let extent = asset
+        .meshes
+        .iter()
+        .flat_map(|m| m.positions.iter())
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (extent.1 - extent.0).length();
+    let clip_count = asset.clips.len().max(1);
+    for clip_index in 0..clip_count {
+        for &t in times {
+            let pose = match asset.clips.get(clip_index) {
+                Some(clip) => Pose::from_clip(&asset.skeleton, clip, t.min(clip.duration)),
+                None => Pose::bind(&asset.skeleton),
+            };
+            let t = asset.clips.get(clip_index).map_or(0.0, |c| t.min(c.duration));
+            let anim = doc
+                .animations()
+                .position(|a| Some(a.name()) == asset.clips.get(clip_index).map(|c| Some(c.name.as_str())));
+            let world = gltf_world_matrices(doc, blob, anim, t);
+            for (mesh_index, (mesh, gmesh)) in asset.meshes.iter().zip(doc.meshes()).enumerate() {
+                let (mut ours, mut normals) = (Vec::new(), Vec::new());
+                skin_mesh(mesh, &pose.palette, &mut ours, &mut normals);
+                let primitive = gmesh.primitives().next().unwrap();
+                let reader = primitive.reader(|_| Some(blob));
+                let positions: Vec<Vec3> = reader.read_positions().unwrap().map(Vec3::from).collect();
+                let theirs: Vec<Vec3> = match (&skin, reader.read_joints(0), reader.read_weights(0)) {
+                    (Some(skin), Some(joints), Some(weights)) => {
+                        let ibm: Vec<Mat4> = skin
+                            .reader(|_| Some(blob))
+                            .read_inverse_bind_matrices()
+                            .unwrap()
+                            .map(|m| Mat4::from_cols_array_2d(&m))
+                            .collect();
+                        let joint_nodes: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+                        let palette: Vec<Mat4> =
+                            joint_nodes.iter().zip(&ibm).map(|(&n, ibm)| world[n] * *ibm).collect();
+                        positions
+                            .iter()
+                            .zip(joints.into_u16().zip(weights.into_f32()))
+                            .map(|(p, (j, w))| (0..4).map(|k| w[k] * palette[j[k] as usize].transform_point3(*p)).sum())
+                            .collect()
+                    }
+                    _ => positions,
+                };
+                let worst = ours
+                    .iter()
+                    .zip(&theirs)
+                    .map(|(a, b)| (convert.transform_point3(*a) - *b).length())
+                    .fold(0.0f32, f32::max);
+                assert!(
+                    worst <= 1e-4 * size,
+                    "clip {clip_index} t={t} mesh {mesh_index}: skinned positions differ by {worst} (model size {size})"
+                );
+            }
+        }
+    }
+}
+
+fn validator_available() -> bool {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/node_modules/gltf-validator/package.json");
+    if script.exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but gltf-validator is not installed (scripts/install-gltf-validator.sh)"
+    );
+    eprintln!("skipped validation: gltf-validator is not installed (scripts/install-gltf-validator.sh)");
+    false
+}
+
+/// Runs the Khronos validator; returns (errors, messages).
+fn validate(path: &Path) -> (u64, String) {
+    let out = std::process::Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/validate-gltf.mjs"))
+        .arg(path)
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap_or("{}")).unwrap_or_default();
+    (v["errors"].as_u64().unwrap_or(u64::MAX), text + &String::from_utf8_lossy(&out.stderr))
+}
+
+fn export_and_check(name: &str, asset: &Asset) {
+    let (bytes, report) = export_glb(asset).expect("export");
+    let dir = std::env::temp_dir().join(format!("bonescope-gltf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path: PathBuf = dir.join(format!("{name}.glb"));
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(report.animations, asset.clips.len(), "every clip exported: {:?}", report.warnings);
+    if validator_available() {
+        let (errors, messages) = validate(&path);
+        assert_eq!(errors, 0, "glTF validator errors for {name}: {messages}");
+    }
+    assert_round_trip(asset, &bytes, &[0.0, 0.13, 0.5, 0.77, 1.2]);
+}
+
+#[test]
+fn demo_exports_valid_and_round_trips() {
+    export_and_check("demo", &bonescope::demo::demo_asset());
+}
+
+fn corpus_set(files: &[&str]) -> Option<Asset> {
+    let paths: Vec<PathBuf> = files.iter().map(|f| common::corpus_file(f)).collect::<Option<_>>()?;
+    match io::load_set(&paths, &LoadOptions::default()) {
+        Ok((asset, _)) => Some(asset),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn psk_with_psa_exports_valid_and_round_trips() {
+    if let Some(asset) = corpus_set(&["psk/examplemesh.psk", "psa/pendulum.psa"]) {
+        export_and_check("pendulum", &asset);
+    }
+}
+
+#[test]
+fn smd_with_animation_exports_valid_and_round_trips() {
+    if let Some(asset) = corpus_set(&["smd/holy_grailref.smd"]) {
+        export_and_check("holy_grail", &asset);
+    }
+}
+
+#[test]
+fn ase_exports_valid_and_round_trips() {
+    if let Some(asset) = corpus_set(&["ase/MotionCaptureROM.ase"]) {
+        export_and_check("mocap", &asset);
+    }
+}
+
+#[test]
+fn recording_exports_valid_with_hands_gaze_and_camera() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin");
+    let asset = io::load_path(&path, &LoadOptions::default()).unwrap();
+    let (bytes, report) = export_glb(&asset).unwrap();
+    assert_eq!(report.animations, 1);
+    let out = std::env::temp_dir().join(format!("bonescope-gltf-rec-{}.glb", std::process::id()));
+    std::fs::write(&out, &bytes).unwrap();
+    if validator_available() {
+        let (errors, messages) = validate(&out);
+        assert_eq!(errors, 0, "glTF validator errors: {messages}");
+    }
+    // The left index tip node follows the recording (converted to the right-handed frame) at a sampled time.
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let doc = &gltf.document;
+    let node = doc.nodes().find(|n| n.name() == Some("left IndexTip")).expect("left IndexTip node");
+    assert!(doc.nodes().any(|n| n.name() == Some("eye gaze")));
+    assert!(doc.nodes().any(|n| n.camera().is_some()));
+    let t = 2.0; // on a 30 Hz sample
+    let world = gltf_world_matrices(doc, blob, Some(0), t);
+    let exported = world[node.index()].transform_point3(Vec3::ZERO);
+    let recording = &asset.recordings[0];
+    let expected = bonescope::anim::recording::RecordingPose::at(recording, t).left.joints[11].position;
+    let expected = asset.axes.to_viewer.transform_point3(expected);
+    assert!((exported - expected).length() < 1e-4, "{exported} vs {expected}");
+}
