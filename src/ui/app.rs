@@ -23,10 +23,12 @@ use super::ViewerArgs;
 use super::camera::{OrbitCamera, ViewPreset};
 use super::command::{Command, OpenMode, TrackEdit};
 use super::document::{Document, display_name};
+use super::gpu::GpuState;
 use super::inspector;
 use super::loader::{LoadJob, Loaded, Purpose};
 use super::outliner::{self, OutlinerView};
-use super::player::{Fired, Mask, Player, Track};
+use super::player::PlaybackType;
+use super::player::{Fired, Player};
 use super::state::{Overlay, PanelId, RightTab, STORAGE_KEY, Shading, UiState};
 use super::timeline::{self, TimelineView};
 use super::viewport::{self, StatusInfo, ViewportCache};
@@ -67,13 +69,6 @@ const RELOAD_POLL: Duration = Duration::from_secs(1);
 /// A screenshot run gives up after this long (e.g. when no frame can be presented).
 const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// GPU-side state: kept apart from what is persisted, recreated with the window.
-#[derive(Default)]
-pub struct GpuState {
-    pub adapter: String,
-    pub backend: String,
-}
-
 struct ScreenshotRun {
     path: PathBuf,
     after_frames: u32,
@@ -106,6 +101,8 @@ pub struct ViewerApp {
     dialog: Option<DialogJob>,
     error: Option<LoadError>,
     notice: Option<String>,
+    /// When the notice appeared: notices go away by themselves after a while.
+    notice_since: Instant,
     log: VecDeque<Fired>,
     fired_total: u64,
     show_help: bool,
@@ -118,6 +115,7 @@ pub struct ViewerApp {
     last_poll: Instant,
     initial_clip: Option<String>,
     initial_time: Option<f32>,
+    initial_select: Option<String>,
     screenshot: Option<ScreenshotRun>,
     /// Where a failed screenshot run reports to `run` (and so to the exit status).
     outcome: Arc<Mutex<Option<String>>>,
@@ -133,19 +131,14 @@ impl ViewerApp {
         } else {
             cc.storage.and_then(|s| eframe::get_value::<UiState>(s, STORAGE_KEY)).unwrap_or_default()
         };
-        let mut gpu = GpuState::default();
-        if let Some(rs) = &cc.wgpu_render_state {
-            let info = rs.adapter.get_info();
-            gpu.adapter = info.name;
-            gpu.backend = format!("{:?}", info.backend);
-        }
+        let gpu = GpuState::new(cc.wgpu_render_state.as_ref());
         let mut app = Self {
             state,
             gpu,
             doc: Document::new(Asset::new(Format::Demo), Vec::new(), Vec::new(), 0),
             pose: Pose::default(),
             recording_poses: Vec::new(),
-            player: Player::default(),
+            player: Player::for_asset(&Asset::new(Format::Demo), None, PlaybackType::Loop),
             camera: OrbitCamera::default(),
             selected: None,
             focus_track: 0,
@@ -153,6 +146,7 @@ impl ViewerApp {
             dialog: None,
             error: None,
             notice: None,
+            notice_since: Instant::now(),
             log: VecDeque::new(),
             fired_total: 0,
             show_help: false,
@@ -165,6 +159,7 @@ impl ViewerApp {
             last_poll: Instant::now(),
             initial_clip: args.clip.clone(),
             initial_time: args.time,
+            initial_select: args.select.clone(),
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,
                 after_frames: args.after_frames.max(1),
@@ -178,12 +173,27 @@ impl ViewerApp {
             frame_next: false,
             quit: false,
         };
-        app.player.mode = app.state.playback;
-        app.player.speed = app.state.speed;
+        if let Some(s) = args.shading {
+            app.state.shading = s;
+        }
+        match args.theme {
+            Some(super::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
+            Some(super::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),
+            Some(super::Theme::System) => cc.egui_ctx.set_theme(egui::ThemePreference::System),
+            None => {}
+        }
+        app.player.set_mode(app.state.playback);
+        app.player.speed = app.state.speed.max(0.0);
         let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
         let ctx = cc.egui_ctx.clone();
         app.job = Some(LoadJob::spawn(files, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
         app
+    }
+
+    /// Shows a short message at the bottom of the window for a while.
+    fn notify(&mut self, text: impl Into<String>) {
+        self.notice = Some(text.into());
+        self.notice_since = Instant::now();
     }
 
     fn next_generation(&mut self) -> u64 {
@@ -248,18 +258,15 @@ impl ViewerApp {
                 }
             }
             if first_new_clip < self.doc.asset.clips.len() {
-                match self.player.tracks.get_mut(self.focus_track) {
-                    Some(t) => {
-                        t.clip = first_new_clip;
-                        t.offset = -t.speed * self.player.time;
-                        t.events.clear();
-                    }
-                    None => {
-                        self.player.tracks.push(Track::new(first_new_clip));
-                        self.focus_track = self.player.tracks.len() - 1;
-                    }
+                self.player.add_new_clips(&self.doc.asset);
+                // Play what was just bound: on the focus track, or on a new track.
+                if self.focus_track < self.player.track_count() {
+                    self.player.set_clip(self.focus_track, first_new_clip);
+                    self.player.clear_events(self.focus_track);
+                } else if let Some(t) = self.player.add_track(first_new_clip, 0.0) {
+                    self.focus_track = t;
                 }
-                self.player.seek(&self.doc.asset, 0.0);
+                self.player.seek(&self.doc.asset, self.focus_track, 0.0);
                 self.player.playing = true;
             }
             self.state.remember(&self.doc.paths());
@@ -282,35 +289,30 @@ impl ViewerApp {
                 .selected
                 .and_then(|b| old.asset.skeleton.names.get(b))
                 .and_then(|n| self.doc.asset.skeleton.find(n));
-            let clips = self.doc.asset.clips.len();
-            self.player.tracks.retain(|t| t.clip < clips);
-            let bones = self.doc.asset.skeleton.len();
-            for t in &mut self.player.tracks {
-                if let Mask::Subtree(b) = t.mask
-                    && b >= bones
-                {
-                    t.mask = Mask::All;
-                }
-            }
-            let time = self.player.time;
-            self.player.seek(&self.doc.asset, time);
-            self.notice = Some(format!("Reloaded {}", self.doc.title()));
+            self.player = self.player.carried_over(&self.doc.asset);
+            self.focus_track = self.focus_track.min(self.player.track_count().saturating_sub(1));
+            self.notify(format!("Reloaded {}", self.doc.title()));
         } else {
             let clip = self.initial_clip.take().and_then(|name| {
                 let found = self.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
                 if found.is_none() {
-                    self.notice = Some(format!("No clip named '{name}'; playing the first clip"));
+                    self.notify(format!("No clip named '{name}'; playing the first clip"));
                 }
                 found
             });
-            self.player = Player::for_asset(&self.doc.asset, clip);
-            self.player.mode = self.state.playback;
-            self.player.speed = self.state.speed;
+            self.player = Player::for_asset(&self.doc.asset, clip, self.state.playback);
+            self.player.speed = self.state.speed.max(0.0);
             if let Some(t) = self.initial_time.take() {
-                self.player.seek(&self.doc.asset, t);
+                self.player.seek(&self.doc.asset, 0, t);
                 self.player.playing = false;
             }
-            self.selected = None;
+            self.selected = self.initial_select.take().and_then(|name| {
+                let found = self.doc.asset.skeleton.find(&name);
+                if found.is_none() {
+                    self.notify(format!("No bone named '{name}'"));
+                }
+                found
+            });
             self.focus_track = 0;
             self.log.clear();
             self.timeline_view.fit = true;
@@ -319,7 +321,33 @@ impl ViewerApp {
                 self.state.remember(&self.doc.paths());
             }
         }
-        self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.player.evaluate(&mut self.pose);
+    }
+
+    /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
+    fn frame_clip(&mut self) {
+        let asset = &self.doc.asset;
+        let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+        if let Some(clip) = self.player.track(self.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c)) {
+            const SAMPLES: usize = 12;
+            for i in 0..=SAMPLES {
+                let t = clip.duration * i as f32 / SAMPLES as f32;
+                let pose = Pose::from_clip(&asset.skeleton, clip, t);
+                let pb = viewport::pose_bounds(&self.doc, &pose);
+                if !pb.is_empty() {
+                    b.add(pb.min);
+                    b.add(pb.max);
+                }
+            }
+        }
+        if let Some(r) = self.viewport_cache.pose_bounds {
+            b.add(r.min);
+            b.add(r.max);
+        }
+        if b.is_empty() {
+            b = self.doc.bind_bounds;
+        }
+        self.camera.frame(b.center(), b.radius());
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
@@ -335,10 +363,10 @@ impl ViewerApp {
             _ => {
                 // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
                 if d.started.elapsed() < Duration::from_millis(400) {
-                    self.notice = Some(
+                    self.notify(
                         "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
                          Drag files onto the window, use File › Open recent, or pass them on the command line."
-                            .into(),
+                            ,
                     );
                 }
             }
@@ -369,7 +397,7 @@ impl ViewerApp {
         });
         match spawned {
             Ok(_) => self.dialog = Some(DialogJob { rx, started: Instant::now(), mode }),
-            Err(e) => self.notice = Some(format!("Could not open the file dialog: {e}")),
+            Err(e) => self.notify(format!("Could not open the file dialog: {e}")),
         }
     }
 
@@ -510,7 +538,15 @@ impl ViewerApp {
             Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
-                let b = self.viewport_cache.pose_bounds.filter(|b| !b.is_empty()).unwrap_or(self.doc.bind_bounds);
+                let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+                if let Some(r) = self.viewport_cache.pose_bounds {
+                    // Recordings (hands, head) add to what the pose covers.
+                    b.add(r.min);
+                    b.add(r.max);
+                }
+                if b.is_empty() {
+                    b = self.doc.bind_bounds;
+                }
                 self.camera.frame(b.center(), b.radius());
             }
             Command::FrameSelected => {
@@ -529,78 +565,65 @@ impl ViewerApp {
             }
             Command::SetShading(s) => self.state.shading = s,
             Command::SetOverlay(o, on) => self.state.overlays.set(o, on),
-            Command::TogglePlay => {
-                if !self.player.playing && self.player.time >= self.player.length(asset) && self.player.speed > 0.0 {
-                    // Play after the end starts over, as media players do.
-                    self.player.seek(asset, 0.0);
-                }
-                self.player.playing = !self.player.playing;
-            }
-            Command::Seek(t) => self.player.seek(asset, t),
+            Command::TogglePlay => self.player.toggle_play(asset, self.focus_track),
+            Command::Seek(t) => self.player.seek(asset, self.focus_track, t),
             Command::StepFrames(n) => {
                 let fps = self.player.frame_rate(asset, self.focus_track);
                 self.player.playing = false;
                 // Land on frame boundaries of the focus clip.
-                let frame = (self.player.time * fps).round() + n as f32;
-                self.player.seek(asset, frame / fps);
+                let frame = (self.player.now(asset, self.focus_track) * fps).round() + n as f32;
+                self.player.seek(asset, self.focus_track, frame / fps);
             }
-            Command::GoToStart => self.player.seek(asset, 0.0),
+            Command::GoToStart => self.player.seek(asset, self.focus_track, 0.0),
             Command::GoToEnd => {
-                let len = self.player.length(asset);
-                self.player.seek(asset, len);
+                let len = self.player.length(asset, self.focus_track);
+                // In a loop the very end is the start again: stop just before it, on the last frame.
+                let end = if self.player.mode() == PlaybackType::Loop { (len - 1e-4).max(0.0) } else { len };
+                self.player.seek(asset, self.focus_track, end);
             }
             Command::SetSpeed(s) => {
-                self.state.speed = s;
-                self.player.speed = s;
+                self.state.speed = s.max(0.0);
+                self.player.speed = self.state.speed;
             }
             Command::SetPlayback(m) => {
                 self.state.playback = m;
-                self.player.mode = m;
+                self.player.set_mode(m);
             }
             Command::AddTrack => {
                 if !asset.clips.is_empty() {
-                    let clip = self.player.tracks.get(self.focus_track).map_or(0, |t| t.clip);
-                    let mut t = Track::new(clip);
-                    t.offset = -self.player.time;
-                    self.player.tracks.push(t);
-                    self.focus_track = self.player.tracks.len() - 1;
+                    let clip = self.player.track(self.focus_track).and_then(|t| t.clip).unwrap_or(0);
+                    let now = self.player.now(asset, self.focus_track);
+                    if let Some(t) = self.player.add_track(clip, f64::from(now)) {
+                        self.focus_track = t;
+                    }
                 }
             }
             Command::RemoveTrack(i) => {
-                if i < self.player.tracks.len() {
-                    self.player.tracks.remove(i);
-                    self.focus_track = self.focus_track.min(self.player.tracks.len().saturating_sub(1));
-                }
+                self.player.remove_track(i);
+                self.focus_track = self.focus_track.min(self.player.track_count().saturating_sub(1));
             }
-            Command::FocusTrack(i) => self.focus_track = i.min(self.player.tracks.len().saturating_sub(1)),
-            Command::EditTrack(i, edit) => {
-                let time = self.player.time;
-                let Some(t) = self.player.tracks.get_mut(i) else { return };
-                match edit {
-                    TrackEdit::Clip(c) => {
-                        if c < asset.clips.len() {
-                            t.clip = c;
-                        }
+            Command::FocusTrack(i) => self.focus_track = i.min(self.player.track_count().saturating_sub(1)),
+            Command::EditTrack(i, edit) => match edit {
+                TrackEdit::Clip(c) => {
+                    if c < asset.clips.len() {
+                        self.player.set_clip(i, c);
                     }
-                    TrackEdit::Enabled(e) => t.enabled = e,
-                    TrackEdit::Weight(w) => t.weight = w.clamp(0.0, 1.0),
-                    TrackEdit::Speed(s) => {
-                        // Keep the clip time now, so changing speed does not jump.
-                        let raw = t.raw_time(time);
-                        t.speed = s;
-                        t.offset = raw - s * time;
-                    }
-                    TrackEdit::Position(p) => t.offset = p - t.speed * time,
-                    TrackEdit::Additive(a) => t.additive = a,
-                    TrackEdit::Mask(m) => t.mask = m,
-                    TrackEdit::Solo(s) => t.solo = s,
-                    TrackEdit::Mute(m) => t.mute = m,
-                    TrackEdit::ClearEvents => t.events.clear(),
                 }
-            }
+                TrackEdit::Enabled(e) => self.player.set_enabled(i, e),
+                TrackEdit::Weight(w) => self.player.set_weight(i, w),
+                TrackEdit::Speed(s) => self.player.set_speed(i, s),
+                TrackEdit::Position(p) => self.player.set_local_time(i, p),
+                TrackEdit::Mode(m) => self.player.set_mix_mode(i, m),
+                TrackEdit::Mask(m) => self.player.set_mask(i, m, asset),
+                TrackEdit::Solo(on) => self.player.set_solo(i, on),
+                TrackEdit::Mute(on) => self.player.set_mute(i, on),
+                TrackEdit::ClearEvents => self.player.clear_events(i),
+            },
             Command::CrossFade { clip, seconds } => {
-                if clip < asset.clips.len() {
-                    self.focus_track = self.player.cross_fade(clip, seconds);
+                if clip < asset.clips.len()
+                    && let Some(t) = self.player.cross_fade(clip, seconds)
+                {
+                    self.focus_track = t;
                     self.player.playing = true;
                 }
             }
@@ -618,9 +641,11 @@ impl ViewerApp {
             Command::ShowHelp(s) => self.show_help = s,
             Command::SetAutoReload(on) => self.state.auto_reload = on,
             Command::SetShowFrames(on) => self.state.show_frames = on,
+            Command::SetCullBackFaces(on) => self.state.cull_back_faces = on,
+            Command::SetPainterFallback(on) => self.gpu.force_painter = on,
             Command::CopyToClipboard(text) => {
                 ctx.copy_text(text);
-                self.notice = Some("Copied to the clipboard".into());
+                self.notify("Copied to the clipboard");
             }
             Command::Quit => self.quit = true,
         }
@@ -714,6 +739,25 @@ impl ViewerApp {
                     cmds.push(Command::FrameAll);
                 }
                 ui.separator();
+                let mut cull = self.state.cull_back_faces;
+                if ui
+                    .checkbox(&mut cull, "Hide back faces")
+                    .on_hover_text("Off shows both sides of every triangle, for files wound the wrong way")
+                    .changed()
+                {
+                    cmds.push(Command::SetCullBackFaces(cull));
+                }
+                let mut painter = self.gpu.force_painter || !self.gpu.renderer;
+                let r =
+                    ui.add_enabled(self.gpu.renderer, egui::Checkbox::new(&mut painter, "Draw with the egui painter"));
+                if r.on_hover_text(
+                    "The CPU fallback (no textures, no depth buffer): for comparing with the GPU renderer",
+                )
+                .changed()
+                {
+                    cmds.push(Command::SetPainterFallback(painter));
+                }
+                ui.separator();
                 ui.label("Theme");
                 egui::global_theme_preference_buttons(ui);
             });
@@ -754,18 +798,21 @@ impl ViewerApp {
     fn windows(&mut self, ctx: &egui::Context, viewport_rect: egui::Rect, cmds: &mut Vec<Command>) {
         if self.show_help {
             let mut open = true;
-            egui::Window::new("Keyboard and mouse").open(&mut open).collapsible(false).resizable(false).show(
-                ctx,
-                |ui| {
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut open)
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                .show(ctx, |ui| {
+                    ui.set_max_width(640.0);
                     egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
                         for (k, what) in SHORTCUTS {
                             ui.strong(*k);
-                            ui.label(*what);
+                            ui.add(egui::Label::new(*what).wrap_mode(egui::TextWrapMode::Wrap));
                             ui.end_row();
                         }
                     });
-                },
-            );
+                });
             if !open {
                 cmds.push(Command::ShowHelp(false));
             }
@@ -932,13 +979,7 @@ fn job_text(job: &LoadJob) -> String {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        if self.gpu.adapter.is_empty()
-            && let Some(rs) = frame.wgpu_render_state()
-        {
-            let info = rs.adapter.get_info();
-            self.gpu.adapter = info.name;
-            self.gpu.backend = format!("{:?}", info.backend);
-        }
+        self.gpu.sync(frame.wgpu_render_state(), &self.doc);
         let now = Instant::now();
         let dt = if self.screenshot.is_some() {
             // Automated runs are deterministic: a fixed step per frame, whatever the machine's speed.
@@ -962,17 +1003,17 @@ impl eframe::App for ViewerApp {
         // Animation.
         let log = &mut self.log;
         let total = &mut self.fired_total;
-        self.player.advance(&self.doc.asset, dt, |f| {
+        self.player.advance(&self.doc.asset, self.focus_track, dt, |f| {
             *total += 1;
             log.push_back(f);
             if log.len() > LOG_LIMIT {
                 log.pop_front();
             }
         });
-        self.player.evaluate(&self.doc.asset, &mut self.pose);
+        self.player.evaluate(&mut self.pose);
         self.recording_poses.resize_with(self.doc.asset.recordings.len(), RecordingPose::default);
         for (rec, pose) in self.doc.asset.recordings.iter().zip(&mut self.recording_poses) {
-            evaluate_recording(rec, self.player.time, pose);
+            evaluate_recording(rec, self.player.recording_time(rec.duration), pose);
         }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
@@ -1010,7 +1051,7 @@ impl eframe::App for ViewerApp {
             } else {
                 format!("{} · {}", self.gpu.adapter, self.gpu.backend)
             },
-            renderer: "egui painter",
+            renderer: if self.gpu.active() { "wgpu renderer" } else { "egui painter" },
         };
         let mut viewport_rect = egui::Rect::NOTHING;
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -1022,7 +1063,7 @@ impl eframe::App for ViewerApp {
                 selected: self.selected,
                 recordings: &self.recording_poses,
                 status: &status,
-                gpu_draws_scene: false,
+                gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
             };
             viewport_rect = viewport::show(ui, &input, &mut self.viewport_cache, &mut cmds);
             self.empty_hint(ui, viewport_rect);
@@ -1030,8 +1071,9 @@ impl eframe::App for ViewerApp {
         self.windows(&ctx, viewport_rect, &mut cmds);
 
         if self.frame_next {
+            // A new scene: frame the whole first clip, so that the animation stays in view.
             self.frame_next = false;
-            cmds.insert(0, Command::FrameAll);
+            self.frame_clip();
         }
         for cmd in cmds {
             self.apply(&ctx, cmd);
@@ -1040,6 +1082,13 @@ impl eframe::App for ViewerApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         self.screenshot_step(&ctx);
+        if self.notice.is_some() {
+            if self.notice_since.elapsed() > Duration::from_secs(10) {
+                self.notice = None;
+            } else {
+                ctx.request_repaint_after(Duration::from_millis(500));
+            }
+        }
         if self.player.playing || self.job.is_some() || self.dialog.is_some() {
             ctx.request_repaint();
         } else if self.state.auto_reload && !self.doc.files.is_empty() {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::camera::ViewPreset;
-use super::player::{Mask, PlaybackType};
+use super::player::{MixMode, PlaybackType};
 use super::state::{Overlay, PanelId, RightTab, Shading};
 
 /// How files being opened relate to what is loaded.
@@ -26,10 +26,11 @@ pub enum TrackEdit {
     Enabled(bool),
     Weight(f32),
     Speed(f32),
-    /// Clip time now (seconds); the track's offset follows.
+    /// Jump the track to this clip time (seconds).
     Position(f32),
-    Additive(bool),
-    Mask(Mask),
+    Mode(MixMode),
+    /// Limit the track to this bone and its descendants (`None`: all bones).
+    Mask(Option<usize>),
     Solo(bool),
     Mute(bool),
     ClearEvents,
@@ -93,6 +94,9 @@ pub enum Command {
     ShowHelp(bool),
     SetAutoReload(bool),
     SetShowFrames(bool),
+    SetCullBackFaces(bool),
+    /// Draw the viewport with the egui painter instead of the GPU renderer.
+    SetPainterFallback(bool),
     CopyToClipboard(String),
     Quit,
 }

@@ -17,7 +17,7 @@ use super::document::{Document, display_name};
 pub fn matrix_text(m: &Mat4) -> String {
     let r = m.transpose().to_cols_array_2d();
     r.iter()
-        .map(|row| row.iter().map(|v| format!("{v:>11.5}")).collect::<Vec<_>>().join(" "))
+        .map(|row| row.iter().map(|v| format!("{:>10}", num(*v, 5))).collect::<Vec<_>>().join(" "))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -25,22 +25,31 @@ pub fn matrix_text(m: &Mat4) -> String {
 pub fn srt_text(t: &Transform) -> String {
     let (x, y, z) = t.rotation.to_euler(EulerRot::XYZ);
     format!(
-        "translation {}\nrotation    {} (x y z w)\n            {:.3}°, {:.3}°, {:.3}° (Euler XYZ)\nscale       {}",
+        "T  {}\nR  {}  (x y z w)\n   {}°, {}°, {}°  (Euler XYZ)\nS  {}",
         vec3(t.translation),
         quat(t.rotation),
-        x.to_degrees(),
-        y.to_degrees(),
-        z.to_degrees(),
+        num(x.to_degrees(), 3),
+        num(y.to_degrees(), 3),
+        num(z.to_degrees(), 3),
         vec3(t.scale)
     )
 }
 
+/// A number with `decimals` places, without the "-0.000" that rounding small negatives gives.
+fn num(v: f32, decimals: usize) -> String {
+    let s = format!("{v:.decimals$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
+        _ => s,
+    }
+}
+
 fn vec3(v: Vec3) -> String {
-    format!("{:.5}, {:.5}, {:.5}", v.x, v.y, v.z)
+    format!("{}, {}, {}", num(v.x, 5), num(v.y, 5), num(v.z, 5))
 }
 
 fn quat(q: Quat) -> String {
-    format!("{:.5}, {:.5}, {:.5}, {:.5}", q.x, q.y, q.z, q.w)
+    format!("{}, {}, {}, {}", num(q.x, 5), num(q.y, 5), num(q.z, 5), num(q.w, 5))
 }
 
 fn copy_block(ui: &mut egui::Ui, title: &str, body: &str, cmds: &mut Vec<Command>) {
@@ -264,6 +273,7 @@ mod tests {
         let t = Transform::from_translation_rotation(Vec3::X, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
         let s = srt_text(&t);
         assert!(s.contains("90.000°"), "{s}");
-        assert!(s.starts_with("translation 1.00000, 0.00000, 0.00000"));
+        assert!(s.starts_with("T  1.00000, 0.00000, 0.00000"), "{s}");
+        assert!(!matrix_text(&Mat4::from_rotation_z(1e-9)).contains("-0.00000"));
     }
 }

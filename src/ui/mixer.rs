@@ -10,7 +10,7 @@ use egui::{Color32, RichText};
 
 use super::command::{Command, TrackEdit};
 use super::document::Document;
-use super::player::{Fired, Mask, Player};
+use super::player::{Fired, MixMode, Player};
 
 /// Height of one track row (header and lane).
 pub const TRACK_ROW_HEIGHT: f32 = 54.0;
@@ -38,7 +38,7 @@ pub fn track_header(
     selected_bone: Option<usize>,
     cmds: &mut Vec<Command>,
 ) {
-    let Some(track) = player.tracks.get(i) else { return };
+    let Some(track) = player.track(i) else { return };
     let asset = &doc.asset;
     let edit = |cmds: &mut Vec<Command>, e: TrackEdit| cmds.push(Command::EditTrack(i, e));
     let contributes = player.contributes(i);
@@ -47,7 +47,7 @@ pub fn track_header(
         let marker = RichText::new(format!("●{}", i + 1)).color(track_color(i)).strong();
         if ui
             .selectable_label(focus, marker)
-            .on_hover_text("Focus: the timeline shows this track's keys and steps by its frame rate")
+            .on_hover_text("Focus: the timeline shows this track's clip, keys and frames")
             .clicked()
         {
             cmds.push(Command::FocusTrack(i));
@@ -57,41 +57,31 @@ pub fn track_header(
             edit(cmds, TrackEdit::Enabled(enabled));
         }
         let mut solo = track.solo;
-        if ui.toggle_value(&mut solo, "S").on_hover_text("Solo: only soloed tracks play").changed() {
+        if ui.toggle_value(&mut solo, "S").on_hover_text("Solo: only soloed tracks are heard").changed() {
             edit(cmds, TrackEdit::Solo(solo));
         }
         let mut mute = track.mute;
         if ui.toggle_value(&mut mute, "M").on_hover_text("Mute").changed() {
             edit(cmds, TrackEdit::Mute(mute));
         }
-        let clip_name = asset.clips.get(track.clip).map_or("(missing clip)", |c| c.name.as_str());
-        let mut clip = track.clip;
+        let clip_name = track.clip.and_then(|c| asset.clips.get(c)).map_or("(no clip)", |c| c.name.as_str());
+        let mut clip = track.clip.unwrap_or(usize::MAX);
         egui::ComboBox::from_id_salt(("track clip", i)).selected_text(clip_name).width(128.0).show_ui(ui, |ui| {
             for (c, cl) in asset.clips.iter().enumerate() {
                 ui.selectable_value(&mut clip, c, format!("{}  ({:.2} s)", cl.name, cl.duration));
             }
         });
-        if clip != track.clip {
+        if Some(clip) != track.clip && clip < asset.clips.len() {
             edit(cmds, TrackEdit::Clip(clip));
         }
-        let effective = track.weight_at(player.time);
         let mut weight = track.weight;
         let slider = egui::Slider::new(&mut weight, 0.0..=1.0).show_value(false);
-        let r = ui.add_sized([70.0, 18.0], slider).on_hover_text(format!(
-            "Weight {:.2}{}",
-            track.weight,
-            if track.events.is_empty() {
-                String::new()
-            } else {
-                format!(" (now {effective:.2} from sequencer events)")
-            }
-        ));
+        let r = ui.add_sized([70.0, 18.0], slider).on_hover_text("Weight in the mix (sequencer ramps move it too)");
         if r.changed() {
             edit(cmds, TrackEdit::Weight(weight));
         }
-        let weak = !contributes || effective <= 0.0;
-        let label = RichText::new(format!("{effective:.2}")).monospace();
-        ui.label(if weak { label.weak() } else { label });
+        let label = RichText::new(format!("{:.2}", track.weight)).monospace();
+        ui.label(if contributes && track.weight > 0.0 { label } else { label.weak() });
         if ui.small_button("✖").on_hover_text("Remove this track").clicked() {
             cmds.push(Command::RemoveTrack(i));
         }
@@ -101,47 +91,52 @@ pub fn track_header(
         ui.add_space(24.0);
         ui.label("speed");
         let mut speed = track.speed;
-        if ui.add(egui::DragValue::new(&mut speed).speed(0.01).range(-10.0..=10.0).max_decimals(2)).changed() {
+        if ui
+            .add(egui::DragValue::new(&mut speed).speed(0.01).range(-10.0..=10.0).max_decimals(2))
+            .on_hover_text("Track speed; negative plays the clip backwards")
+            .changed()
+        {
             edit(cmds, TrackEdit::Speed(speed));
         }
         ui.label("pos");
-        let mut pos = player.clip_time(asset, i);
-        let duration = asset.clips.get(track.clip).map_or(0.0, |c| c.duration);
+        let mut pos = track.local_time;
+        let duration = track.clip.and_then(|c| asset.clips.get(c)).map_or(0.0, |c| c.duration);
         let r = ui
             .add(egui::DragValue::new(&mut pos).speed(0.01).range(0.0..=duration.max(0.0)).suffix(" s").max_decimals(3))
-            .on_hover_text("The clip time of this track now; dragging shifts the track against the clock");
+            .on_hover_text("Where this track is in its clip; dragging moves only this track");
         if r.changed() {
             edit(cmds, TrackEdit::Position(pos));
         }
-        let mut additive = track.additive;
-        if ui
-            .checkbox(&mut additive, "add")
-            .on_hover_text("Additive: the clip's difference from the bind pose is added on top")
-            .changed()
-        {
-            edit(cmds, TrackEdit::Additive(additive));
+        let mut mode = track.mode;
+        egui::ComboBox::from_id_salt(("track mode", i)).selected_text(mode.label()).width(70.0).show_ui(ui, |ui| {
+            for m in MixMode::ALL {
+                ui.selectable_value(&mut mode, m, m.label());
+            }
+        });
+        if mode != track.mode {
+            edit(cmds, TrackEdit::Mode(mode));
         }
-        let mask_text = match track.mask {
-            Mask::All => "all bones".to_owned(),
-            Mask::Subtree(b) => format!("below {}", asset.skeleton.names.get(b).map_or("?", |n| n.as_str())),
+        let mask_text = match track.mask_root {
+            None => "all bones".to_owned(),
+            Some(b) => format!("below {}", asset.skeleton.names.get(b).map_or("?", |n| n.as_str())),
         };
-        let mut mask = track.mask;
-        egui::ComboBox::from_id_salt(("track mask", i)).selected_text(mask_text).width(96.0).show_ui(ui, |ui| {
-            ui.selectable_value(&mut mask, Mask::All, "All bones");
+        let mut mask = track.mask_root;
+        egui::ComboBox::from_id_salt(("track mask", i)).selected_text(mask_text).width(90.0).show_ui(ui, |ui| {
+            ui.selectable_value(&mut mask, None, "All bones");
             match selected_bone.and_then(|b| asset.skeleton.names.get(b).map(|n| (b, n))) {
                 Some((b, name)) => {
-                    ui.selectable_value(&mut mask, Mask::Subtree(b), format!("Selected bone and below: {name}"));
+                    ui.selectable_value(&mut mask, Some(b), format!("Selected bone and below: {name}"));
                 }
                 None => {
                     ui.weak("Select a bone to mask to its subtree");
                 }
             }
         });
-        if mask != track.mask {
+        if mask != track.mask_root {
             edit(cmds, TrackEdit::Mask(mask));
         }
-        if !track.events.is_empty()
-            && ui.small_button("⟲").on_hover_text("Clear this track's sequencer events").clicked()
+        if player.events_of(i).next().is_some()
+            && ui.small_button("⟲").on_hover_text("Cancel this track's sequencer events").clicked()
         {
             edit(cmds, TrackEdit::ClearEvents);
         }
@@ -196,7 +191,7 @@ pub fn callback_log(ui: &mut egui::Ui, log: &VecDeque<Fired>, total: u64, cmds: 
             ui.strong("data");
             ui.end_row();
             for f in log.iter().rev() {
-                ui.monospace(format!("{:8.3}", f.clock));
+                ui.monospace(format!("{:8.3}{}", f.clock, if f.backwards { " ◀" } else { "" }));
                 ui.label(RichText::new(format!("●{}", f.track + 1)).color(track_color(f.track)));
                 ui.label(format!("{} @ {:.3}", f.clip, f.key_time));
                 ui.label(&f.data);

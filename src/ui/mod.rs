@@ -11,6 +11,7 @@ pub mod app;
 pub mod camera;
 pub mod command;
 pub mod document;
+pub mod gpu;
 pub mod inspector;
 pub mod loader;
 pub mod mixer;
@@ -40,9 +41,26 @@ pub struct ViewerArgs {
     /// Clip to play first (by name); the first clip of the model when not given.
     #[arg(long, value_name = "NAME")]
     pub clip: Option<String>,
-    /// Start at this time (seconds) instead of playing from 0; with `--screenshot` the animation is paused there.
+    /// Start paused at this time (seconds of the first clip) instead of playing from 0.
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f32>,
+    /// Select this bone (by name) once the files are loaded.
+    #[arg(long, value_name = "BONE")]
+    pub select: Option<String>,
+    /// Shading mode to start with (overrides the saved one).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub shading: Option<state::Shading>,
+    /// Colour theme (overrides the saved one; egui follows the system by default).
+    #[arg(long, value_enum, value_name = "THEME")]
+    pub theme: Option<Theme>,
+}
+
+/// `--theme`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Dark,
+    Light,
+    System,
 }
 
 /// Parses `WIDTHxHEIGHT` (points).
@@ -78,6 +96,7 @@ pub fn run(args: ViewerArgs) -> Result<(), String> {
         renderer: eframe::Renderer::Wgpu,
         // A depth buffer for the 3D viewport, which paints into egui's render pass.
         depth_buffer: 32,
+        multisampling: gpu::SAMPLE_COUNT as u16,
         // Automated screenshots must not depend on (or change) the user's saved window and panel layout.
         persist_window: !screenshot_mode,
         ..Default::default()

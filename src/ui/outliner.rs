@@ -56,7 +56,8 @@ pub fn show(
 
     ui.horizontal(|ui| {
         ui.heading("Skeleton");
-        ui.weak(format!("{} bones", doc.asset.skeleton.len()));
+        let n = doc.asset.skeleton.len();
+        ui.weak(format!("{n} bone{}", if n == 1 { "" } else { "s" }));
     });
     ui.horizontal(|ui| {
         let r = ui.add(

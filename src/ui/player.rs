@@ -1,35 +1,41 @@
-//! The viewer's playback model: the timeline clock, the mixer's tracks (clip, enable, weight, speed, position,
-//! additive, mask, solo/mute), sequencer events (weight ramps, as a cross-fade makes) and callback firing.
-//! It evaluates the blended local pose of the asset's skeleton into caller-visible buffers.
+//! The viewer's playback: the `anim` [`Controller`] (tracks, mixer, sequencer, callbacks) plus what only the
+//! viewer needs around it — play/pause, a global speed, one playback type for every clip, solo/mute, the bone
+//! a track's mask starts from, and the timeline's notion of "now".
 //!
-//! Time model. The timeline clock `time` runs from 0 to [`Player::length`] (the end of the last contributing
-//! track); the playback type says what happens at the ends: `Once` stops, `Clamp` holds the end and keeps
-//! playing, `Loop` wraps, `PingPong` turns round. Each track maps the clock to its clip's local time as
-//! `offset + speed · time`, folded into the clip by the same playback type. Weights from sequencer events are
-//! a pure function of the clock, so scrubbing back before a cross-fade shows the pose before it.
+//! Time. The controller's clock runs unbounded; every track has its own position, folded into its clip by the
+//! playback type. The timeline shows the *focus* track's clip time (seconds and frames of that clip), so a
+//! seek (scrub, frame step, Home/End) moves the whole controller: the clock and every track by the same
+//! amount of clock time. Seeks are jumps and fire no callbacks (the controller's rule), so dragging the
+//! playhead cannot cause a storm of them; callbacks fire only while playing. Without any track (an input
+//! recording alone), the timeline is the clock itself, folded by the playback type.
 //!
-//! Callback rule: callback keys fire only while playing (`advance`), once per crossing of the key, for keys in
-//! (previous, now] in the direction of travel (including wraps and reverse play). Seeking — scrubbing, frame
-//! steps, Home/End — never fires callbacks, so dragging the playhead cannot cause a storm.
+//! `Once` plays to the end of the focus clip and pauses there, holding the last frame (the controller runs it
+//! as `ClampForever`, so the pose does not fall back to the bind pose when it ends). Mute and solo are applied
+//! when the pose is evaluated (their weights are zeroed for that call only) and muted tracks' callbacks are
+//! not reported.
 //!
-//! Must not touch: GPU, egui, files. Pose maths comes from `anim`.
+//! Must not touch: GPU, egui, files.
 
-use glam::{Quat, Vec3, Vec4};
+use std::sync::Arc;
 
-use crate::anim::{ClipBinding, Pose};
-use crate::scene::{Asset, Transform};
+use crate::anim::controller::{
+    AdditiveReference, BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent,
+    Transition,
+};
+use crate::anim::{BoneMask, Pose};
+use crate::scene::Asset;
 
-/// What the clock (and each track's clip time) does at the ends of the range.
+/// What happens at the ends of a clip (shown in the timeline; the same for every clip).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PlaybackType {
-    /// Play to the end and stop.
+    /// Play to the end, hold the last frame and pause.
     Once,
     /// Wrap round to the start.
     #[default]
     Loop,
     /// Turn round at either end.
     PingPong,
-    /// Hold the end frame while still playing (other tracks, or a negative speed, may go on).
+    /// Hold the end frame while still playing (other tracks, and a negative track speed, go on).
     Clamp,
 }
 
@@ -45,541 +51,488 @@ impl PlaybackType {
         }
     }
 
-    /// Folds an unbounded time into `[0, period]`.
-    pub fn fold(self, t: f32, period: f32) -> f32 {
-        if !(period > 0.0) || !t.is_finite() {
-            return 0.0;
-        }
+    fn controller(self) -> CtrlPlayback {
         match self {
-            Self::Once | Self::Clamp => t.clamp(0.0, period),
-            Self::Loop => t.rem_euclid(period),
-            Self::PingPong => {
-                let m = t.rem_euclid(2.0 * period);
-                if m > period { 2.0 * period - m } else { m }
-            }
+            Self::Once | Self::Clamp => CtrlPlayback::ClampForever,
+            Self::Loop => CtrlPlayback::Loop,
+            Self::PingPong => CtrlPlayback::PingPong,
         }
+    }
+
+    /// Folds an unbounded time into `[0, period]`.
+    pub fn fold(self, t: f64, period: f32) -> f32 {
+        crate::anim::controller::local_time(t, period, self.controller())
     }
 }
 
-/// Which bones a track drives.
+/// How a track enters the mix, as the mixer offers it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Mask {
+pub enum MixMode {
     #[default]
-    All,
-    /// The bone and everything below it.
-    Subtree(usize),
+    Blend,
+    /// Added on top as the difference from the clip's first frame.
+    AddFirstFrame,
+    /// Added on top as the difference from the bind pose.
+    AddBindPose,
 }
 
-/// A change of a track's weight over time on the timeline clock (a cross-fade is two of them).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SeqEvent {
-    pub start: f32,
-    pub duration: f32,
-    pub from: f32,
-    pub to: f32,
-}
+impl MixMode {
+    pub const ALL: [MixMode; 3] = [Self::Blend, Self::AddFirstFrame, Self::AddBindPose];
 
-impl SeqEvent {
-    pub fn end(&self) -> f32 {
-        self.start + self.duration.max(0.0)
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Blend => "blend",
+            Self::AddFirstFrame => "add (vs first frame)",
+            Self::AddBindPose => "add (vs bind pose)",
+        }
     }
 
-    /// The weight at `time`, or `None` before the event starts.
-    pub fn value_at(&self, time: f32) -> Option<f32> {
-        if time < self.start {
-            None
-        } else if self.duration <= 0.0 || time >= self.end() {
-            Some(self.to)
-        } else {
-            let s = (time - self.start) / self.duration;
-            Some(self.from + (self.to - self.from) * s)
+    fn blend_mode(self) -> BlendMode {
+        match self {
+            Self::Blend => BlendMode::Blend,
+            Self::AddFirstFrame => BlendMode::Additive(AdditiveReference::FirstFrame),
+            Self::AddBindPose => BlendMode::Additive(AdditiveReference::BindPose),
+        }
+    }
+
+    fn from_blend_mode(m: BlendMode) -> Self {
+        match m {
+            BlendMode::Blend => Self::Blend,
+            BlendMode::Additive(AdditiveReference::FirstFrame) => Self::AddFirstFrame,
+            BlendMode::Additive(AdditiveReference::BindPose) => Self::AddBindPose,
         }
     }
 }
 
-/// One row of the mixer.
+/// What the mixer shows for one track.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Track {
-    /// Index into `asset.clips`.
-    pub clip: usize,
+pub struct TrackView {
+    /// Index into `asset.clips` (= the controller's set).
+    pub clip: Option<usize>,
     pub enabled: bool,
-    /// Base weight (sequencer events override it from their start on).
+    /// The live weight (sequencer ramps included).
     pub weight: f32,
     pub speed: f32,
-    /// Clip time at clock 0; the clip time at clock `t` is `offset + speed · t` (folded).
-    pub offset: f32,
-    /// Added on top of the blended pose as a difference from the bind pose, instead of blended.
-    pub additive: bool,
-    pub mask: Mask,
+    /// Where the track is in its clip, seconds.
+    pub local_time: f32,
+    pub mode: MixMode,
+    /// The mask is this bone and its descendants.
+    pub mask_root: Option<usize>,
     pub solo: bool,
     pub mute: bool,
-    pub events: Vec<SeqEvent>,
 }
 
-impl Track {
-    pub fn new(clip: usize) -> Self {
-        Self {
-            clip,
-            enabled: true,
-            weight: 1.0,
-            speed: 1.0,
-            offset: 0.0,
-            additive: false,
-            mask: Mask::All,
-            solo: false,
-            mute: false,
-            events: Vec::new(),
-        }
-    }
-
-    /// Weight at clock `time`, with sequencer events applied (the latest started event wins).
-    pub fn weight_at(&self, time: f32) -> f32 {
-        let mut w = self.weight;
-        let mut latest = f32::NEG_INFINITY;
-        for e in &self.events {
-            if let Some(v) = e.value_at(time)
-                && e.start >= latest
-            {
-                latest = e.start;
-                w = v;
-            }
-        }
-        w
-    }
-
-    /// Unfolded clip time at clock `time`.
-    pub fn raw_time(&self, time: f32) -> f32 {
-        self.offset + self.speed * time
-    }
+/// Viewer-only flags of a track, kept parallel to the controller's tracks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct TrackExtra {
+    solo: bool,
+    mute: bool,
+    mask_root: Option<usize>,
 }
 
 /// A callback key that fired.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fired {
-    /// Clock time when it fired.
-    pub clock: f32,
+    /// Controller clock when it fired.
+    pub clock: f64,
     pub track: usize,
     pub clip: String,
     /// The key's time in its clip.
     pub key_time: f32,
     pub data: String,
+    pub backwards: bool,
 }
 
-/// The playback state.
 #[derive(Clone, Debug)]
 pub struct Player {
-    pub tracks: Vec<Track>,
-    pub time: f32,
+    ctrl: Controller,
+    extra: Vec<TrackExtra>,
+    /// Clip name per set, for callback reports (the controller is borrowed while it reports).
+    set_names: Vec<String>,
     pub playing: bool,
-    /// Global speed multiplier of the clock (negative plays backwards).
+    /// Multiplies wall time (≥ 0; a track plays backwards with a negative track speed).
     pub speed: f32,
-    pub mode: PlaybackType,
-    /// Direction of the clock in ping-pong mode (+1 or −1), times the sign of `speed`.
-    direction: f32,
-    bindings: Vec<(usize, ClipBinding)>,
-    scratch: Vec<Transform>,
-    acc_t: Vec<Vec3>,
-    acc_s: Vec<Vec3>,
-    acc_r: Vec<Vec4>,
-    acc_w: Vec<f32>,
-    masks: Vec<Vec<bool>>,
-}
-
-impl Default for Player {
-    fn default() -> Self {
-        Self {
-            tracks: Vec::new(),
-            time: 0.0,
-            playing: true,
-            speed: 1.0,
-            mode: PlaybackType::Loop,
-            direction: 1.0,
-            bindings: Vec::new(),
-            scratch: Vec::new(),
-            acc_t: Vec::new(),
-            acc_s: Vec::new(),
-            acc_r: Vec::new(),
-            acc_w: Vec::new(),
-            masks: Vec::new(),
-        }
-    }
+    mode: PlaybackType,
+    /// Weights zeroed for one evaluation (mute/solo), restored after.
+    saved: Vec<(usize, f32)>,
 }
 
 impl Player {
-    /// A player for `asset` with one track on `clip` (when the asset has clips).
-    pub fn for_asset(asset: &Asset, clip: Option<usize>) -> Self {
-        let mut p = Self::default();
-        if let Some(c) = clip.filter(|c| *c < asset.clips.len()).or(if asset.clips.is_empty() { None } else { Some(0) })
-        {
-            p.tracks.push(Track::new(c));
+    /// A player for `asset` with every clip as a set and one track on `clip` (or the first clip).
+    pub fn for_asset(asset: &Asset, clip: Option<usize>, mode: PlaybackType) -> Self {
+        let mut ctrl = Controller::new(Arc::new(asset.skeleton.clone()));
+        for c in &asset.clips {
+            ctrl.add_set(c.clone(), mode.controller());
+        }
+        let set_names = asset.clips.iter().map(|c| c.name.clone()).collect();
+        let mut p = Self { ctrl, extra: Vec::new(), set_names, playing: true, speed: 1.0, mode, saved: Vec::new() };
+        let first = clip.filter(|c| *c < asset.clips.len()).or((!asset.clips.is_empty()).then_some(0));
+        if let Some(c) = first {
+            p.add_track(c, 0.0);
         }
         p
     }
 
-    /// Whether a track takes part in the pose (enabled, not muted, soloed if anything is soloed).
-    pub fn contributes(&self, track: usize) -> bool {
-        let any_solo = self.tracks.iter().any(|t| t.solo && t.enabled && !t.mute);
-        self.tracks.get(track).is_some_and(|t| t.enabled && !t.mute && (!any_solo || t.solo))
+    pub fn controller(&self) -> &Controller {
+        &self.ctrl
     }
 
-    /// End of the timeline: the clock time at which the last contributing track reaches the end of its clip
-    /// (or its start, when it plays backwards), the end of every sequencer event, and the end of every input
-    /// recording (recordings play on the clock directly). 0 when nothing plays.
-    pub fn length(&self, asset: &Asset) -> f32 {
-        let mut end = asset.recordings.iter().map(|r| r.duration).filter(|d| d.is_finite()).fold(0.0f32, f32::max);
-        for (i, t) in self.tracks.iter().enumerate() {
-            for e in &t.events {
-                end = end.max(e.end());
-            }
-            if !self.contributes(i) {
-                continue;
-            }
-            let Some(clip) = asset.clips.get(t.clip) else { continue };
-            let d = clip.duration.max(0.0);
-            let track_end = if t.speed > 1e-6 {
-                (d - t.offset) / t.speed
-            } else if t.speed < -1e-6 {
-                -t.offset / t.speed
-            } else {
-                0.0
-            };
-            end = end.max(track_end);
+    pub fn mode(&self) -> PlaybackType {
+        self.mode
+    }
+
+    pub fn set_mode(&mut self, mode: PlaybackType) {
+        self.mode = mode;
+        for s in 0..self.ctrl.sets().len() {
+            let _ = self.ctrl.set_playback(s, mode.controller());
         }
-        if end.is_finite() { end.max(0.0) } else { 0.0 }
+    }
+
+    /// Binds newly added clips of the asset (after an animation file was bound to it) as sets.
+    pub fn add_new_clips(&mut self, asset: &Asset) {
+        for c in asset.clips.iter().skip(self.ctrl.sets().len()) {
+            self.ctrl.add_set(c.clone(), self.mode.controller());
+            self.set_names.push(c.name.clone());
+        }
+    }
+
+    pub fn track_count(&self) -> usize {
+        self.ctrl.tracks().len()
+    }
+
+    /// Adds a track playing `clip` from clip time `local`; returns its index.
+    pub fn add_track(&mut self, clip: usize, local: f64) -> Option<usize> {
+        let t = self.ctrl.add_track(Some(clip)).ok()?;
+        let _ = self.ctrl.set_position(t, local);
+        self.extra.push(TrackExtra::default());
+        Some(t)
+    }
+
+    pub fn remove_track(&mut self, track: usize) {
+        if self.ctrl.remove_track(track).is_ok() && track < self.extra.len() {
+            self.extra.remove(track);
+        }
+    }
+
+    pub fn track(&self, i: usize) -> Option<TrackView> {
+        let t = self.ctrl.track(i)?;
+        let e = self.extra.get(i).copied().unwrap_or_default();
+        Some(TrackView {
+            clip: t.set(),
+            enabled: t.is_enabled(),
+            weight: t.weight(),
+            speed: t.speed(),
+            local_time: self.ctrl.track_local_time(i).unwrap_or(0.0),
+            mode: MixMode::from_blend_mode(t.mode()),
+            mask_root: e.mask_root,
+            solo: e.solo,
+            mute: e.mute,
+        })
+    }
+
+    /// Whether a track can be heard: enabled, with weight, not muted, soloed if anything is soloed.
+    pub fn contributes(&self, i: usize) -> bool {
+        let any_solo = self.extra.iter().enumerate().any(|(j, e)| e.solo && self.is_enabled(j));
+        let e = self.extra.get(i).copied().unwrap_or_default();
+        self.is_enabled(i) && !e.mute && (!any_solo || e.solo)
+    }
+
+    fn is_enabled(&self, i: usize) -> bool {
+        self.ctrl.track(i).is_some_and(|t| t.is_enabled())
+    }
+
+    /// Sequencer events (pending and running) of one track.
+    pub fn events_of(&self, track: usize) -> impl Iterator<Item = &ScheduledEvent> {
+        self.ctrl.events().iter().filter(move |e| e.event.track == track)
+    }
+
+    // ----- edits ---------------------------------------------------------------------------------------------
+
+    pub fn set_clip(&mut self, track: usize, clip: usize) {
+        let _ = self.ctrl.set_track_set(track, Some(clip));
+    }
+
+    pub fn set_enabled(&mut self, track: usize, on: bool) {
+        let _ = self.ctrl.set_enabled(track, on);
+    }
+
+    pub fn set_weight(&mut self, track: usize, w: f32) {
+        let _ = self.ctrl.set_weight(track, w.clamp(0.0, 1.0));
+    }
+
+    pub fn set_speed(&mut self, track: usize, s: f32) {
+        let _ = self.ctrl.set_speed(track, s);
+    }
+
+    /// Moves a track to clip time `local` (a jump: no callbacks).
+    pub fn set_local_time(&mut self, track: usize, local: f32) {
+        let (Some(t), Some(now)) = (self.ctrl.track(track), self.ctrl.track_local_time(track)) else { return };
+        let position = t.position() + f64::from(local - now);
+        let _ = self.ctrl.set_position(track, position);
+    }
+
+    pub fn set_mix_mode(&mut self, track: usize, mode: MixMode) {
+        let _ = self.ctrl.set_blend_mode(track, mode.blend_mode());
+    }
+
+    pub fn set_mask(&mut self, track: usize, root: Option<usize>, asset: &Asset) {
+        let mask = root.map(|b| BoneMask::from_bone_and_descendants(&asset.skeleton, b));
+        if self.ctrl.set_mask(track, mask).is_ok()
+            && let Some(e) = self.extra.get_mut(track)
+        {
+            e.mask_root = root;
+        }
+    }
+
+    pub fn set_solo(&mut self, track: usize, on: bool) {
+        if let Some(e) = self.extra.get_mut(track) {
+            e.solo = on;
+        }
+    }
+
+    pub fn set_mute(&mut self, track: usize, on: bool) {
+        if let Some(e) = self.extra.get_mut(track) {
+            e.mute = on;
+        }
+    }
+
+    pub fn clear_events(&mut self, track: usize) {
+        self.ctrl.clear_events(Some(track));
+    }
+
+    /// Cross-fades to `clip` over `seconds` from now: a track playing it (an existing contributing one, or a new
+    /// one starting the clip at 0) fades in while every other contributing track fades out and is disabled at
+    /// the end. Returns the track faded in.
+    pub fn cross_fade(&mut self, clip: usize, seconds: f32) -> Option<usize> {
+        let now = self.ctrl.time();
+        let seconds = f64::from(seconds.max(0.0));
+        let plays = |p: &Self, i: usize| p.track(i).is_some_and(|t| t.clip == Some(clip));
+        let audible = (0..self.track_count()).find(|&i| plays(self, i) && self.contributes(i));
+        // A silent track already on the clip (e.g. faded out earlier) is reused rather than piling up tracks.
+        let silent = (0..self.track_count()).find(|&i| plays(self, i) && !self.extra.get(i).is_some_and(|e| e.mute));
+        let target = match (audible, silent) {
+            (Some(t), _) => t,
+            (None, Some(t)) => {
+                let _ = self.ctrl.set_position(t, 0.0);
+                let _ = self.ctrl.set_weight(t, 0.0);
+                let _ = self.ctrl.set_enabled(t, false);
+                self.ctrl.clear_events(Some(t));
+                t
+            }
+            (None, None) => {
+                let t = self.add_track(clip, 0.0)?;
+                let _ = self.ctrl.set_weight(t, 0.0);
+                let _ = self.ctrl.set_enabled(t, false);
+                t
+            }
+        };
+        let others: Vec<usize> = (0..self.track_count()).filter(|&i| i != target && self.contributes(i)).collect();
+        match others.split_first() {
+            Some((&first, rest)) => {
+                let _ = self.ctrl.cross_fade(first, target, now, seconds, Transition::Linear);
+                for &o in rest {
+                    let _ = self.ctrl.key_weight(o, 0.0, now, seconds, Transition::Linear);
+                    let _ = self.ctrl.key_enable(o, false, now + seconds);
+                }
+            }
+            None => {
+                // Nothing to fade from: fade in from the bind pose.
+                let _ = self.ctrl.key_enable(target, true, now);
+                let _ = self.ctrl.key_event(crate::anim::controller::TrackEvent {
+                    from: Some(0.0),
+                    ..crate::anim::controller::TrackEvent::new(
+                        target,
+                        EventKind::Weight(1.0),
+                        now,
+                        seconds,
+                        Transition::Linear,
+                    )
+                });
+            }
+        }
+        Some(target)
+    }
+
+    // ----- time --------------------------------------------------------------------------------------------
+
+    /// The controller clock.
+    pub fn clock(&self) -> f64 {
+        self.ctrl.time()
+    }
+
+    /// What the timeline spans: the focus track's clip, or (without tracks) the longest recording.
+    pub fn length(&self, asset: &Asset, focus: usize) -> f32 {
+        match self.focus(focus) {
+            Some(f) => {
+                self.ctrl.track(f).and_then(|t| t.set()).and_then(|s| self.ctrl.set(s)).map_or(0.0, |s| s.duration())
+            }
+            None => recording_length(asset),
+        }
+    }
+
+    /// The timeline's "now": the focus track's clip time, or the folded clock without tracks.
+    pub fn now(&self, asset: &Asset, focus: usize) -> f32 {
+        match self.focus(focus) {
+            Some(f) => self.ctrl.track_local_time(f).unwrap_or(0.0),
+            None => self.mode.fold(self.ctrl.time(), recording_length(asset)),
+        }
+    }
+
+    /// Time to evaluate recordings at: the clock, folded into each recording by the playback type.
+    pub fn recording_time(&self, duration: f32) -> f32 {
+        self.mode.fold(self.ctrl.time(), duration)
+    }
+
+    fn focus(&self, focus: usize) -> Option<usize> {
+        let n = self.track_count();
+        (n > 0).then(|| focus.min(n - 1))
     }
 
     /// Frame rate for stepping and frame display: the focus track's clip, else 30.
     pub fn frame_rate(&self, asset: &Asset, focus: usize) -> f32 {
-        self.tracks
-            .get(focus)
-            .or_else(|| self.tracks.first())
-            .and_then(|t| asset.clips.get(t.clip))
+        self.focus(focus)
+            .and_then(|f| self.ctrl.track(f))
+            .and_then(|t| t.set())
+            .and_then(|s| asset.clips.get(s))
             .map(|c| c.frame_rate)
             .filter(|f| f.is_finite() && *f > 0.0)
             .unwrap_or(30.0)
     }
 
-    /// Clip time (folded) of a track at the current clock.
-    pub fn clip_time(&self, asset: &Asset, track: usize) -> f32 {
-        let Some(t) = self.tracks.get(track) else { return 0.0 };
-        let d = asset.clips.get(t.clip).map_or(0.0, |c| c.duration);
-        self.mode.fold(t.raw_time(self.time), d)
+    /// Clock seconds per second of the focus clip.
+    fn clock_per_local(&self, focus: usize) -> f64 {
+        let speed = self.focus(focus).and_then(|f| self.ctrl.track(f)).map_or(1.0, |t| t.speed());
+        if speed.abs() > 1e-4 { 1.0 / f64::from(speed) } else { 1.0 }
     }
 
-    /// Moves the clock to `time` (clamped to the timeline) without firing callbacks.
-    pub fn seek(&mut self, asset: &Asset, time: f32) {
-        let len = self.length(asset);
-        self.time = if time.is_finite() { time.clamp(0.0, len) } else { 0.0 };
+    /// Maps a clock time onto the timeline (for drawing sequencer events and markers): linear from now.
+    pub fn clock_to_timeline(&self, asset: &Asset, focus: usize, clock: f64) -> f32 {
+        let now = self.now(asset, focus);
+        (f64::from(now) + (clock - self.ctrl.time()) / self.clock_per_local(focus)) as f32
     }
 
-    /// Advances the clock by `dt` seconds of wall time (times the global speed) when playing, and calls
-    /// `fired` for every callback key crossed.
-    pub fn advance(&mut self, asset: &Asset, dt: f32, mut fired: impl FnMut(Fired)) {
+    /// Jumps so that the timeline shows `t` (clamped to it): the clock and every track move by the same clock
+    /// time. Fires nothing.
+    pub fn seek(&mut self, asset: &Asset, focus: usize, t: f32) {
+        let len = self.length(asset, focus);
+        let t = if t.is_finite() { t.clamp(0.0, len) } else { 0.0 };
+        let d_clock = f64::from(t - self.now(asset, focus)) * self.clock_per_local(focus);
+        if d_clock == 0.0 {
+            return;
+        }
+        for i in 0..self.track_count() {
+            if let Some(tr) = self.ctrl.track(i) {
+                let p = tr.position() + d_clock * f64::from(tr.speed());
+                let _ = self.ctrl.set_position(i, p);
+            }
+        }
+        let time = (self.ctrl.time() + d_clock).max(0.0);
+        self.ctrl.set_time(time);
+        // Without tracks a seek to the very end must not fold back to the start.
+        if self.track_count() == 0 && t >= len && len > 0.0 && self.mode == PlaybackType::Loop {
+            self.ctrl.set_time(time - 1e-4);
+        }
+    }
+
+    /// Advances by `dt` seconds of wall time (× the global speed) while playing, reporting fired callbacks of
+    /// tracks that can be heard.
+    pub fn advance(&mut self, asset: &Asset, focus: usize, dt: f32, mut fired: impl FnMut(Fired)) {
         if !self.playing || !dt.is_finite() || dt <= 0.0 {
             return;
         }
-        let len = self.length(asset);
-        if len <= 0.0 {
-            self.time = 0.0;
-            return;
-        }
-        let step = dt * self.speed;
-        // The clock segments travelled this frame (two when it wraps or turns round).
-        let mut segments: [(f32, f32); 2] = [(self.time, self.time); 2];
-        let mut count = 1;
-        let from = self.time.clamp(0.0, len);
-        match self.mode {
-            PlaybackType::Once | PlaybackType::Clamp => {
-                let to = (from + step).clamp(0.0, len);
-                segments[0] = (from, to);
-                self.time = to;
-                let at_end = (step > 0.0 && to >= len) || (step < 0.0 && to <= 0.0);
-                if at_end && self.mode == PlaybackType::Once {
-                    self.playing = false;
-                }
+        let step = f64::from(dt * self.speed.max(0.0));
+        let audible: Vec<bool> = (0..self.track_count()).map(|i| self.contributes(i)).collect();
+        let names = &self.set_names;
+        let mut out = Vec::new();
+        self.ctrl.advance(step, |e: &CallbackEvent<'_>| {
+            if audible.get(e.track).copied().unwrap_or(false) {
+                out.push(Fired {
+                    clock: e.time,
+                    track: e.track,
+                    clip: names.get(e.set).cloned().unwrap_or_default(),
+                    key_time: e.key_time,
+                    data: e.data.to_owned(),
+                    backwards: e.backwards,
+                });
             }
-            PlaybackType::Loop => {
-                // A step longer than the whole timeline only wraps once; that is enough for display and keeps
-                // the callback count bounded.
-                let step = step.clamp(-len, len);
-                let to = from + step;
-                if to >= len {
-                    segments = [(from, len), (0.0, to - len)];
-                    count = 2;
-                    self.time = (to - len).min(len);
-                } else if to < 0.0 {
-                    segments = [(from, 0.0), (len, to + len)];
-                    count = 2;
-                    self.time = (to + len).max(0.0);
-                } else {
-                    segments[0] = (from, to);
-                    self.time = to;
-                }
-            }
-            PlaybackType::PingPong => {
-                let step = (step * self.direction).clamp(-len, len);
-                let to = from + step;
-                if to > len {
-                    segments = [(from, len), (len, 2.0 * len - to)];
-                    count = 2;
-                    self.time = (2.0 * len - to).max(0.0);
-                    self.direction = -self.direction;
-                } else if to < 0.0 {
-                    segments = [(from, 0.0), (0.0, -to)];
-                    count = 2;
-                    self.time = (-to).min(len);
-                    self.direction = -self.direction;
-                } else {
-                    segments[0] = (from, to);
-                    self.time = to;
-                }
-            }
-        }
-        for &(a, b) in &segments[..count] {
-            self.fire_between(asset, a, b, &mut fired);
-        }
-    }
-
-    /// Fires the callback keys every contributing track crosses while the clock goes from `a` to `b`.
-    fn fire_between(&self, asset: &Asset, a: f32, b: f32, fired: &mut impl FnMut(Fired)) {
-        if a == b {
-            return;
-        }
-        for (i, t) in self.tracks.iter().enumerate() {
-            if !self.contributes(i) {
-                continue;
-            }
-            let Some(clip) = asset.clips.get(t.clip) else { continue };
-            if clip.callback_keys.is_empty() {
-                continue;
-            }
-            let (ra, rb) = (t.raw_time(a), t.raw_time(b));
-            let clock_of = |raw: f32| if t.speed.abs() > 1e-9 { (raw - t.offset) / t.speed } else { a };
-            for key in &clip.callback_keys {
-                for raw in crossings(self.mode, key.time, clip.duration, ra, rb) {
-                    fired(Fired {
-                        clock: clock_of(raw),
-                        track: i,
-                        clip: clip.name.clone(),
-                        key_time: key.time,
-                        data: key.data.clone(),
-                    });
-                }
+        });
+        out.into_iter().for_each(&mut fired);
+        if self.mode == PlaybackType::Once {
+            // Pause at the end of the focus clip (in its direction of play).
+            let len = self.length(asset, focus);
+            let now = self.now(asset, focus);
+            let speed = self.focus(focus).and_then(|f| self.ctrl.track(f)).map_or(1.0, |t| t.speed());
+            let at_end = if speed >= 0.0 { now >= len - 1e-6 } else { now <= 1e-6 };
+            let no_tracks_end = self.track_count() == 0 && self.ctrl.time() >= f64::from(len);
+            if (self.track_count() > 0 && at_end) || no_tracks_end {
+                self.playing = false;
             }
         }
     }
 
-    /// The blended local pose at the current clock, written into `pose` (and its to-root and palette updated).
-    pub fn evaluate(&mut self, asset: &Asset, pose: &mut Pose) {
-        let skeleton = &asset.skeleton;
-        let n = skeleton.len();
-        pose.local.clear();
-        pose.local.extend_from_slice(&skeleton.bind_local);
-        self.refresh_bindings(asset);
-        self.acc_t.clear();
-        self.acc_t.resize(n, Vec3::ZERO);
-        self.acc_s.clear();
-        self.acc_s.resize(n, Vec3::ZERO);
-        self.acc_r.clear();
-        self.acc_r.resize(n, Vec4::ZERO);
-        self.acc_w.clear();
-        self.acc_w.resize(n, 0.0);
-        self.scratch.resize(n, Transform::IDENTITY);
-
-        // Pass 1: weighted average of the non-additive tracks, per bone (weights normalised per bone, so a
-        // masked track fully drives its bones when it is alone there). Pass 2: additive tracks on top.
-        for additive_pass in [false, true] {
-            for i in 0..self.tracks.len() {
-                if !self.contributes(i) || self.tracks[i].additive != additive_pass {
-                    continue;
-                }
-                let track = &self.tracks[i];
-                let w = track.weight_at(self.time);
-                if w <= 0.0 {
-                    continue;
-                }
-                let Some(clip) = asset.clips.get(track.clip) else { continue };
-                let Some(binding) = self.bindings.get(i).map(|b| &b.1) else { continue };
-                let t = self.mode.fold(track.raw_time(self.time), clip.duration);
-                binding.sample(skeleton, clip, t, &mut self.scratch);
-                // An empty mask means all bones.
-                let mask = self.masks.get(i).filter(|m| !m.is_empty());
-                for b in 0..n {
-                    if mask.is_some_and(|m| !m.get(b).copied().unwrap_or(false)) {
-                        continue;
-                    }
-                    let s = self.scratch[b];
-                    if additive_pass {
-                        let bind = skeleton.bind_local[b];
-                        let l = &mut pose.local[b];
-                        let dq = bind.rotation.inverse() * s.rotation;
-                        l.rotation = (l.rotation * Quat::IDENTITY.slerp(dq, w.min(1.0))).normalize();
-                        l.translation += (s.translation - bind.translation) * w;
-                        let ratio = s.scale / bind.scale.max(Vec3::splat(1e-6));
-                        l.scale *= Vec3::ONE + (ratio - Vec3::ONE) * w;
-                    } else {
-                        let q = Vec4::from(s.rotation);
-                        let first = self.acc_r[b];
-                        // Blend rotations in one hemisphere, or q and −q (the same rotation) cancel.
-                        let q = if first.dot(q) < 0.0 { -q } else { q };
-                        self.acc_r[b] += q * w;
-                        self.acc_t[b] += s.translation * w;
-                        self.acc_s[b] += s.scale * w;
-                        self.acc_w[b] += w;
-                    }
-                }
-            }
-            if !additive_pass {
-                for b in 0..n {
-                    let w = self.acc_w[b];
-                    if w > 1e-6 {
-                        let q = self.acc_r[b] / w;
-                        pose.local[b] = Transform {
-                            translation: self.acc_t[b] / w,
-                            rotation: if q.length_squared() > 1e-12 {
-                                Quat::from_vec4(q.normalize())
-                            } else {
-                                Quat::IDENTITY
-                            },
-                            scale: self.acc_s[b] / w,
-                        };
-                    }
-                }
+    /// Play, or pause; play at the end of a `Once`/`Clamp` timeline starts over.
+    pub fn toggle_play(&mut self, asset: &Asset, focus: usize) {
+        if !self.playing && matches!(self.mode, PlaybackType::Once | PlaybackType::Clamp) {
+            let len = self.length(asset, focus);
+            if self.now(asset, focus) >= len - 1e-6 {
+                self.seek(asset, focus, 0.0);
             }
         }
-        pose.update(skeleton);
+        self.playing = !self.playing;
     }
 
-    /// Rebuilds the per-track clip bindings and masks when tracks or their clips changed.
-    fn refresh_bindings(&mut self, asset: &Asset) {
-        let n = asset.skeleton.len();
-        self.bindings.truncate(self.tracks.len());
-        for (i, t) in self.tracks.iter().enumerate() {
-            let stale = self.bindings.get(i).is_none_or(|b| b.0 != t.clip || b.1.bone_tracks.len() != n);
-            if stale {
-                let binding = asset
-                    .clips
-                    .get(t.clip)
-                    .map(|c| ClipBinding::new(&asset.skeleton, c))
-                    .unwrap_or_else(|| ClipBinding { bone_tracks: vec![None; n], unmatched_tracks: Vec::new() });
-                if i < self.bindings.len() {
-                    self.bindings[i] = (t.clip, binding);
-                } else {
-                    self.bindings.push((t.clip, binding));
-                }
+    /// The mixed pose now, into `pose` (local, to-root, palette).
+    pub fn evaluate(&mut self, pose: &mut Pose) {
+        self.saved.clear();
+        for i in 0..self.track_count() {
+            if self.is_enabled(i) && !self.contributes(i) {
+                let w = self.ctrl.track(i).map_or(0.0, |t| t.weight());
+                self.saved.push((i, w));
+                let _ = self.ctrl.set_weight(i, 0.0);
             }
         }
-        self.masks.resize(self.tracks.len(), Vec::new());
-        for (i, t) in self.tracks.iter().enumerate() {
-            match t.mask {
-                Mask::All => self.masks[i].clear(),
-                Mask::Subtree(root) => {
-                    let m = &mut self.masks[i];
-                    m.clear();
-                    m.resize(n, false);
-                    for b in 0..n {
-                        // Parents come first, so one forward pass marks the whole subtree.
-                        let parent_in = asset.skeleton.parents[b].is_some_and(|p| p < b && m[p]);
-                        m[b] = b == root || parent_in;
-                    }
-                }
-            }
+        if self.ctrl.evaluate_pose(pose).is_err() {
+            *pose = Pose::bind(self.ctrl.skeleton());
         }
-        // An empty mask means "all bones"; keep `All` tracks out of the per-bone check.
-        for (i, t) in self.tracks.iter().enumerate() {
-            if t.mask == Mask::All {
-                self.masks[i] = Vec::new();
-            }
+        for &(i, w) in &self.saved {
+            let _ = self.ctrl.set_weight(i, w);
         }
     }
 
-    /// Makes `track` fade in over `seconds` from now while every other contributing track fades out: the
-    /// sequencer events of a cross-fade. The faded-in track starts its clip at 0 now unless it is already
-    /// contributing.
-    pub fn cross_fade(&mut self, clip: usize, seconds: f32) -> usize {
-        let now = self.time;
-        let seconds = seconds.max(0.0);
-        let existing = (0..self.tracks.len()).find(|&i| self.tracks[i].clip == clip && self.contributes(i));
-        let target = match existing {
-            Some(i) => i,
-            None => {
-                let mut t = Track::new(clip);
-                t.weight = 0.0;
-                t.offset = -t.speed * now;
-                self.tracks.push(t);
-                self.tracks.len() - 1
-            }
-        };
-        for i in 0..self.tracks.len() {
-            if i != target && !self.contributes(i) {
-                continue;
-            }
-            let from = self.tracks[i].weight_at(now);
-            let to = if i == target { 1.0 } else { 0.0 };
-            let t = &mut self.tracks[i];
-            // Later events replace what an earlier, unfinished one would still do after `now`.
-            t.events.retain(|e| e.start < now);
-            t.events.push(SeqEvent { start: now, duration: seconds, from, to });
+    /// A player for a reloaded asset with the same tracks (clips that still exist), clock and options.
+    pub fn carried_over(&self, asset: &Asset) -> Self {
+        let mut p = Self::for_asset(asset, None, self.mode);
+        while p.track_count() > 0 {
+            p.remove_track(0);
         }
-        target
+        p.playing = self.playing;
+        p.speed = self.speed;
+        p.ctrl.set_time(self.ctrl.time());
+        for i in 0..self.track_count() {
+            let (Some(v), Some(t)) = (self.track(i), self.ctrl.track(i)) else { continue };
+            let Some(clip) = v.clip.filter(|c| *c < asset.clips.len()) else { continue };
+            let Some(n) = p.add_track(clip, t.position()) else { continue };
+            p.set_enabled(n, v.enabled);
+            p.set_weight(n, v.weight);
+            p.set_speed(n, v.speed);
+            p.set_mix_mode(n, v.mode);
+            p.set_mask(n, v.mask_root.filter(|b| *b < asset.skeleton.len()), asset);
+            p.set_solo(n, v.solo);
+            p.set_mute(n, v.mute);
+        }
+        p
     }
 }
 
-/// Unfolded clip times in the half-open range from `ra` to `rb` (direction of travel; `(ra, rb]` forwards,
-/// `[rb, ra)` backwards) at which the key at clip time `key` is met, for a clip of length `period` played
-/// with `mode`.
-pub fn crossings(mode: PlaybackType, key: f32, period: f32, ra: f32, rb: f32) -> Vec<f32> {
-    let mut out = Vec::new();
-    if ra == rb || !ra.is_finite() || !rb.is_finite() {
-        return out;
-    }
-    let inside = |x: f32| if rb > ra { x > ra && x <= rb } else { x >= rb && x < ra };
-    let (lo, hi) = (ra.min(rb), ra.max(rb));
-    match mode {
-        PlaybackType::Once | PlaybackType::Clamp => {
-            if inside(key) && (0.0..=period.max(0.0)).contains(&key) {
-                out.push(key);
-            }
-        }
-        PlaybackType::Loop | PlaybackType::PingPong if period > 0.0 => {
-            let cycle = if mode == PlaybackType::Loop { period } else { 2.0 * period };
-            // Images of the key within one cycle: loop has one; ping-pong two (out and back), one at the turn.
-            let first_image = if mode == PlaybackType::Loop { key.rem_euclid(period) } else { key.clamp(0.0, period) };
-            let mut images = vec![first_image];
-            if mode == PlaybackType::PingPong {
-                let back = 2.0 * period - images[0];
-                if (back - images[0]).abs() > 1e-6 && back < cycle {
-                    images.push(back);
-                }
-            }
-            let first = (lo / cycle).floor() as i64 - 1;
-            let last = (hi / cycle).ceil() as i64 + 1;
-            // A huge span is bounded by `advance` (at most one timeline length per frame).
-            if last - first > 10_000 {
-                return out;
-            }
-            for n in first..=last {
-                for img in &images {
-                    let x = img + n as f32 * cycle;
-                    if inside(x) {
-                        out.push(x);
-                    }
-                }
-            }
-            out.sort_by(f32::total_cmp);
-            if rb < ra {
-                out.reverse();
-            }
-        }
-        _ => {}
-    }
-    out
+fn recording_length(asset: &Asset) -> f32 {
+    asset.recordings.iter().map(|r| r.duration).filter(|d| d.is_finite()).fold(0.0f32, f32::max)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{BoneTrack, CallbackKey, Clip, Curve};
+    use crate::scene::{BoneTrack, CallbackKey, Clip, Curve, Transform};
+    use glam::{Quat, Vec3};
 
     fn asset_with(clips: Vec<Clip>) -> Asset {
         let mut a = Asset::new(crate::scene::Format::Demo);
@@ -608,147 +561,115 @@ mod tests {
     fn run(p: &mut Player, a: &Asset, steps: usize, dt: f32) -> Vec<Fired> {
         let mut out = Vec::new();
         for _ in 0..steps {
-            p.advance(a, dt, |f| out.push(f));
+            p.advance(a, 0, dt, |f| out.push(f));
         }
         out
     }
 
     #[test]
-    fn fold_modes() {
-        assert_eq!(PlaybackType::Loop.fold(2.5, 2.0), 0.5);
-        assert_eq!(PlaybackType::Loop.fold(-0.5, 2.0), 1.5);
-        assert_eq!(PlaybackType::PingPong.fold(2.5, 2.0), 1.5);
-        assert_eq!(PlaybackType::PingPong.fold(4.5, 2.0), 0.5);
-        assert_eq!(PlaybackType::Once.fold(3.0, 2.0), 2.0);
-        assert_eq!(PlaybackType::Clamp.fold(-1.0, 2.0), 0.0);
-    }
-
-    #[test]
-    fn loop_fires_each_key_once_per_cycle() {
+    fn plays_and_fires_callbacks_once_per_loop() {
         let a = asset_with(vec![clip("walk", 1.0, 1.0, &[(0.25, "step L"), (0.75, "step R")])]);
-        let mut p = Player::for_asset(&a, None);
-        // 3 cycles in 7 ms steps: 6 callbacks, in order, none twice.
-        let fired = run(&mut p, &a, (3.0f32 / 0.007).ceil() as usize, 0.007);
+        let mut p = Player::for_asset(&a, None, PlaybackType::Loop);
+        let fired = run(&mut p, &a, 300, 0.01);
         let data: Vec<&str> = fired.iter().map(|f| f.data.as_str()).collect();
         assert_eq!(data, ["step L", "step R", "step L", "step R", "step L", "step R"]);
+        assert_eq!(fired[0].clip, "walk");
     }
 
     #[test]
-    fn a_big_step_that_wraps_still_fires_the_keys_it_crossed() {
-        let a = asset_with(vec![clip("walk", 1.0, 1.0, &[(0.1, "a"), (0.9, "b")])]);
-        let mut p = Player::for_asset(&a, None);
-        p.time = 0.8;
-        let fired = run(&mut p, &a, 1, 0.4); // 0.8 → 1.2 wraps to 0.2: crosses 0.9 then 0.1
-        let data: Vec<&str> = fired.iter().map(|f| f.data.as_str()).collect();
-        assert_eq!(data, ["b", "a"]);
-        assert!((p.time - 0.2).abs() < 1e-5);
+    fn seeking_moves_every_track_and_fires_nothing() {
+        let a = asset_with(vec![clip("a", 2.0, 2.0, &[(0.5, "x")]), clip("b", 4.0, 0.0, &[])]);
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        p.add_track(1, 0.5);
+        p.set_speed(1, 2.0);
+        p.seek(&a, 0, 1.5);
+        assert!((p.now(&a, 0) - 1.5).abs() < 1e-5);
+        // Track 1 moved by twice the clock time: 0.5 + 2·1.5.
+        assert!((p.track(1).unwrap().local_time - 3.5).abs() < 1e-4, "{:?}", p.track(1));
+        // The seek passed the key at 0.5 without firing; playing on from 1.5 does not fire it either.
+        assert!(run(&mut p, &a, 10, 0.01).is_empty());
     }
 
     #[test]
-    fn reverse_play_fires_in_reverse_and_seek_fires_nothing() {
-        let a = asset_with(vec![clip("walk", 1.0, 1.0, &[(0.25, "a"), (0.75, "b")])]);
-        let mut p = Player::for_asset(&a, None);
-        p.seek(&a, 0.9);
-        p.seek(&a, 0.1);
-        p.speed = -1.0;
-        p.time = 0.9;
-        let fired = run(&mut p, &a, 10, 0.05); // 0.9 → 0.4
-        let data: Vec<&str> = fired.iter().map(|f| f.data.as_str()).collect();
-        assert_eq!(data, ["b"]);
-    }
-
-    #[test]
-    fn once_stops_at_the_end_and_clamp_keeps_playing() {
-        let a = asset_with(vec![clip("walk", 1.0, 1.0, &[])]);
-        let mut p = Player::for_asset(&a, None);
-        p.mode = PlaybackType::Once;
-        run(&mut p, &a, 30, 0.05);
+    fn once_pauses_on_the_last_frame_and_play_starts_over() {
+        let a = asset_with(vec![clip("a", 1.0, 2.0, &[])]);
+        let mut p = Player::for_asset(&a, None, PlaybackType::Once);
+        run(&mut p, &a, 150, 0.01);
         assert!(!p.playing);
-        assert_eq!(p.time, 1.0);
-        p.mode = PlaybackType::Clamp;
-        p.playing = true;
-        run(&mut p, &a, 3, 0.05);
-        assert!(p.playing);
-        assert_eq!(p.time, 1.0);
-    }
-
-    #[test]
-    fn ping_pong_turns_round_and_fires_on_the_way_back() {
-        let a = asset_with(vec![clip("wave", 1.0, 1.0, &[(0.5, "mid")])]);
-        let mut p = Player::for_asset(&a, None);
-        p.mode = PlaybackType::PingPong;
-        let fired = run(&mut p, &a, 40, 0.05); // 0 → 1 → 0
-        assert_eq!(fired.len(), 2);
-        assert!(p.time < 0.05, "{}", p.time);
-    }
-
-    #[test]
-    fn blend_weights_average_translations() {
-        let a = asset_with(vec![clip("a", 1.0, 2.0, &[]), clip("b", 1.0, -2.0, &[])]);
-        let mut p = Player::for_asset(&a, Some(0));
-        p.tracks.push(Track { weight: 3.0, ..Track::new(1) });
-        p.time = 1.0;
-        p.mode = PlaybackType::Clamp;
+        assert!((p.now(&a, 0) - 1.0).abs() < 1e-5);
         let mut pose = Pose::default();
-        p.evaluate(&a, &mut pose);
-        // (1·2 + 3·(−2)) / 4 = −1
-        assert!((pose.local[0].translation.x + 1.0).abs() < 1e-5, "{:?}", pose.local[0]);
-        // The child follows its parent: to-root origin at (−1, 1, 0).
-        assert!(pose.to_root[1].w_axis.truncate().abs_diff_eq(Vec3::new(-1.0, 1.0, 0.0), 1e-5));
-        // Solo the first: only it counts.
-        p.tracks[0].solo = true;
-        p.evaluate(&a, &mut pose);
-        assert!((pose.local[0].translation.x - 2.0).abs() < 1e-5);
-        // Mute everything: bind pose.
-        p.tracks[0].mute = true;
-        p.tracks[1].mute = true;
-        p.evaluate(&a, &mut pose);
-        assert_eq!(pose.local[0], Transform::IDENTITY);
+        p.evaluate(&mut pose);
+        assert!((pose.local[0].translation.x - 2.0).abs() < 1e-4, "holds the last frame: {:?}", pose.local[0]);
+        p.toggle_play(&a, 0);
+        assert!(p.playing && p.now(&a, 0) < 1e-5);
     }
 
     #[test]
-    fn cross_fade_ramps_weights_and_scrubbing_back_restores() {
+    fn mute_and_solo_gate_the_mix_and_the_callbacks() {
+        let a = asset_with(vec![clip("a", 1.0, 2.0, &[(0.5, "a")]), clip("b", 1.0, -2.0, &[(0.5, "b")])]);
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Clamp);
+        p.add_track(1, 0.0);
+        p.seek(&a, 0, 1.0);
+        let mut pose = Pose::default();
+        p.evaluate(&mut pose);
+        assert!(pose.local[0].translation.x.abs() < 1e-4, "equal blend of +2 and −2: {:?}", pose.local[0]);
+        p.set_solo(0, true);
+        p.evaluate(&mut pose);
+        assert!((pose.local[0].translation.x - 2.0).abs() < 1e-4);
+        // Weights are restored after the evaluation.
+        assert_eq!(p.track(1).unwrap().weight, 1.0);
+        p.set_solo(0, false);
+        p.set_mute(1, true);
+        p.seek(&a, 0, 0.0);
+        let fired = run(&mut p, &a, 60, 0.01);
+        assert_eq!(fired.iter().map(|f| f.data.as_str()).collect::<Vec<_>>(), ["a"]);
+    }
+
+    #[test]
+    fn cross_fade_keys_events_and_ends_on_the_new_clip() {
         let a = asset_with(vec![clip("a", 2.0, 2.0, &[]), clip("b", 2.0, -2.0, &[])]);
-        let mut p = Player::for_asset(&a, Some(0));
-        p.mode = PlaybackType::Clamp;
-        p.seek(&a, 1.0);
-        let b = p.cross_fade(1, 0.5);
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        run(&mut p, &a, 10, 0.01);
+        let b = p.cross_fade(1, 0.5).unwrap();
         assert_eq!(b, 1);
-        // The new track starts its clip now.
-        assert!((p.clip_time(&a, 1) - 0.0).abs() < 1e-6);
-        assert!((p.tracks[0].weight_at(1.25) - 0.5).abs() < 1e-6);
-        assert!((p.tracks[1].weight_at(1.25) - 0.5).abs() < 1e-6);
-        assert_eq!(p.tracks[1].weight_at(2.0), 1.0);
-        assert_eq!(p.tracks[0].weight_at(0.5), 1.0);
-        // The timeline now reaches the end of clip b: 1 + 2 s.
-        assert!((p.length(&a) - 3.0).abs() < 1e-5);
+        assert!(p.events_of(0).count() >= 2 && p.events_of(1).count() >= 2);
+        run(&mut p, &a, 30, 0.01);
+        let (w0, w1) = (p.track(0).unwrap().weight, p.track(1).unwrap().weight);
+        assert!(w0 < 0.6 && w1 > 0.4, "{w0} {w1}");
+        run(&mut p, &a, 40, 0.01);
+        assert!(!p.track(0).unwrap().enabled && p.track(1).unwrap().weight == 1.0);
+        assert_eq!(p.events_of(0).count(), 0, "finished events are dropped");
     }
 
     #[test]
-    fn subtree_mask_limits_a_track_to_its_bones() {
-        let mut walk = clip("a", 1.0, 1.0, &[]);
-        walk.tracks.push(BoneTrack {
+    fn mask_limits_a_track_to_a_subtree() {
+        let mut c = clip("a", 1.0, 1.0, &[]);
+        c.tracks.push(BoneTrack {
             bone_name: "child".into(),
             translation: Curve::constant(Vec3::new(0.0, 5.0, 0.0)),
             ..BoneTrack::default()
         });
-        let a = asset_with(vec![walk]);
-        let mut p = Player::for_asset(&a, Some(0));
-        p.tracks[0].mask = Mask::Subtree(1);
-        p.time = 1.0;
+        let a = asset_with(vec![c]);
+        let mut p = Player::for_asset(&a, None, PlaybackType::Clamp);
+        p.set_mask(0, Some(1), &a);
+        p.seek(&a, 0, 1.0);
         let mut pose = Pose::default();
-        p.evaluate(&a, &mut pose);
+        p.evaluate(&mut pose);
         assert_eq!(pose.local[0].translation, Vec3::ZERO, "root is outside the mask");
         assert_eq!(pose.local[1].translation, Vec3::new(0.0, 5.0, 0.0));
+        assert_eq!(p.track(0).unwrap().mask_root, Some(1));
     }
 
     #[test]
-    fn crossings_handle_loop_boundaries() {
-        // Key at 0 in a 1 s loop is met once per wrap, at the end of each cycle.
-        assert_eq!(crossings(PlaybackType::Loop, 0.0, 1.0, 0.5, 2.5), vec![1.0, 2.0]);
-        assert_eq!(crossings(PlaybackType::Loop, 0.5, 1.0, 0.0, 0.5), vec![0.5]);
-        assert!(crossings(PlaybackType::Loop, 0.5, 1.0, 0.5, 0.9).is_empty());
-        assert_eq!(crossings(PlaybackType::PingPong, 0.25, 1.0, 0.0, 2.0), vec![0.25, 1.75]);
-        assert_eq!(crossings(PlaybackType::Once, 0.25, 1.0, 1.0, 0.0), vec![0.25]);
+    fn reload_keeps_tracks_and_clock() {
+        let a = asset_with(vec![clip("a", 2.0, 2.0, &[]), clip("b", 2.0, -2.0, &[])]);
+        let mut p = Player::for_asset(&a, Some(1), PlaybackType::PingPong);
+        p.set_weight(0, 0.5);
+        run(&mut p, &a, 50, 0.01);
+        let q = p.carried_over(&a);
+        assert_eq!(q.track(0).unwrap().clip, Some(1));
+        assert_eq!(q.track(0).unwrap().weight, 0.5);
+        assert!((q.clock() - p.clock()).abs() < 1e-9);
+        assert_eq!(q.mode(), PlaybackType::PingPong);
     }
 }

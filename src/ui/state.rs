@@ -14,7 +14,7 @@ pub const STORAGE_KEY: &str = "bonescope.ui";
 pub const MAX_RECENT: usize = 12;
 
 /// How the mesh surfaces are coloured (the renderer's shading modes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Shading {
     /// Material colour × texture, lit (the painter fallback has no textures: material colour).
     #[default]
@@ -180,6 +180,8 @@ pub struct UiState {
     pub cross_fade_seconds: f32,
     /// Show frame numbers (not only seconds) in the timeline.
     pub show_frames: bool,
+    /// Hide triangles facing away (per the file's winding); off shows both sides, for files wound wrongly.
+    pub cull_back_faces: bool,
 }
 
 impl Default for UiState {
@@ -198,6 +200,7 @@ impl Default for UiState {
             auto_reload: true,
             cross_fade_seconds: 0.5,
             show_frames: true,
+            cull_back_faces: true,
         }
     }
 }

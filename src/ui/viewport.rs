@@ -54,9 +54,9 @@ pub struct ViewInput<'a> {
     /// Input recordings evaluated at the current time (hands, gaze, head camera).
     pub recordings: &'a [RecordingPose],
     pub status: &'a StatusInfo,
-    /// True when the GPU renderer draws the mesh and its overlays; the painter then only adds text and the
-    /// gizmo.
-    pub gpu_draws_scene: bool,
+    /// The model on the GPU when the renderer draws the mesh and its overlays; the painter then only adds
+    /// text, recordings and the gizmo.
+    pub gpu_model: Option<crate::render::ModelId>,
 }
 
 pub fn background(visuals: &egui::Visuals) -> Color32 {
@@ -68,11 +68,28 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
     let painter = ui.painter_at(rect);
-    if !input.gpu_draws_scene {
-        painter.rect_filled(rect, 0.0, background(ui.visuals()));
+    painter.rect_filled(rect, 0.0, background(ui.visuals()));
+    let gpu = input.gpu_model.is_some();
+    if !gpu || input.state.overlays.bounds {
+        skin(input, cache);
+    } else {
+        cache.pose_bounds = None;
     }
-
-    skin(input, cache);
+    if let Some(model) = input.gpu_model {
+        let ppp = ui.ctx().pixels_per_point();
+        let size = [(rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32];
+        let scene = super::gpu::SceneInput {
+            doc: input.doc,
+            to_root: &input.pose.to_root,
+            palette: &input.pose.palette,
+            state: input.state,
+            camera: input.camera,
+            selected: input.selected,
+            bounds: cache.pose_bounds,
+            dark: ui.visuals().dark_mode,
+        };
+        super::gpu::paint(&painter, rect, super::gpu::frame_data(model, &scene, size));
+    }
     let aspect = rect.width() / rect.height().max(1.0);
     let view_proj = input.camera.view_projection(aspect);
     let joints = joint_positions(input);
@@ -81,7 +98,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     handle_input(ui, &response, rect, input, &projected_joints, cmds);
 
     let dark = ui.visuals().dark_mode;
-    if !input.gpu_draws_scene {
+    if !gpu {
         if input.state.overlays.grid {
             draw_grid(&painter, &view_proj, rect, input, dark);
         }
@@ -112,6 +129,23 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
 }
 
 /// Skins every mesh on the CPU with the current palette (painter path, and bounds for framing).
+/// Bounds of a pose in the viewer frame (joints and CPU-skinned vertices), for framing.
+pub fn pose_bounds(doc: &Document, pose: &Pose) -> Bounds {
+    let mut positions = Vec::new();
+    let mut normals = Vec::new();
+    let mut b = Document::bounds_of(&doc.asset, &pose.to_root, Some(&[]));
+    let m = doc.asset.axes.to_viewer;
+    for mesh in &doc.asset.meshes {
+        if pose.palette.is_empty() || mesh.joints.is_empty() {
+            mesh.positions.iter().for_each(|p| b.add(m.transform_point3(*p)));
+        } else {
+            skin_mesh(mesh, &pose.palette, &mut positions, &mut normals);
+            positions.iter().for_each(|p| b.add(m.transform_point3(*p)));
+        }
+    }
+    b
+}
+
 fn skin(input: &ViewInput, cache: &mut ViewportCache) {
     let asset = &input.doc.asset;
     cache.skinned_positions.resize_with(asset.meshes.len(), Vec::new);
@@ -696,6 +730,9 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
             if shading != input.state.shading {
                 cmds.push(Command::SetShading(shading));
             }
+            if shading == Shading::BoneWeights && input.selected.is_none() {
+                ui.colored_label(ui.visuals().warn_fg_color, "select a bone");
+            }
             ui.menu_button("Overlays", |ui| {
                 for o in Overlay::ALL {
                     let mut on = input.state.overlays.get(o);
@@ -727,7 +764,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
         format!("{:.0} fps", s.fps),
         format!("{} triangles", group(s.triangles)),
         format!("{} vertices", group(s.vertices)),
-        format!("{} bones", s.bones),
+        format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
     ];
     if let Some(sel) = input.selected.and_then(|b| input.doc.asset.skeleton.names.get(b)) {
         parts.push(format!("selected: {sel}"));
@@ -737,7 +774,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
     let painter = ui.painter_at(rect);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.5), ui.visuals().text_color());
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
-    painter.rect_filled(strip, 0.0, ui.visuals().panel_fill.gamma_multiply(0.85));
+    painter.rect_filled(strip, 0.0, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
 }
 
