@@ -516,7 +516,6 @@ fn upload_growing(device: &wgpu::Device, queue: &wgpu::Queue, buffer: &mut wgpu:
     queue.write_buffer(buffer, 0, data);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -365,8 +365,7 @@ impl ViewerApp {
                 if d.started.elapsed() < Duration::from_millis(400) {
                     self.notify(
                         "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
-                         Drag files onto the window, use File › Open recent, or pass them on the command line."
-                            ,
+                         Drag files onto the window, use File › Open recent, or pass them on the command line.",
                     );
                 }
             }
