@@ -225,9 +225,32 @@ fn psk_with_psa_exports_valid_and_round_trips() {
 }
 
 #[test]
-fn smd_with_animation_exports_valid_and_round_trips() {
+fn smd_reference_mesh_exports_valid_and_round_trips() {
     if let Some(asset) = corpus_set(&["smd/holy_grailref.smd"]) {
         export_and_check("holy_grail", &asset);
+    }
+}
+
+#[test]
+fn animation_smd_exports_valid_and_round_trips() {
+    // A skeleton-only animation SMD written by Blender Source Tools: bones and a 3-frame clip.
+    if let Some(asset) = corpus_set(&["smd/bst_ActionFilter_X_Axis.smd"]) {
+        export_and_check("smd_animation", &asset);
+        let (bytes, _) = export_glb(&asset).unwrap();
+        let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+        let blob = gltf.blob.as_deref().unwrap();
+        // Every bone's world position at a few times matches bonescope's to-root, converted to Y up.
+        let clip = &asset.clips[0];
+        for t in [0.0, clip.duration * 0.5, clip.duration] {
+            let pose = Pose::from_clip(&asset.skeleton, clip, t);
+            let world = gltf_world_matrices(&gltf.document, blob, Some(0), t);
+            for (bone, name) in asset.skeleton.names.iter().enumerate() {
+                let node = gltf.document.nodes().find(|n| n.name() == Some(name.as_str())).unwrap();
+                let ours = asset.axes.to_viewer.transform_point3(pose.to_root[bone].transform_point3(Vec3::ZERO));
+                let theirs = world[node.index()].transform_point3(Vec3::ZERO);
+                assert!((ours - theirs).length() < 1e-4, "{name} at {t}: {ours} vs {theirs}");
+            }
+        }
     }
 }
 

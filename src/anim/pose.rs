@@ -170,6 +170,42 @@ mod tests {
         assert!(palette[0].transform_point3(Vec3::splat(60.0)).abs_diff_eq(Vec3::splat(80.0), 1e-4));
     }
 
+    proptest::proptest! {
+        /// The one-pass job equals the definition (product of locals along the chain to the root) for random
+        /// hierarchies, and the palette of the bind pose is the identity.
+        #[test]
+        fn one_pass_matches_the_chain_product(
+            parent_picks in proptest::collection::vec(0usize..1000, 1..12),
+            values in proptest::collection::vec((-2.0f32..2.0, -3.0f32..3.0, 0.5f32..2.0), 12),
+        ) {
+            let parents: Vec<Option<usize>> =
+                parent_picks.iter().enumerate().map(|(i, &p)| if i == 0 || p % 5 == 0 { None } else { Some(p % i) }).collect();
+            let local: Vec<Transform> = (0..parents.len())
+                .map(|i| {
+                    let (t, a, s) = values[i];
+                    Transform::new(Vec3::new(t, -t, 0.5 * t), Quat::from_euler(glam::EulerRot::XYZ, a, 0.5 * a, -a), Vec3::splat(s))
+                })
+                .collect();
+            let mut to_root = vec![Mat4::IDENTITY; parents.len()];
+            local_to_model(&parents, &local, &mut to_root).unwrap();
+            for i in 0..parents.len() {
+                let mut expected = local[i].to_matrix();
+                let mut at = parents[i];
+                while let Some(p) = at {
+                    expected = local[p].to_matrix() * expected;
+                    at = parents[p];
+                }
+                proptest::prop_assert!(to_root[i].abs_diff_eq(expected, 1e-3 * expected.abs().to_cols_array().iter().fold(1.0f32, |m, x| m.max(*x))));
+            }
+            let mut skeleton = Skeleton::default();
+            for (i, p) in parents.iter().enumerate() {
+                skeleton.push(format!("b{i}"), *p, local[i]);
+            }
+            skeleton.recompute_inverse_bind();
+            proptest::prop_assert!(bind_pose_error(&skeleton).iter().all(|e| *e < 1e-3));
+        }
+    }
+
     #[test]
     fn mismatched_lengths_are_errors() {
         let mut to_root = [Mat4::IDENTITY; 1];

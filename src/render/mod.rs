@@ -9,25 +9,10 @@
 //! shows that texture) and headless code ([`GpuContext::headless`] + [`OffscreenTarget`]). It reads `scene`
 //! assets and `anim` palettes and never changes them; it owns no UI state.
 //!
-//! In an egui viewport (eframe with `depth_buffer: 32` and `multisampling` equal to the renderer's sample count,
-//! the renderer created with eframe's target format and stored in `callback_resources`):
-//!
-//! ```ignore
-//! struct Viewport3d(FrameData);
-//! impl egui_wgpu::CallbackTrait for Viewport3d {
-//!     fn prepare(&self, _: &wgpu::Device, _: &wgpu::Queue, _: &egui_wgpu::ScreenDescriptor,
-//!                encoder: &mut wgpu::CommandEncoder, res: &mut egui_wgpu::CallbackResources) -> Vec<wgpu::CommandBuffer> {
-//!         if let Some(r) = res.get_mut::<Renderer>() { r.prepare(encoder, &self.0) }
-//!         Vec::new()
-//!     }
-//!     fn paint(&self, _: egui::PaintCallbackInfo, pass: &mut wgpu::RenderPass<'static>, res: &egui_wgpu::CallbackResources) {
-//!         if let Some(r) = res.get::<Renderer>() { r.paint(pass) }
-//!     }
-//! }
-//! ```
-//!
-//! With an egui target that has no depth buffer, render into an [`OffscreenTarget`] instead and show
-//! [`OffscreenTarget::view`] as a native texture.
+//! In an egui viewport: [`viewport::install`] once (eframe with `depth_buffer: 32` and `multisampling` equal to
+//! the sample count), upload assets with [`viewport::with_renderer`], and each frame
+//! `ui.painter().add(viewport::paint_callback(rect, frame_data))`. With an egui target that has no depth buffer,
+//! render into an [`OffscreenTarget`] instead and show [`OffscreenTarget::view`] as a native texture.
 
 pub mod camera;
 pub mod cli;
@@ -40,6 +25,7 @@ pub mod posed;
 pub mod renderer;
 pub mod skinned;
 pub mod textures;
+pub mod viewport;
 
 pub use camera::{Bounds, CameraMatrices, OrbitCamera, posed_bounds};
 pub use context::GpuContext;

@@ -4,8 +4,6 @@
 //! the CPU each frame ([`Overlay`]); [`OverlayRenderer`] uploads and draws them. Geometry is depth-tested against
 //! the models or drawn on top, per primitive.
 
-use std::mem::size_of;
-
 use glam::{Mat4, Vec3};
 
 use super::camera::Bounds;
@@ -278,7 +276,7 @@ impl Overlay {
     pub fn octahedral_bone(&mut self, head: Vec3, tail: Vec3, fill: Rgba, outline: Rgba, depth: Depth) {
         let axis = tail - head;
         let length = axis.length();
-        if !(length > 1e-9) || !length.is_finite() {
+        if !length.is_finite() || length <= 1e-9 {
             return;
         }
         let d = axis / length;
@@ -517,8 +515,6 @@ fn upload_growing(device: &wgpu::Device, queue: &wgpu::Queue, buffer: &mut wgpu:
     }
     queue.write_buffer(buffer, 0, data);
 }
-
-const _: () = assert!(size_of::<OverlayVertex>() % 4 == 0);
 
 #[cfg(test)]
 mod tests {

@@ -20,7 +20,7 @@ const CHECKER_SQUARE: u32 = 8;
 /// Grey / light-grey squares with a magenta tint: clearly "no texture here", yet the lighting stays readable.
 pub fn checker() -> RgbaImage {
     RgbaImage::from_fn(CHECKER_SIZE, CHECKER_SIZE, |x, y| {
-        if ((x / CHECKER_SQUARE) + (y / CHECKER_SQUARE)) % 2 == 0 {
+        if ((x / CHECKER_SQUARE) + (y / CHECKER_SQUARE)).is_multiple_of(2) {
             image::Rgba([200, 160, 200, 255])
         } else {
             image::Rgba([110, 100, 110, 255])
