@@ -1,4 +1,4 @@
-//! The viewport's GPU path: the `render` [`Renderer`] lives in egui-wgpu's `callback_resources` (created once
+//! The viewport's GPU path: the `render` renderer lives in egui-wgpu's `callback_resources` (installed once
 //! with eframe's target format, sample count and depth buffer), the open asset is uploaded when the document
 //! changes, and each frame an egui paint callback carries that frame's [`FrameData`] (camera, palette,
 //! shading, overlays) to `prepare` and `paint`.
@@ -11,8 +11,7 @@ use eframe::egui_wgpu;
 use glam::Mat4;
 
 use crate::render::{
-    BoneStyle, CameraMatrices, Depth, FrameData, ModelId, Renderer, ShadingMode, SkeletonStyle,
-    camera::Bounds as RBounds,
+    BoneStyle, CameraMatrices, Depth, FrameData, ModelId, ShadingMode, SkeletonStyle, camera::Bounds as RBounds,
 };
 
 use super::camera::OrbitCamera;
@@ -83,13 +82,11 @@ impl GpuState {
             s.unavailable = Some("the GPU cannot read storage buffers in vertex shaders".into());
             return s;
         }
+        // Pipeline creation reports problems as validation errors: catch them instead of dying on them.
         let scope = rs.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let renderer = Renderer::new(&rs.device, &rs.queue, rs.target_format, sample_count());
+        let installed = crate::render::viewport::install(Some(rs), sample_count());
         match pollster::block_on(scope.pop()) {
-            None => {
-                rs.renderer.write().callback_resources.insert(renderer);
-                s.renderer = true;
-            }
+            None => s.renderer = installed,
             Some(e) => s.unavailable = Some(format!("the renderer could not be created: {e}")),
         }
         s
@@ -106,13 +103,13 @@ impl GpuState {
             return;
         }
         let Some(rs) = rs else { return };
-        let mut guard = rs.renderer.write();
-        let Some(renderer) = guard.callback_resources.get_mut::<Renderer>() else { return };
-        if let Some((_, old)) = self.model.take() {
-            renderer.remove(old);
-        }
-        let id = renderer.upload(&doc.asset);
-        self.model = Some((doc.generation, id));
+        let old = self.model.take();
+        self.model = crate::render::viewport::with_renderer(rs, |renderer| {
+            if let Some((_, old)) = old {
+                renderer.remove(old);
+            }
+            (doc.generation, renderer.upload(&doc.asset))
+        });
     }
 
     pub fn model(&self) -> Option<ModelId> {
@@ -194,37 +191,7 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     f
 }
 
-/// The paint callback: prepares and paints the frame with the renderer from `callback_resources`.
-struct Scene3d(FrameData);
-
-impl egui_wgpu::CallbackTrait for Scene3d {
-    fn prepare(
-        &self,
-        _device: &wgpu::Device,
-        _queue: &wgpu::Queue,
-        _screen: &egui_wgpu::ScreenDescriptor,
-        encoder: &mut wgpu::CommandEncoder,
-        resources: &mut egui_wgpu::CallbackResources,
-    ) -> Vec<wgpu::CommandBuffer> {
-        if let Some(r) = resources.get_mut::<Renderer>() {
-            r.prepare(encoder, &self.0);
-        }
-        Vec::new()
-    }
-
-    fn paint(
-        &self,
-        _info: egui::PaintCallbackInfo,
-        pass: &mut wgpu::RenderPass<'static>,
-        resources: &egui_wgpu::CallbackResources,
-    ) {
-        if let Some(r) = resources.get::<Renderer>() {
-            r.paint(pass);
-        }
-    }
-}
-
 /// Adds the 3D scene to `painter` over `rect` (points).
 pub fn paint(painter: &egui::Painter, rect: egui::Rect, frame: FrameData) {
-    painter.add(egui_wgpu::Callback::new_paint_callback(rect, Scene3d(frame)));
+    painter.add(crate::render::viewport::paint_callback(rect, frame));
 }
