@@ -24,7 +24,7 @@ struct Instance {
     palette_base: u32,
     bone_count: u32,
     stretch_base: u32,
-    _pad: u32,
+    flags: u32,
 }
 
 struct Material {
@@ -67,6 +67,11 @@ const MODE_DOMINANT_BONE: u32 = 4u;
 const MODE_STRETCH: u32 = 5u;
 
 const FLAG_ENCODE_SRGB: u32 = 1u;
+
+// Instance flags.
+const INSTANCE_GHOST: u32 = 1u;
+// Edges of ghost instances: a faint cool grey, so the animated mesh in front stays the subject.
+const GHOST_COLOR: vec4<f32> = vec4<f32>(0.45, 0.55, 0.75, 0.22);
 
 // Draw bindings (group 0: frame, group 1: material).
 @group(0) @binding(0) var<uniform> camera: Camera;
@@ -281,6 +286,7 @@ fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index
     var out = skinned_vertex(in, vertex, instance);
     let pulled = out.world_position + (camera.eye.xyz - out.world_position) * 0.003;
     out.clip = camera.view_proj * vec4<f32>(pulled, 1.0);
+    out.color = select(camera.wire_color, GHOST_COLOR, (instances[instance].flags & INSTANCE_GHOST) != 0u);
     return out;
 }
 
@@ -336,5 +342,6 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
 
 @fragment
 fn fs_wire(in: VsOut) -> @location(0) vec4<f32> {
-    return finish(camera.wire_color.rgb, camera.wire_color.a);
+    // vs_wire puts the edge colour (wireframe or ghost) in `color`.
+    return finish(in.color.rgb, in.color.a);
 }

@@ -49,16 +49,16 @@ fn gltf_world_matrices(doc: &gltf::Document, blob: &[u8], animation: Option<usiz
         }
     }
     let mut world = vec![Mat4::IDENTITY; local.len()];
-    fn visit(doc: &gltf::Document, node: gltf::Node, parent: Mat4, local: &[(Vec3, Quat, Vec3)], world: &mut [Mat4]) {
+    fn visit(node: gltf::Node, parent: Mat4, local: &[(Vec3, Quat, Vec3)], world: &mut [Mat4]) {
         let (t, r, s) = local[node.index()];
         let m = parent * Mat4::from_scale_rotation_translation(s, r, t);
         world[node.index()] = m;
         for child in node.children() {
-            visit(doc, child, m, local, world);
+            visit(child, m, local, world);
         }
     }
     for node in doc.default_scene().unwrap().nodes() {
-        visit(doc, node, Mat4::IDENTITY, &local, &mut world);
+        visit(node, Mat4::IDENTITY, &local, &mut world);
     }
     world
 }

@@ -144,3 +144,48 @@ fn a_broken_file_fails_the_run_but_still_shows_the_window() {
     assert!(stderr.contains("empty.smd") && stderr.contains("empty"), "{}", describe(&out));
     assert!(png.exists(), "the window (with the error) is still captured\n{}", describe(&out));
 }
+
+#[test]
+fn rig_debugging_views_render_on_the_demo() {
+    if !xvfb_available() {
+        return;
+    }
+    // Two mixer tracks, the bind-pose ghost, a selected bone's weights and the Diagnostics tab.
+    let (out, png) = screenshot(
+        "rig",
+        &[],
+        &[
+            "--time",
+            "0.6",
+            "--track",
+            "Curl@0.4*0.5",
+            "--ghost",
+            "--select",
+            "segment2",
+            "--shading",
+            "bone-weights",
+            "--tab",
+            "diagnostics",
+        ],
+    );
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_shows_something(&png, &out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Screenshot runs print the viewer's notices: none may say a name was not found.
+    assert!(!stderr.contains("no clip named") && !stderr.contains("No bone named"), "{}", describe(&out));
+    // A bad --track spec is reported, and the run still succeeds.
+    let (out, _) = screenshot("rig-bad-track", &[], &["--track", "NoSuchClip"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no clip named 'NoSuchClip'"), "{}", describe(&out));
+}
+
+#[test]
+fn the_recording_view_renders_the_demo_recording() {
+    if !xvfb_available() {
+        return;
+    }
+    let rec = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin");
+    let (out, png) = screenshot("recording", &[&rec], &["--time", "2.0", "--tab", "recording"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_shows_something(&png, &out);
+}

@@ -134,7 +134,7 @@ impl Builder {
     }
 
     fn finish(mut self) -> Result<(Vec<u8>, ExportReport), ExportError> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         if !self.bin.is_empty() {
@@ -168,7 +168,7 @@ impl Builder {
 
     /// Appends bytes to the binary buffer (4-byte aligned) and makes a view of them.
     fn view(&mut self, bytes: &[u8], target: Option<json::buffer::Target>) -> json::Index<json::buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();

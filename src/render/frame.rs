@@ -75,6 +75,9 @@ pub struct ModelInstance {
     /// This instance's skinning palette: `palettes[palette_start .. palette_start + palette_len]`.
     pub palette_start: u32,
     pub palette_len: u32,
+    /// Drawn only as faint translucent edges behind the solid instances (e.g. the bind pose beside the
+    /// animated one); never filled, so it cannot hide what it is compared with.
+    pub ghost: bool,
 }
 
 /// Everything the renderer needs for one frame.
@@ -121,6 +124,15 @@ impl FrameData {
     /// Adds a copy of `model` posed with `palette` (an empty palette, for a model without bones, becomes one
     /// identity matrix).
     pub fn add_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4]) {
+        self.push_instance(model, placement, palette, false);
+    }
+
+    /// Adds a ghost copy of `model` (see [`ModelInstance::ghost`]).
+    pub fn add_ghost_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4]) {
+        self.push_instance(model, placement, palette, true);
+    }
+
+    fn push_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4], ghost: bool) {
         let palette_start = self.palettes.len() as u32;
         if palette.is_empty() {
             self.palettes.push(Mat4::IDENTITY);
@@ -128,7 +140,7 @@ impl FrameData {
             self.palettes.extend_from_slice(palette);
         }
         let palette_len = self.palettes.len() as u32 - palette_start;
-        self.instances.push(ModelInstance { model, placement, palette_start, palette_len });
+        self.instances.push(ModelInstance { model, placement, palette_start, palette_len, ghost });
     }
 
     /// Drops the instances, palettes and overlay lists, keeping their allocations for the next frame.

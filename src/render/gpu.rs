@@ -49,11 +49,15 @@ pub struct InstanceGpu {
     pub bone_count: u32,
     /// First entry of this instance in the skinned/stretch scratch buffers.
     pub stretch_base: u32,
-    pub _pad: u32,
+    /// [`INSTANCE_GHOST`] and future per-instance switches.
+    pub flags: u32,
 }
 
+/// `InstanceGpu::flags`: draw this instance's edges in the ghost colour.
+pub const INSTANCE_GHOST: u32 = 1;
+
 impl InstanceGpu {
-    pub fn new(world: Mat4, palette_base: u32, bone_count: u32, stretch_base: u32) -> Self {
+    pub fn new(world: Mat4, palette_base: u32, bone_count: u32, stretch_base: u32, flags: u32) -> Self {
         let n = Mat3::from_mat4(world).inverse().transpose();
         let n = if n.is_finite() { n } else { Mat3::IDENTITY };
         let col = |v: Vec3| [v.x, v.y, v.z, 0.0];
@@ -63,7 +67,7 @@ impl InstanceGpu {
             palette_base,
             bone_count,
             stretch_base,
-            _pad: 0,
+            flags,
         }
     }
 }
@@ -231,10 +235,10 @@ mod tests {
     #[test]
     fn normal_matrix_of_a_mirror_is_the_mirror() {
         let mirror = Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0));
-        let inst = InstanceGpu::new(mirror, 0, 1, 0);
+        let inst = InstanceGpu::new(mirror, 0, 1, 0, 0);
         assert_eq!(inst.normal_matrix[2], [0.0, 0.0, -1.0, 0.0]);
         // Non-uniform scale: normals scale by the inverse.
-        let inst = InstanceGpu::new(Mat4::from_scale(Vec3::new(2.0, 1.0, 1.0)), 0, 1, 0);
+        let inst = InstanceGpu::new(Mat4::from_scale(Vec3::new(2.0, 1.0, 1.0)), 0, 1, 0, 0);
         assert_eq!(inst.normal_matrix[0], [0.5, 0.0, 0.0, 0.0]);
     }
 }

@@ -10,7 +10,8 @@ use glam::{Mat4, Vec3};
 use super::DEPTH_FORMAT;
 use super::frame::{FrameData, ModelId, ShadingMode};
 use super::gpu::{
-    CameraGpu, FLAG_ENCODE_SRGB, InstanceGpu, MaterialGpu, SkinParamsGpu, SkinnedVertexGpu, mesh_vertex_layout,
+    CameraGpu, FLAG_ENCODE_SRGB, INSTANCE_GHOST, InstanceGpu, MaterialGpu, SkinParamsGpu, SkinnedVertexGpu,
+    mesh_vertex_layout,
 };
 use super::overlay::OverlayRenderer;
 use super::skinned::{
@@ -23,6 +24,8 @@ use crate::scene::Asset;
 #[derive(Clone, Copy, Debug)]
 struct Batch {
     model: usize,
+    /// Ghost instances are drawn as edges only (see `ModelInstance::ghost`).
+    ghost: bool,
     first_instance: u32,
     count: u32,
 }
@@ -354,7 +357,7 @@ impl Renderer {
             (0..frame.instances.len())
                 .filter(|&i| self.models.get(frame.instances[i].model.0).is_some_and(Option::is_some)),
         );
-        self.order.sort_by_key(|&i| frame.instances[i].model.0);
+        self.order.sort_by_key(|&i| (frame.instances[i].model.0, frame.instances[i].ghost));
         self.instance_scratch.clear();
         self.batches.clear();
         let palette_len = frame.palettes.len() as u32;
@@ -364,8 +367,13 @@ impl Renderer {
             let Some(model) = self.models.get(instance.model.0).and_then(Option::as_ref) else { continue };
             let index = self.instance_scratch.len() as u32;
             match self.batches.last_mut() {
-                Some(b) if b.model == instance.model.0 => b.count += 1,
-                _ => self.batches.push(Batch { model: instance.model.0, first_instance: index, count: 1 }),
+                Some(b) if b.model == instance.model.0 && b.ghost == instance.ghost => b.count += 1,
+                _ => self.batches.push(Batch {
+                    model: instance.model.0,
+                    ghost: instance.ghost,
+                    first_instance: index,
+                    count: 1,
+                }),
             }
             // A palette range past the end of the palettes is clamped (its bones then read as absent).
             let start = instance.palette_start.min(palette_len);
@@ -379,6 +387,7 @@ impl Renderer {
                 start,
                 len,
                 stretch_base,
+                if instance.ghost { INSTANCE_GHOST } else { 0 },
             ));
         }
 
@@ -498,7 +507,7 @@ impl Renderer {
         let mut current: Option<usize> = None;
         for batch in &self.batches {
             let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
-            if model.draws.is_empty() {
+            if model.draws.is_empty() || batch.ghost {
                 continue;
             }
             pass.set_vertex_buffer(0, model.vertices.slice(..));
@@ -519,11 +528,12 @@ impl Renderer {
                 );
             }
         }
-        if self.wireframe {
+        // Edges: every ghost batch, and the solid batches when the wireframe is on.
+        if self.wireframe || self.batches.iter().any(|b| b.ghost) {
             pass.set_pipeline(&self.wire_pipeline);
             for batch in &self.batches {
                 let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
-                if model.edge_index_count == 0 {
+                if model.edge_index_count == 0 || !(batch.ghost || self.wireframe) {
                     continue;
                 }
                 pass.set_vertex_buffer(0, model.vertices.slice(..));

@@ -487,7 +487,7 @@ impl ComputeSkinner {
         mesh.validate(usize::MAX).map_err(RenderError::Invalid)?;
         let vertices = mesh_vertices(mesh);
         let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
-        let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0);
+        let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0, 0);
         let params = SkinParamsGpu { vertex_count: count as u32, instance_base: 0, _pad: [0; 2] };
         let storage = wgpu::BufferUsages::STORAGE;
         let vertex_buffer = buffer_init(device, "cs vertices", bytemuck::cast_slice(&vertices), storage);

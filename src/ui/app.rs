@@ -22,13 +22,16 @@ use crate::scene::{Asset, Format};
 use super::ViewerArgs;
 use super::camera::{OrbitCamera, ViewPreset};
 use super::command::{Command, OpenMode, TrackEdit};
+use super::diagnostics::{self, DiagnosticsView, Highlight};
 use super::document::{Document, display_name};
+use super::export::ExportJob;
 use super::gpu::GpuState;
 use super::inspector;
 use super::loader::{LoadJob, Loaded, Purpose};
 use super::outliner::{self, OutlinerView};
 use super::player::PlaybackType;
 use super::player::{Fired, Player};
+use super::recording_view::{self, RecordingView};
 use super::state::{Overlay, PanelId, RightTab, STORAGE_KEY, Shading, UiState};
 use super::timeline::{self, TimelineView};
 use super::viewport::{self, StatusInfo, ViewportCache};
@@ -46,9 +49,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Z", "next shading mode (textured, solid, normals, bone weights, dominant bone, stretch)"),
     ("W", "wireframe on / off"),
     ("K / J / N / G", "skeleton / joint axes / bone names / ground grid overlay"),
-    ("Esc", "clear the selection, close this window"),
+    ("Esc", "clear the selection and the diagnostics mark, close this window"),
     ("Ctrl+O", "open files"),
     ("Ctrl+R or F5", "reload the open files"),
+    ("Ctrl+E", "export the scene as glTF (.glb)"),
     ("Ctrl+F", "search bones"),
     ("F1 or ?", "this help"),
     ("Ctrl+Q", "quit"),
@@ -109,6 +113,17 @@ pub struct ViewerApp {
     viewport_cache: ViewportCache,
     timeline_view: TimelineView,
     outliner_view: OutlinerView,
+    diagnostics: DiagnosticsView,
+    recording_view: RecordingView,
+    /// What the finding last clicked in the Diagnostics tab marks in the viewport.
+    highlight: Option<Highlight>,
+    export: Option<ExportJob>,
+    /// The palette the viewport draws with: the pose's, or the selected bone's matrix for every bone.
+    display_palette: Vec<glam::Mat4>,
+    /// Extra mixer tracks from the command line (`--track`), added once the files are loaded.
+    initial_tracks: Vec<String>,
+    /// `--zoom`, applied once after the first framing.
+    initial_zoom: Option<f32>,
     generation: u64,
     last_frame: Option<Instant>,
     fps: f32,
@@ -156,6 +171,13 @@ impl ViewerApp {
             viewport_cache: ViewportCache::default(),
             timeline_view: TimelineView::default(),
             outliner_view: OutlinerView::default(),
+            diagnostics: DiagnosticsView::default(),
+            recording_view: RecordingView::default(),
+            highlight: None,
+            export: None,
+            display_palette: Vec::new(),
+            initial_tracks: args.tracks.clone(),
+            initial_zoom: args.zoom.filter(|z| z.is_finite() && *z > 0.0),
             generation: 0,
             last_frame: None,
             fps: 0.0,
@@ -179,6 +201,13 @@ impl ViewerApp {
         if let Some(s) = args.shading {
             app.state.shading = s;
         }
+        if let Some(tab) = args.tab {
+            app.state.right_tab = tab;
+            app.state.show_inspector = true;
+        }
+        if args.ghost {
+            app.state.overlays.bind_ghost = true;
+        }
         match args.theme {
             Some(super::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
             Some(super::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),
@@ -195,7 +224,12 @@ impl ViewerApp {
 
     /// Shows a short message at the bottom of the window for a while.
     fn notify(&mut self, text: impl Into<String>) {
-        self.notice = Some(text.into());
+        let text = text.into();
+        if self.screenshot.is_some() {
+            // Automated runs have no one watching the window: say it where the caller can read it.
+            eprintln!("bonescope: {text}");
+        }
+        self.notice = Some(text);
         self.notice_since = Instant::now();
     }
 
@@ -281,6 +315,7 @@ impl ViewerApp {
             files.extend(l.file);
         }
         let generation = self.next_generation();
+        self.highlight = None;
         let old = std::mem::replace(&mut self.doc, Document::new(asset, files, reports, generation));
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
@@ -313,6 +348,11 @@ impl ViewerApp {
                 found
             });
             self.focus_track = 0;
+            for spec in std::mem::take(&mut self.initial_tracks) {
+                if let Err(e) = self.add_track_spec(&spec) {
+                    self.notify(e);
+                }
+            }
             self.log.clear();
             self.timeline_view.fit = true;
             self.frame_next = true;
@@ -321,6 +361,80 @@ impl ViewerApp {
             }
         }
         self.player.evaluate(&mut self.pose);
+    }
+
+    /// Adds a mixer track from a `--track CLIP[@SECONDS][*WEIGHT]` spec.
+    fn add_track_spec(&mut self, spec: &str) -> Result<(), String> {
+        let (name, pos, weight) = parse_track_spec(spec)?;
+        let clip = self
+            .doc
+            .asset
+            .clips
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("--track '{spec}': no clip named '{name}'"))?;
+        let t =
+            self.player.add_track(clip, f64::from(pos)).ok_or_else(|| format!("--track '{spec}': no free track"))?;
+        self.player.set_weight(t, weight);
+        Ok(())
+    }
+
+    /// Shows what diagnostics finding `i` is about: selects its bone, puts its clip at its moment on the focus
+    /// track, marks its vertices.
+    fn show_finding(&mut self, i: usize) {
+        use crate::anim::diagnostics::Subject;
+        let Some(f) = self.diagnostics.findings.get(i).cloned() else { return };
+        self.diagnostics.clicked = Some(i);
+        let asset = &self.doc.asset;
+        let bone = match f.subject {
+            Subject::Bone(b) => Some(b),
+            Subject::Track { clip, track } => {
+                asset.clips.get(clip).and_then(|c| c.tracks.get(track)).and_then(|t| asset.skeleton.find(&t.bone_name))
+            }
+            _ => None,
+        };
+        if bone.is_some() {
+            self.selected = bone;
+        }
+        let clip = match (f.at, f.subject) {
+            (Some(at), _) => Some((at.clip, Some(at.time))),
+            (None, Subject::Clip(c) | Subject::Track { clip: c, .. }) => Some((c, None)),
+            _ => None,
+        };
+        if let Some((c, time)) = clip.filter(|(c, _)| *c < asset.clips.len()) {
+            if self.player.track_count() == 0 {
+                if let Some(t) = self.player.add_track(c, 0.0) {
+                    self.focus_track = t;
+                }
+            } else {
+                self.player.set_clip(self.focus_track, c);
+            }
+            if let Some(t) = time {
+                self.player.playing = false;
+                self.player.seek(&self.doc.asset, self.focus_track, t);
+            }
+        }
+        self.highlight = Highlight::of(&f, &self.doc.asset);
+    }
+
+    /// The palette the viewport draws: with "skin with the selected bone alone", every entry is that bone's.
+    fn update_display_palette(&mut self) {
+        self.display_palette.clear();
+        match self.selected.and_then(|b| self.pose.palette.get(b)) {
+            Some(m) if self.state.skin_selected_only => {
+                self.display_palette.resize(self.pose.palette.len(), *m);
+            }
+            _ => self.display_palette.extend_from_slice(&self.pose.palette),
+        }
+    }
+
+    fn poll_export(&mut self) {
+        let Some(job) = &self.export else { return };
+        let Some(outcome) = job.poll() else { return };
+        self.export = None;
+        if let Some(text) = outcome {
+            self.notify(text);
+        }
     }
 
     /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
@@ -421,6 +535,9 @@ impl ViewerApp {
             }
             if key(Modifiers::COMMAND, Key::R) || key(Modifiers::NONE, Key::F5) {
                 cmds.push(Command::Reload);
+            }
+            if key(Modifiers::COMMAND, Key::E) {
+                cmds.push(Command::ExportDialog);
             }
             if key(Modifiers::COMMAND, Key::Q) {
                 cmds.push(Command::Quit);
@@ -528,6 +645,16 @@ impl ViewerApp {
                     self.start_load(ctx, self.doc.paths(), Purpose::Reload);
                 }
             }
+            Command::ExportDialog => {
+                if self.export.is_none() && !self.doc.is_empty() {
+                    let waker = ctx.clone();
+                    let start = self.doc.files.first().map(|f| f.path.clone());
+                    match ExportJob::spawn(self.doc.asset.clone(), start, move || waker.request_repaint()) {
+                        Ok(job) => self.export = Some(job),
+                        Err(e) => self.notify(e),
+                    }
+                }
+            }
             Command::ClearRecent => self.state.recent.clear(),
             Command::DismissError => {
                 self.error = None;
@@ -631,7 +758,18 @@ impl ViewerApp {
                 self.log.clear();
                 self.fired_total = 0;
             }
-            Command::SelectBone(b) => self.selected = b.filter(|&b| b < asset.skeleton.len()),
+            Command::SelectBone(b) => {
+                if b.is_none() {
+                    self.highlight = None;
+                }
+                self.selected = b.filter(|&b| b < asset.skeleton.len());
+            }
+            Command::SetSkinSelectedOnly(on) => self.state.skin_selected_only = on,
+            Command::RunDiagnostics => {
+                let waker = ctx.clone();
+                self.diagnostics.ensure(&self.doc, &self.pose.palette, true, move || waker.request_repaint());
+            }
+            Command::ShowFinding(i) => self.show_finding(i),
             Command::SetPanel(p, shown) => self.state.set_panel(p, shown),
             Command::SetRightTab(t) => {
                 self.state.right_tab = t;
@@ -680,6 +818,14 @@ impl ViewerApp {
                 });
                 if ui.button("Open the built-in demo").clicked() {
                     cmds.push(Command::OpenDemo);
+                }
+                let can_export = !self.doc.is_empty() && self.export.is_none();
+                if ui
+                    .add_enabled(can_export, egui::Button::new("Export glTF (.glb)…  (Ctrl+E)"))
+                    .on_hover_text("Meshes, skin, every bound clip and recordings, for Blender, three.js and engines")
+                    .clicked()
+                {
+                    cmds.push(Command::ExportDialog);
                 }
                 ui.separator();
                 let can_reload = !self.doc.files.is_empty();
@@ -775,21 +921,36 @@ impl ViewerApp {
         });
     }
 
-    fn right_panel(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
-            for (tab, label) in
-                [(RightTab::Inspector, "Inspector"), (RightTab::Callbacks, "Callbacks"), (RightTab::Files, "Files")]
-            {
+    fn right_panel(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        ui.horizontal_wrapped(|ui| {
+            for tab in RightTab::ALL {
+                // The Recording tab only where there is a recording (or it is the one open).
+                if tab == RightTab::Recording
+                    && self.doc.asset.recordings.is_empty()
+                    && self.state.right_tab != RightTab::Recording
+                {
+                    continue;
+                }
+                let label = match tab {
+                    RightTab::Diagnostics => diagnostics::tab_label(&self.diagnostics),
+                    _ => tab.label().to_owned(),
+                };
                 if ui.selectable_label(self.state.right_tab == tab, label).clicked() {
                     cmds.push(Command::SetRightTab(tab));
                 }
             }
-            // Room for the diagnostics tab (bind-pose and weight checks) when that module lands.
         });
         ui.separator();
         match self.state.right_tab {
-            RightTab::Inspector => inspector::bone(ui, &self.doc, &self.pose, self.selected, cmds),
+            RightTab::Inspector => {
+                inspector::bone(ui, &self.doc, &self.pose, self.selected, &self.state, cmds);
+            }
             RightTab::Callbacks => super::mixer::callback_log(ui, &self.log, self.fired_total, cmds),
+            RightTab::Diagnostics => diagnostics::show(ui, &mut self.diagnostics, &self.doc, cmds),
+            RightTab::Recording => {
+                let now = self.recording_poses.first().map_or(0.0, |p| p.time);
+                recording_view::show(ui, &mut self.recording_view, &self.doc, now, cmds);
+            }
             RightTab::Files => inspector::files(ui, &self.doc),
         }
     }
@@ -952,6 +1113,27 @@ impl ViewerApp {
     }
 }
 
+/// Splits a `--track` spec `CLIP[@SECONDS][*WEIGHT]` into the clip name, the start position (0) and the
+/// weight (1).
+pub fn parse_track_spec(spec: &str) -> Result<(&str, f32, f32), String> {
+    let bad = |what: &str| format!("--track '{spec}': {what} (expected CLIP[@SECONDS][*WEIGHT])");
+    let (rest, weight) = match spec.rsplit_once('*') {
+        Some((r, w)) => (r, w.trim().parse::<f32>().map_err(|_| bad("the weight is not a number"))?),
+        None => (spec, 1.0),
+    };
+    let (name, pos) = match rest.rsplit_once('@') {
+        Some((n, p)) => (n, p.trim().parse::<f32>().map_err(|_| bad("the position is not a number"))?),
+        None => (rest, 0.0),
+    };
+    if name.trim().is_empty() {
+        return Err(bad("no clip name"));
+    }
+    if !pos.is_finite() || !weight.is_finite() || weight < 0.0 {
+        return Err(bad("position and weight must be finite, the weight not negative"));
+    }
+    Ok((name.trim(), pos, weight))
+}
+
 /// Whether dropped files bind to the open model: when a model (not the demo) is open and every dropped file is
 /// animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its reference.
 /// Anything with a mesh opens as a new scene instead.
@@ -1007,6 +1189,12 @@ impl eframe::App for ViewerApp {
         self.last_frame = Some(now);
 
         self.poll_job();
+        self.poll_export();
+        self.diagnostics.poll(self.doc.generation);
+        if self.job.is_none() {
+            let waker = ctx.clone();
+            self.diagnostics.ensure(&self.doc, &self.pose.palette, false, move || waker.request_repaint());
+        }
         self.poll_dialog(&ctx);
         self.poll_changes(&ctx);
         let mut cmds = Vec::new();
@@ -1024,6 +1212,7 @@ impl eframe::App for ViewerApp {
             }
         });
         self.player.evaluate(&mut self.pose);
+        self.update_display_palette();
         self.recording_poses.resize_with(self.doc.asset.recordings.len(), RecordingPose::default);
         for (rec, pose) in self.doc.asset.recordings.iter().zip(&mut self.recording_poses) {
             evaluate_recording(rec, self.player.recording_time(rec.duration), pose);
@@ -1045,7 +1234,8 @@ impl eframe::App for ViewerApp {
         }
         if self.state.show_outliner {
             egui::Panel::left("outliner").resizable(true).default_size(240.0).min_size(150.0).show(ui, |ui| {
-                outliner::show(ui, &self.doc, self.selected, &mut self.outliner_view, &mut cmds);
+                let clip = self.player.track(self.focus_track).and_then(|t| t.clip);
+                outliner::show(ui, &self.doc, self.selected, clip, &mut self.outliner_view, &mut cmds);
             });
         }
         if self.state.show_inspector {
@@ -1071,6 +1261,9 @@ impl eframe::App for ViewerApp {
             let input = viewport::ViewInput {
                 doc: &self.doc,
                 pose: &self.pose,
+                palette: &self.display_palette,
+                highlight: self.highlight.as_ref(),
+                hover_labels: self.screenshot.is_none(),
                 state: &self.state,
                 camera: &self.camera,
                 selected: self.selected,
@@ -1087,6 +1280,9 @@ impl eframe::App for ViewerApp {
             // A new scene: frame the whole first clip, so that the animation stays in view.
             self.frame_next = false;
             self.frame_clip();
+            if let Some(z) = self.initial_zoom.take() {
+                self.camera.zoom(1.0 / z);
+            }
         }
         for cmd in cmds {
             self.apply(&ctx, cmd);
@@ -1102,7 +1298,7 @@ impl eframe::App for ViewerApp {
                 ctx.request_repaint_after(Duration::from_millis(500));
             }
         }
-        if self.player.playing || self.job.is_some() || self.dialog.is_some() {
+        if self.player.playing || self.job.is_some() || self.dialog.is_some() || self.diagnostics.running() {
             ctx.request_repaint();
         } else if self.state.auto_reload && !self.doc.files.is_empty() {
             ctx.request_repaint_after(RELOAD_POLL);
@@ -1144,6 +1340,25 @@ mod tests {
         assert!(!drop_binds(&demo, &[&anim]));
         // An empty file set never binds.
         assert!(!drop_binds(&model(), &[]));
+    }
+
+    #[test]
+    fn track_specs_parse_names_positions_and_weights() {
+        assert_eq!(parse_track_spec("Walk"), Ok(("Walk", 0.0, 1.0)));
+        assert_eq!(parse_track_spec("Take 001@1.5"), Ok(("Take 001", 1.5, 1.0)));
+        assert_eq!(parse_track_spec("Run@0.25*0.5"), Ok(("Run", 0.25, 0.5)));
+        assert_eq!(parse_track_spec("Run*0.5"), Ok(("Run", 0.0, 0.5)));
+        assert!(parse_track_spec("Run@x").unwrap_err().contains("position"));
+        assert!(parse_track_spec("@1").unwrap_err().contains("no clip name"));
+        assert!(parse_track_spec("Run*-1").is_err());
+    }
+
+    #[test]
+    fn readme_lists_every_shortcut_of_the_help_window() {
+        let readme = include_str!("../../README.md");
+        for (k, what) in SHORTCUTS {
+            assert!(readme.contains(&format!("| {k} | {what} |")), "README lacks the row for {k}");
+        }
     }
 
     #[test]

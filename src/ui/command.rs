@@ -46,6 +46,8 @@ pub enum Command {
     },
     OpenDemo,
     Reload,
+    /// Ask where to save and export the scene as `.glb`.
+    ExportDialog,
     ClearRecent,
     DismissError,
     // Viewport
@@ -89,6 +91,12 @@ pub enum Command {
     ClearCallbackLog,
     // Selection, panels, misc
     SelectBone(Option<usize>),
+    /// Skin the mesh with the selected bone's matrix alone.
+    SetSkinSelectedOnly(bool),
+    /// Check the open scene again (diagnostics), with the pose on screen.
+    RunDiagnostics,
+    /// Show what diagnostics finding `i` is about (select, seek, mark in the viewport).
+    ShowFinding(usize),
     SetPanel(PanelId, bool),
     SetRightTab(RightTab),
     ShowHelp(bool),

@@ -89,6 +89,11 @@ pub struct Document {
     pub roots: Vec<usize>,
     /// Bind pose (mesh and joints) in the viewer frame.
     pub bind_bounds: Bounds,
+    /// The skeleton's bind pose, to-root per bone (file frame).
+    pub bind_to_root: Vec<Mat4>,
+    /// Skinning palette of the bind pose (`to-root(bind) × offset`): identity for a consistent rig, so the
+    /// bind-pose ghost shows exactly where an inconsistent one moves the mesh.
+    pub bind_palette: Vec<Mat4>,
     /// Distinguishes one load from the next (GPU uploads and caches key on it).
     pub generation: u64,
 }
@@ -99,8 +104,11 @@ impl Document {
         let roots = (0..asset.skeleton.len())
             .filter(|&i| asset.skeleton.parents[i].is_none_or(|p| p >= i || p >= asset.skeleton.len()))
             .collect();
-        let bind_bounds = Self::bounds_of(&asset, &asset.skeleton.bind_to_root(), None);
-        Self { asset, files, reports, children, roots, bind_bounds, generation }
+        let bind_to_root = asset.skeleton.bind_to_root();
+        let bind_bounds = Self::bounds_of(&asset, &bind_to_root, None);
+        let bind_palette =
+            bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
+        Self { asset, files, reports, children, roots, bind_bounds, bind_to_root, bind_palette, generation }
     }
 
     /// Bounds of the joints (`to_root`) and of the mesh vertices (`skinned`, or the bind positions when None),

@@ -141,6 +141,9 @@ pub struct SceneInput<'a> {
     pub dark: bool,
 }
 
+/// Bones of the bind-pose ghost: a translucent grey-blue, quieter than the live skeleton.
+const GHOST_BONE: [u8; 4] = [150, 165, 200, 110];
+
 /// The renderer's input for one frame in a viewport of `size_px` pixels.
 pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> FrameData {
     let aspect = size_px[0] as f32 / size_px[1].max(1) as f32;
@@ -155,6 +158,23 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     f.cull_back_faces = state.cull_back_faces;
     if state.overlays.mesh {
         f.add_instance(model, Mat4::IDENTITY, input.palette);
+    }
+    if state.overlays.bind_ghost {
+        f.add_ghost_instance(model, Mat4::IDENTITY, &input.doc.bind_palette);
+        let to_viewer = input.doc.asset.axes.to_viewer;
+        let joints: Vec<Mat4> = input.doc.bind_to_root.iter().map(|m| to_viewer * *m).collect();
+        let style = SkeletonStyle {
+            bones: BoneStyle::Lines,
+            joints: true,
+            axis_length: 0.0,
+            bone_color: GHOST_BONE,
+            joint_color: GHOST_BONE,
+            selected: None,
+            selected_color: GHOST_BONE,
+            joint_size: 4.0,
+            depth: Depth::Tested,
+        };
+        f.overlay.skeleton(&input.doc.asset.skeleton.parents, &joints, &style);
     }
     let bounds = input.bounds.filter(|b| !b.is_empty()).unwrap_or(input.doc.bind_bounds);
     let rb = RBounds::from_points([bounds.min, bounds.max]);

@@ -12,6 +12,7 @@ use crate::scene::Transform;
 
 use super::command::Command;
 use super::document::{Document, display_name};
+use super::state::{Shading, UiState};
 
 /// A matrix as four rows of text (glam stores columns; rows read like the maths: translation on the right).
 pub fn matrix_text(m: &Mat4) -> String {
@@ -63,7 +64,36 @@ fn copy_block(ui: &mut egui::Ui, title: &str, body: &str, cmds: &mut Vec<Command
     ui.add_space(4.0);
 }
 
-pub fn bone(ui: &mut egui::Ui, doc: &Document, pose: &Pose, selected: Option<usize>, cmds: &mut Vec<Command>) {
+/// How many vertices `bone` influences (weight > 0) over all meshes, and the sum of those weights.
+pub fn influence_of(doc: &Document, bone: usize) -> (usize, f32) {
+    let mut count = 0;
+    let mut total = 0.0;
+    for m in &doc.asset.meshes {
+        for (j, w) in m.joints.iter().zip(&m.weights) {
+            let w: f32 = (0..4).filter(|&k| usize::from(j[k]) == bone && w[k] > 0.0).map(|k| w[k]).sum();
+            if w > 0.0 {
+                count += 1;
+                total += w;
+            }
+        }
+    }
+    (count, total)
+}
+
+/// Largest element of `|offset × to-root(bind) − I|`.
+pub fn bind_error(doc: &Document, bone: usize) -> Option<f32> {
+    let m = *doc.bind_palette.get(bone)?;
+    Some((m - Mat4::IDENTITY).to_cols_array().iter().fold(0.0f32, |e, x| e.max(x.abs())))
+}
+
+pub fn bone(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    pose: &Pose,
+    selected: Option<usize>,
+    state: &UiState,
+    cmds: &mut Vec<Command>,
+) {
     let skeleton = &doc.asset.skeleton;
     let Some(b) = selected.filter(|&b| b < skeleton.len()) else {
         ui.weak("Select a bone in the outliner or click a joint in the viewport.");
@@ -101,23 +131,39 @@ pub fn bone(ui: &mut egui::Ui, doc: &Document, pose: &Pose, selected: Option<usi
         });
         ui.end_row();
         ui.label("skinned vertices");
-        let count: usize = doc
-            .asset
-            .meshes
-            .iter()
-            .map(|m| {
-                m.joints.iter().zip(&m.weights).filter(|(j, w)| (0..4).any(|k| usize::from(j[k]) == b && w[k] > 0.0)).count()
-            })
-            .sum();
-        ui.label(count.to_string());
+        let (count, total) = influence_of(doc, b);
+        ui.label(format!("{count} (total weight {total:.3})"));
         ui.end_row();
-        let bind_to_root = skeleton.bind_to_root();
-        if let (Some(r), Some(o)) = (bind_to_root.get(b), skeleton.inverse_bind.get(b)) {
-            let err = (*r * *o - Mat4::IDENTITY).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
-            ui.label("bind check").on_hover_text("Largest element of |offset × to-root(bind) − I|: 0 when the offset matrix is the inverse of the bind pose");
+        if let Some(err) = bind_error(doc, b) {
+            ui.label("bind check").on_hover_text(
+                "Largest element of |offset × to-root(bind) − I|: 0 when the offset matrix is the inverse of the \
+                 bind pose, so skinning in the bind pose reproduces the file's vertices",
+            );
             let text = format!("{err:.2e}");
-            if err > 1e-3 { ui.colored_label(ui.visuals().warn_fg_color, text) } else { ui.label(text) };
+            if err > 1e-3 {
+                ui.colored_label(ui.visuals().error_fg_color, format!("✖ fail  {text}"));
+            } else {
+                ui.label(format!("✔ pass  {text}"));
+            }
             ui.end_row();
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        let mut weights_only = state.shading == Shading::BoneWeights;
+        if ui
+            .checkbox(&mut weights_only, "Show its weights")
+            .on_hover_text("Colour the mesh by this bone's weight (blue 0 → red 1)")
+            .changed()
+        {
+            cmds.push(Command::SetShading(if weights_only { Shading::BoneWeights } else { Shading::Textured }));
+        }
+        let mut alone = state.skin_selected_only;
+        if ui
+            .checkbox(&mut alone, "Skin with it alone")
+            .on_hover_text("Move every vertex by this bone's skinning matrix only: what this one matrix does")
+            .changed()
+        {
+            cmds.push(Command::SetSkinSelectedOnly(alone));
         }
     });
     ui.separator();
@@ -133,8 +179,11 @@ pub fn bone(ui: &mut egui::Ui, doc: &Document, pose: &Pose, selected: Option<usi
             copy_block(ui, "Local SRT (bind)", &t, cmds);
             all += &format!("Local SRT (bind)\n{t}\n\n");
         }
+        let to_parent = pose.local.get(b).map(Transform::to_matrix);
         for (title, m) in [
+            ("To-parent (now)", to_parent.as_ref()),
             ("To-root (now)", pose.to_root.get(b)),
+            ("To-root (bind)", doc.bind_to_root.get(b)),
             ("Offset (inverse bind)", skeleton.inverse_bind.get(b)),
             ("Skinning = to-root × offset", pose.palette.get(b)),
         ] {

@@ -10,13 +10,16 @@
 pub mod app;
 pub mod camera;
 pub mod command;
+pub mod diagnostics;
 pub mod document;
+pub mod export;
 pub mod gpu;
 pub mod inspector;
 pub mod loader;
 pub mod mixer;
 pub mod outliner;
 pub mod player;
+pub mod recording_view;
 pub mod state;
 pub mod timeline;
 pub mod viewport;
@@ -50,6 +53,18 @@ pub struct ViewerArgs {
     /// Shading mode to start with (overrides the saved one).
     #[arg(long, value_enum, value_name = "MODE")]
     pub shading: Option<state::Shading>,
+    /// Add a mixer track playing CLIP from SECONDS with WEIGHT (repeatable), e.g. `--track "Walk@0.4*0.5"`.
+    #[arg(long = "track", value_name = "CLIP[@SECONDS][*WEIGHT]")]
+    pub tracks: Vec<String>,
+    /// Tab of the right-hand panel to show.
+    #[arg(long, value_enum, value_name = "TAB")]
+    pub tab: Option<state::RightTab>,
+    /// Zoom in by this factor after framing the scene (2 = twice as close).
+    #[arg(long, value_name = "FACTOR")]
+    pub zoom: Option<f32>,
+    /// Show the bind pose ghosted behind the animated mesh.
+    #[arg(long)]
+    pub ghost: bool,
     /// Colour theme (overrides the saved one; egui follows the system by default).
     #[arg(long, value_enum, value_name = "THEME")]
     pub theme: Option<Theme>,

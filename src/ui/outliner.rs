@@ -1,5 +1,6 @@
-//! The outliner: the bone tree (expand/collapse, search by name, click selects) and a short summary of what is
-//! loaded. The expanded set and the search text are this panel's own view state; selection is a [`Command`].
+//! The outliner: the bone tree (expand/collapse, search by name, click selects), with a mark on each bone that
+//! the focus clip animates and on each bone that moves vertices. The expanded set, the search text and those
+//! cached marks are this panel's own view state; selection is a [`Command`].
 
 use eframe::egui;
 use std::collections::HashSet;
@@ -18,6 +19,38 @@ pub struct OutlinerView {
     /// Document the expanded set belongs to.
     generation: u64,
     pub focus_search: bool,
+    /// (document generation, clip) the marks below were computed for.
+    marks_for: Option<(u64, Option<usize>)>,
+    /// Per bone: the clip has a track for it.
+    animated: Vec<bool>,
+    /// Per bone: some vertex has weight on it.
+    skinning: Vec<bool>,
+}
+
+/// Per bone: whether `clip` has a track for it (by normalised name, as binding does).
+pub fn animated_bones(doc: &Document, clip: Option<usize>) -> Vec<bool> {
+    let skeleton = &doc.asset.skeleton;
+    let Some(clip) = clip.and_then(|c| doc.asset.clips.get(c)) else { return vec![false; skeleton.len()] };
+    let tracks: std::collections::HashSet<String> =
+        clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
+    skeleton.names.iter().map(|n| tracks.contains(&crate::scene::normalize_bone_name(n))).collect()
+}
+
+/// Per bone: whether any vertex has a weight above zero on it.
+pub fn skinning_bones(doc: &Document) -> Vec<bool> {
+    let mut used = vec![false; doc.asset.skeleton.len()];
+    for m in &doc.asset.meshes {
+        for (j, w) in m.joints.iter().zip(&m.weights) {
+            for k in 0..4 {
+                if w[k] > 0.0
+                    && let Some(u) = used.get_mut(usize::from(j[k]))
+                {
+                    *u = true;
+                }
+            }
+        }
+    }
+    used
 }
 
 /// Bones whose name contains `query` (case-insensitive), in skeleton order.
@@ -30,9 +63,17 @@ pub fn show(
     ui: &mut egui::Ui,
     doc: &Document,
     selected: Option<usize>,
+    clip: Option<usize>,
     view: &mut OutlinerView,
     cmds: &mut Vec<Command>,
 ) {
+    if view.marks_for != Some((doc.generation, clip)) {
+        if view.marks_for.is_none_or(|(g, _)| g != doc.generation) {
+            view.skinning = skinning_bones(doc);
+        }
+        view.animated = animated_bones(doc, clip);
+        view.marks_for = Some((doc.generation, clip));
+    }
     if view.generation != doc.generation {
         // A new scene: open the first levels.
         view.generation = doc.generation;
@@ -107,7 +148,7 @@ pub fn show(
                     cmds.push(Command::SelectBone(Some(b)));
                 }
                 if scroll_to == Some(b) {
-                    r.scroll_to_me(Some(egui::Align::Center));
+                    scroll_vertically_to(ui, r.rect);
                 }
             }
             return;
@@ -140,7 +181,9 @@ pub fn show(
                     }
                     let name = doc.asset.skeleton.names.get(b).map_or("?", String::as_str);
                     let label = if children.is_empty() { RichText::new(name) } else { RichText::new(name).strong() };
-                    ui.selectable_label(selected == Some(b), label)
+                    let r = ui.selectable_label(selected == Some(b), label);
+                    marks(ui, view, b);
+                    r
                 })
                 .inner;
             let r = r.on_hover_text(format!("#{b}, {} child(ren)", children.len()));
@@ -148,7 +191,7 @@ pub fn show(
                 cmds.push(Command::SelectBone(Some(b)));
             }
             if scroll_to == Some(b) {
-                r.scroll_to_me(Some(egui::Align::Center));
+                scroll_vertically_to(ui, r.rect);
             }
             if open {
                 for &c in children.iter().rev() {
@@ -161,6 +204,24 @@ pub fn show(
     });
 }
 
+/// Brings a row into view without scrolling sideways (a deep row would otherwise hide the tree's left edge).
+fn scroll_vertically_to(ui: &egui::Ui, row: egui::Rect) {
+    let rect = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), row.y_range());
+    ui.scroll_to_rect(rect, Some(egui::Align::Center));
+}
+
+/// The small marks after a bone's name: animated by the focus clip (a key), moves vertices (a dot).
+fn marks(ui: &mut egui::Ui, view: &OutlinerView, bone: usize) {
+    if view.animated.get(bone).copied().unwrap_or(false) {
+        ui.label(RichText::new("◆").small().color(egui::Color32::from_rgb(90, 200, 90)))
+            .on_hover_text("animated by the clip on the focus track");
+    }
+    if view.skinning.get(bone).copied().unwrap_or(false) {
+        ui.label(RichText::new("●").small().color(egui::Color32::from_rgb(230, 140, 60)))
+            .on_hover_text("moves vertices (has skin weights)");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +232,20 @@ mod tests {
         assert_eq!(search(&doc, "SEGMENT"), vec![1, 2, 3, 4, 5]);
         assert_eq!(search(&doc, "root"), vec![0]);
         assert!(search(&doc, "spine").is_empty());
+    }
+
+    #[test]
+    fn marks_show_animated_and_skinning_bones() {
+        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        let animated = animated_bones(&doc, Some(0));
+        assert_eq!(animated.len(), 6);
+        let clip = &doc.asset.clips[0];
+        for (b, name) in doc.asset.skeleton.names.iter().enumerate() {
+            assert_eq!(animated[b], clip.track_for(name).is_some(), "{name}");
+        }
+        assert!(animated_bones(&doc, None).iter().all(|a| !a));
+        let skinning = skinning_bones(&doc);
+        // Every demo segment carries the stalk.
+        assert!(skinning[1..].iter().all(|s| *s), "{skinning:?}");
     }
 }

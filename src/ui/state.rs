@@ -58,11 +58,14 @@ pub enum Overlay {
     WorldAxes,
     Bounds,
     Mesh,
+    /// The mesh and skeleton in the bind pose, ghosted behind the animated ones.
+    BindGhost,
 }
 
 impl Overlay {
-    pub const ALL: [Overlay; 8] = [
+    pub const ALL: [Overlay; 9] = [
         Self::Mesh,
+        Self::BindGhost,
         Self::Wireframe,
         Self::Skeleton,
         Self::JointAxes,
@@ -82,6 +85,7 @@ impl Overlay {
             Self::Grid => "Ground grid",
             Self::WorldAxes => "World axes",
             Self::Bounds => "Bounding box",
+            Self::BindGhost => "Bind-pose ghost",
         }
     }
 }
@@ -97,6 +101,7 @@ pub struct Overlays {
     pub grid: bool,
     pub world_axes: bool,
     pub bounds: bool,
+    pub bind_ghost: bool,
 }
 
 impl Default for Overlays {
@@ -110,6 +115,7 @@ impl Default for Overlays {
             grid: true,
             world_axes: true,
             bounds: false,
+            bind_ghost: false,
         }
     }
 }
@@ -125,6 +131,7 @@ impl Overlays {
             Overlay::Grid => self.grid,
             Overlay::WorldAxes => self.world_axes,
             Overlay::Bounds => self.bounds,
+            Overlay::BindGhost => self.bind_ghost,
         }
     }
 
@@ -138,6 +145,7 @@ impl Overlays {
             Overlay::Grid => &mut self.grid,
             Overlay::WorldAxes => &mut self.world_axes,
             Overlay::Bounds => &mut self.bounds,
+            Overlay::BindGhost => &mut self.bind_ghost,
         };
         *slot = on;
     }
@@ -152,12 +160,29 @@ pub enum PanelId {
 }
 
 /// Tabs of the right-hand panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 pub enum RightTab {
     #[default]
     Inspector,
     Callbacks,
+    Diagnostics,
+    /// Channel plots of input recordings.
+    Recording,
     Files,
+}
+
+impl RightTab {
+    pub const ALL: [RightTab; 5] = [Self::Inspector, Self::Diagnostics, Self::Recording, Self::Callbacks, Self::Files];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Inspector => "Inspector",
+            Self::Callbacks => "Callbacks",
+            Self::Diagnostics => "Diagnostics",
+            Self::Recording => "Recording",
+            Self::Files => "Files",
+        }
+    }
 }
 
 /// Everything persisted. `#[serde(default)]` so that settings from an older version still load.
@@ -182,6 +207,8 @@ pub struct UiState {
     pub show_frames: bool,
     /// Hide triangles facing away (per the file's winding); off shows both sides, for files wound wrongly.
     pub cull_back_faces: bool,
+    /// Skin every vertex with the selected bone's matrix alone (shows what that one matrix does to the mesh).
+    pub skin_selected_only: bool,
 }
 
 impl Default for UiState {
@@ -201,6 +228,7 @@ impl Default for UiState {
             cross_fade_seconds: 0.5,
             show_frames: true,
             cull_back_faces: true,
+            skin_selected_only: false,
         }
     }
 }

@@ -401,8 +401,28 @@ fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &Timeline
         // Markers are on the recording's own time; with clips playing they are placed relative to now.
         let rec_now = player.recording_time(rec.duration);
         let now = player.now(asset, input.focus);
+        let to_timeline = |t: f32| if player.track_count() == 0 { t } else { now + (t - rec_now) };
+        // Tracked and pinch state of each hand as thin lanes along the bottom of the strip.
+        if let Some(hands) = &rec.hands {
+            let lanes = [
+                (&hands[0].tracked, Color32::from_rgb(60, 150, 200)),
+                (&hands[0].pinch, Color32::from_rgb(230, 200, 60)),
+                (&hands[1].tracked, Color32::from_rgb(220, 120, 80)),
+                (&hands[1].pinch, Color32::from_rgb(230, 200, 60)),
+            ];
+            for (row, (curve, color)) in lanes.into_iter().enumerate() {
+                let y = keys.bottom() - 2.0 - (3 - row) as f32 * 3.5;
+                for (a, b) in super::recording_view::true_spans(curve, rec.duration) {
+                    let (xa, xb) = (view.time_to_x(keys, to_timeline(a)), view.time_to_x(keys, to_timeline(b)));
+                    let (xa, xb) = (xa.max(keys.left()), xb.min(keys.right()));
+                    if xb > xa {
+                        painter.hline(xa..=xb, y, Stroke::new(2.5, color));
+                    }
+                }
+            }
+        }
         for m in &rec.markers {
-            let t = if player.track_count() == 0 { m.time } else { now + (m.time - rec_now) };
+            let t = to_timeline(m.time);
             let x = view.time_to_x(keys, t);
             if !(keys.left()..=keys.right()).contains(&x) {
                 continue;

@@ -12,11 +12,12 @@ use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::anim::recording::RecordingPose;
-use crate::anim::{Pose, skin_mesh};
+use crate::anim::{Pose, skin_mesh, skin_vertex};
 use crate::scene::{HAND_BONES, Hand};
 
 use super::camera::{OrbitCamera, ViewPreset};
 use super::command::Command;
+use super::diagnostics::Highlight;
 use super::document::{Bounds, Document};
 use super::state::{Overlay, Shading, UiState};
 
@@ -48,6 +49,12 @@ pub struct StatusInfo {
 pub struct ViewInput<'a> {
     pub doc: &'a Document,
     pub pose: &'a Pose,
+    /// The skinning palette to draw with (the pose's, or the selected bone's matrix for every bone).
+    pub palette: &'a [Mat4],
+    /// Vertices a diagnostics finding points at.
+    pub highlight: Option<&'a Highlight>,
+    /// Label the joint under the pointer (off for automated screenshots: the pointer is wherever it was left).
+    pub hover_labels: bool,
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
@@ -89,7 +96,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         let scene = super::gpu::SceneInput {
             doc: input.doc,
             to_root: &input.pose.to_root,
-            palette: &input.pose.palette,
+            palette: input.palette,
             state: input.state,
             camera: input.camera,
             selected: input.selected,
@@ -110,6 +117,9 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         if input.state.overlays.grid {
             draw_grid(&painter, &view_proj, rect, input, dark);
         }
+        if input.state.overlays.bind_ghost {
+            draw_bind_ghost(&painter, &view_proj, rect, input);
+        }
         if input.state.overlays.mesh {
             draw_mesh(&painter, &view_proj, rect, input, cache, dark);
         }
@@ -126,11 +136,16 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         }
     }
     draw_recordings(&painter, &view_proj, rect, input);
+    if let Some(h) = input.highlight {
+        draw_highlight(&painter, &view_proj, rect, input, h);
+    }
     draw_names(&painter, input, &projected_joints, dark);
     if input.state.overlays.world_axes {
         draw_gizmo(&painter, rect, input.camera);
     }
-    hover_label(ui, &response, input, &projected_joints);
+    if input.hover_labels {
+        hover_label(ui, &response, input, &projected_joints);
+    }
     toolbar(ui, rect, input, cmds);
     status_line(ui, rect, input);
     rect
@@ -159,11 +174,11 @@ fn skin(input: &ViewInput, cache: &mut ViewportCache) {
     cache.skinned_positions.resize_with(asset.meshes.len(), Vec::new);
     cache.skinned_normals.resize_with(asset.meshes.len(), Vec::new);
     for (i, mesh) in asset.meshes.iter().enumerate() {
-        if input.pose.palette.is_empty() || mesh.joints.is_empty() {
+        if input.palette.is_empty() || mesh.joints.is_empty() {
             cache.skinned_positions[i].clone_from(&mesh.positions);
             cache.skinned_normals[i].clone_from(&mesh.normals);
         } else {
-            skin_mesh(mesh, &input.pose.palette, &mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
+            skin_mesh(mesh, input.palette, &mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
         }
     }
     cache.pose_bounds = Some(Document::bounds_of(asset, &input.pose.to_root, Some(&cache.skinned_positions)));
@@ -563,6 +578,87 @@ fn draw_joint_axes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input:
 
 const SELECTED: Color32 = Color32::from_rgb(255, 150, 30);
 
+/// Edges the painter draws for the bind-pose ghost at most: beyond this the ghost is thinned evenly (the
+/// painter path is the fallback; the GPU path draws every edge).
+const GHOST_EDGE_LIMIT: usize = 60_000;
+
+/// The mesh skinned with the bind-pose palette as faint edges, and the bind skeleton, behind the animated mesh.
+fn draw_bind_ghost(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput) {
+    let doc = input.doc;
+    let m = doc.asset.axes.to_viewer;
+    let color = Color32::from_rgba_unmultiplied(120, 140, 190, 70);
+    let mut shape = epaint::Mesh::default();
+    let total_edges: usize = doc.asset.meshes.iter().map(|mesh| mesh.indices.len()).sum();
+    let stride = total_edges.div_ceil(GHOST_EDGE_LIMIT).max(1);
+    for mesh in &doc.asset.meshes {
+        let bind: Vec<Option<Pos2>> = (0..mesh.positions.len())
+            .map(|i| {
+                let p = skinned_position(mesh, &doc.bind_palette, i)?;
+                project(view_proj, rect, m.transform_point3(p)).map(|(q, _)| q)
+            })
+            .collect();
+        for tri in mesh.indices.chunks_exact(3).step_by(stride) {
+            for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
+                if let (Some(Some(p)), Some(Some(q))) = (bind.get(a as usize), bind.get(b as usize)) {
+                    add_line_quad(&mut shape, *p, *q, 0.8, color);
+                }
+            }
+        }
+    }
+    for (i, parent) in doc.asset.skeleton.parents.iter().enumerate() {
+        let (Some(p), Some(c)) = (parent.and_then(|p| doc.bind_to_root.get(p)), doc.bind_to_root.get(i)) else {
+            continue;
+        };
+        let (a, b) = (m.transform_point3(p.w_axis.truncate()), m.transform_point3(c.w_axis.truncate()));
+        if let Some([p, q]) = project_segment(view_proj, rect, a, b) {
+            add_line_quad(&mut shape, p, q, 1.6, Color32::from_rgba_unmultiplied(150, 165, 200, 110));
+        }
+    }
+    painter.add(Shape::mesh(shape));
+}
+
+/// One vertex skinned with `palette` (its file position when the mesh has no weights or the palette is empty).
+fn skinned_position(mesh: &crate::scene::Mesh, palette: &[Mat4], i: usize) -> Option<Vec3> {
+    let p = *mesh.positions.get(i)?;
+    match (mesh.joints.get(i), mesh.weights.get(i)) {
+        (Some(j), Some(w)) if !palette.is_empty() => Some(skin_vertex(palette, *j, *w, p, Vec3::Y).0),
+        _ => Some(p),
+    }
+}
+
+/// The vertices of a diagnostics finding, skinned in the pose on screen: rings, the outline between them, and
+/// the finding's kind beside them. Drawn on top so it is found even inside the mesh.
+fn draw_highlight(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, h: &Highlight) {
+    let Some(mesh) = input.doc.asset.meshes.get(h.mesh) else { return };
+    let m = input.doc.asset.axes.to_viewer;
+    let points: Vec<Pos2> = h
+        .vertices
+        .iter()
+        .filter_map(|&v| skinned_position(mesh, input.palette, v as usize))
+        .filter_map(|p| project(view_proj, rect, m.transform_point3(p)).map(|(q, _)| q))
+        .collect();
+    let color = Color32::from_rgb(255, 60, 200);
+    let outline = Stroke::new(4.0, Color32::from_black_alpha(170));
+    if points.len() >= 2 {
+        let mut ring = points.clone();
+        if points.len() > 2 {
+            ring.push(points[0]);
+        }
+        painter.add(Shape::line(ring.clone(), outline));
+        painter.add(Shape::line(ring, Stroke::new(2.0, color)));
+    }
+    for p in &points {
+        painter.circle_stroke(*p, 7.0, outline);
+        painter.circle_stroke(*p, 7.0, Stroke::new(2.0, color));
+    }
+    if let Some(first) = points.first() {
+        let at = *first + Vec2::new(12.0, -16.0);
+        let galley = painter.layout_no_wrap(h.label.clone(), egui::FontId::proportional(13.0), Color32::WHITE);
+        painter.rect_filled(Rect::from_min_size(at, galley.size()).expand(3.0), 3.0, color.gamma_multiply(0.85));
+        painter.galley(at, galley, Color32::WHITE);
+    }
+}
+
 fn draw_skeleton(painter: &egui::Painter, input: &ViewInput, projected: &[Option<(Pos2, f32)>], dark: bool) {
     let parents = &input.doc.asset.skeleton.parents;
     let bone = if dark { Color32::from_rgb(120, 220, 255) } else { Color32::from_rgb(0, 90, 160) };
@@ -642,19 +738,31 @@ fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input:
             }
         }
         if let Some(c) = rec.camera {
-            let o = m.transform_point3(c.position);
-            let size = 0.08;
-            let colors =
-                [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
-            for (axis, color) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(colors) {
-                let d = m.transform_vector3(c.rotation * axis) * size;
-                if let Some(s) = project_segment(view_proj, rect, o, o + d) {
-                    painter.line_segment(s, Stroke::new(2.0, color));
-                }
-            }
-            if let Some((s, _)) = project(view_proj, rect, o) {
-                painter.circle_stroke(s, 6.0, Stroke::new(1.5, Color32::from_gray(200)));
-            }
+            draw_frustum(painter, view_proj, rect, m, c.position, c.rotation);
+        }
+    }
+}
+
+/// The head camera as a small view frustum (Unity cameras look along +Z with +Y up) with its up edge marked.
+fn draw_frustum(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, m: Mat4, position: Vec3, rotation: glam::Quat) {
+    let (depth, half_w, half_h) = (0.12, 0.07, 0.045);
+    let o = m.transform_point3(position);
+    let corner = |x: f32, y: f32| m.transform_point3(position + rotation * Vec3::new(x * half_w, y * half_h, depth));
+    let corners = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
+    let stroke = Stroke::new(1.5, Color32::from_gray(215));
+    for (i, &c) in corners.iter().enumerate() {
+        for s in [project_segment(view_proj, rect, o, c), project_segment(view_proj, rect, c, corners[(i + 1) % 4])]
+            .into_iter()
+            .flatten()
+        {
+            painter.line_segment(s, stroke);
+        }
+    }
+    // A small triangle over the top edge says which way is up.
+    let up = m.transform_point3(position + rotation * Vec3::new(0.0, half_h * 1.8, depth));
+    for (a, b) in [(corners[2], up), (up, corners[3])] {
+        if let Some(s) = project_segment(view_proj, rect, a, b) {
+            painter.line_segment(s, Stroke::new(1.5, Color32::from_rgb(70, 200, 70)));
         }
     }
 }
