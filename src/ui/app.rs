@@ -122,6 +122,8 @@ pub struct ViewerApp {
     display_palette: Vec<glam::Mat4>,
     /// Extra mixer tracks from the command line (`--track`), added once the files are loaded.
     initial_tracks: Vec<String>,
+    /// `--finding`, shown once the first diagnostics are in.
+    initial_finding: Option<usize>,
     /// `--zoom`, applied once after the first framing.
     initial_zoom: Option<f32>,
     generation: u64,
@@ -177,6 +179,7 @@ impl ViewerApp {
             export: None,
             display_palette: Vec::new(),
             initial_tracks: args.tracks.clone(),
+            initial_finding: args.finding,
             initial_zoom: args.zoom.filter(|z| z.is_finite() && *z > 0.0),
             generation: 0,
             last_frame: None,
@@ -1084,7 +1087,8 @@ impl ViewerApp {
             return;
         }
         if !run.requested {
-            if self.job.is_some() {
+            // Wait for the files and their diagnostics (a screenshot of a tab still "checking" shows nothing).
+            if self.job.is_some() || self.diagnostics.running() || self.initial_finding.is_some() {
                 return;
             }
             run.ready_frames += 1;
@@ -1191,6 +1195,18 @@ impl eframe::App for ViewerApp {
         self.poll_job();
         self.poll_export();
         self.diagnostics.poll(self.doc.generation);
+        if self.job.is_none()
+            && self.doc.generation > 0
+            && self.diagnostics.generation == self.doc.generation
+            && !self.diagnostics.running()
+            && let Some(i) = self.initial_finding.take()
+        {
+            if i < self.diagnostics.findings.len() {
+                self.show_finding(i);
+            } else {
+                self.notify(format!("--finding {i}: there are {} findings", self.diagnostics.findings.len()));
+            }
+        }
         if self.job.is_none() {
             let waker = ctx.clone();
             self.diagnostics.ensure(&self.doc, &self.pose.palette, false, move || waker.request_repaint());

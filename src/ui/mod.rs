@@ -59,6 +59,9 @@ pub struct ViewerArgs {
     /// Tab of the right-hand panel to show.
     #[arg(long, value_enum, value_name = "TAB")]
     pub tab: Option<state::RightTab>,
+    /// Once the diagnostics are in, show finding N (0 = the first listed), as a click on it would.
+    #[arg(long, value_name = "N")]
+    pub finding: Option<usize>,
     /// Zoom in by this factor after framing the scene (2 = twice as close).
     #[arg(long, value_name = "FACTOR")]
     pub zoom: Option<f32>,
