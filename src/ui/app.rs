@@ -138,10 +138,17 @@ pub struct ViewerApp {
     outcome: Arc<Mutex<Option<String>>>,
     frame_next: bool,
     quit: bool,
+    /// With `BONESCOPE_TIMING` set: when `run` started, and which milestones are still to be reported.
+    timing: Option<(Instant, bool, bool)>,
 }
 
 impl ViewerApp {
-    pub fn new(cc: &eframe::CreationContext<'_>, args: ViewerArgs, outcome: Arc<Mutex<Option<String>>>) -> Self {
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        args: ViewerArgs,
+        outcome: Arc<Mutex<Option<String>>>,
+        launched: Instant,
+    ) -> Self {
         let screenshot_mode = args.screenshot.is_some();
         let state = if screenshot_mode {
             UiState::default()
@@ -200,6 +207,7 @@ impl ViewerApp {
             outcome,
             frame_next: false,
             quit: false,
+            timing: std::env::var_os("BONESCOPE_TIMING").map(|_| (launched, true, true)),
         };
         if let Some(s) = args.shading {
             app.state.shading = s;
@@ -431,12 +439,32 @@ impl ViewerApp {
         }
     }
 
+    /// `BONESCOPE_TIMING`: prints when the first frame is built and when the first scene is on screen.
+    fn report_timing(&mut self) {
+        let Some((launched, first, scene)) = &mut self.timing else { return };
+        let ms = launched.elapsed().as_secs_f64() * 1e3;
+        if *first {
+            *first = false;
+            eprintln!("bonescope timing: first frame {ms:.0} ms after launch");
+        }
+        if *scene && self.job.is_none() && self.doc.generation > 0 {
+            *scene = false;
+            eprintln!("bonescope timing: '{}' on screen {ms:.0} ms after launch", self.doc.title());
+        }
+    }
+
     fn poll_export(&mut self) {
         let Some(job) = &self.export else { return };
         let Some(outcome) = job.poll() else { return };
+        let quick = job.started.elapsed() < Duration::from_millis(400);
         self.export = None;
-        if let Some(text) = outcome {
-            self.notify(text);
+        match outcome {
+            Some(text) => self.notify(text),
+            None if quick => self.notify(
+                "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
+                 Export from the command line: bonescope export FILE… -o out.glb",
+            ),
+            None => {}
         }
     }
 
@@ -1192,6 +1220,7 @@ impl eframe::App for ViewerApp {
         }
         self.last_frame = Some(now);
 
+        self.report_timing();
         self.poll_job();
         self.poll_export();
         self.diagnostics.poll(self.doc.generation);

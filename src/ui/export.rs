@@ -11,6 +11,8 @@ use crate::scene::Asset;
 /// An export in flight: the dialog, then the writing.
 pub struct ExportJob {
     rx: mpsc::Receiver<Option<String>>,
+    /// A cancel takes a human a moment; "nothing" straight away means no dialog could be shown.
+    pub started: std::time::Instant,
 }
 
 /// File name offered in the save dialog: the model's name with `.glb`.
@@ -60,7 +62,7 @@ impl ExportJob {
                 wake();
             })
             .map_err(|e| format!("Could not start the export: {e}"))?;
-        Ok(Self { rx })
+        Ok(Self { rx, started: std::time::Instant::now() })
     }
 
     /// `Some(Some(text))` when done, `Some(None)` when the dialog was cancelled (or could not be shown), `None`

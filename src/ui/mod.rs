@@ -97,6 +97,7 @@ pub const APP_NAME: &str = "bonescope";
 /// Opens the viewer window and runs until it is closed (or the screenshot is written).
 pub fn run(args: ViewerArgs) -> Result<(), String> {
     use eframe::egui;
+    let launched = std::time::Instant::now();
     let screenshot_mode = args.screenshot.is_some();
     let size = args.size.unwrap_or((1600.0, 900.0));
     let mut viewport = egui::ViewportBuilder::default()
@@ -124,7 +125,7 @@ pub fn run(args: ViewerArgs) -> Result<(), String> {
     eframe::run_native(
         APP_NAME,
         options,
-        Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc, args, outcome_in_app)))),
+        Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc, args, outcome_in_app, launched)))),
     )
     .map_err(|e| format!("could not open the viewer window: {e}"))?;
     // A screenshot run reports its failure (e.g. the PNG could not be written) through the exit status.
