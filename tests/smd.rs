@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use bonescope::anim::{Pose, bind_pose_error, skin_mesh};
 use bonescope::io::{self, LoadOptions, Position, smd};
 use bonescope::scene::{Asset, AxisConversion, Format, Mesh};
+use common::Rng;
 use glam::{Mat4, Vec3};
 
 fn load_str(text: &str) -> Asset {
@@ -248,20 +249,6 @@ fn every_prefix_of_triangle_smd_loads_or_fails_with_a_line() {
         }
     }
     assert!(errors > bytes.len() / 2);
-}
-
-/// xorshift64*: a fixed-seed generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 fn check_mutants(original: &[u8], rounds: usize, seed: u64, vta: bool) {

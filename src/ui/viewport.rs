@@ -561,13 +561,16 @@ fn draw_box(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, b: Bounds, st
     }
 }
 
+/// X, Y, Z in red, green, blue.
+const AXIS_COLORS: [Color32; 3] =
+    [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
+
 fn draw_joint_axes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, joints: &[Vec3]) {
     let m = input.doc.asset.axes.to_viewer;
     let len = input.doc.bind_bounds.radius() * 0.05;
-    let colors = [Color32::from_rgb(230, 70, 70), Color32::from_rgb(70, 200, 70), Color32::from_rgb(80, 120, 240)];
     for (i, t) in input.pose.to_root.iter().enumerate() {
         let Some(&o) = joints.get(i) else { continue };
-        for (axis, color) in [t.x_axis, t.y_axis, t.z_axis].into_iter().zip(colors) {
+        for (axis, color) in [t.x_axis, t.y_axis, t.z_axis].into_iter().zip(AXIS_COLORS) {
             let d = m.transform_vector3(axis.truncate()).normalize_or_zero() * len;
             if let Some(s) = project_segment(view_proj, rect, o, o + d) {
                 painter.line_segment(s, Stroke::new(1.5, color));
@@ -727,6 +730,20 @@ fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input:
                     && let Some((s, _)) = project(view_proj, rect, *q)
                 {
                     painter.circle_filled(s, 2.5, color);
+                }
+            }
+            if input.state.overlays.joint_axes {
+                // Each joint's frame, 1.5 cm long: twisted or flipped joint rotations show at a glance.
+                for (j, q) in h.joints.iter().zip(&p) {
+                    if !j.recorded {
+                        continue;
+                    }
+                    for (axis, c) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(AXIS_COLORS) {
+                        let d = m.transform_vector3(j.rotation * axis) * 0.015;
+                        if let Some(s) = project_segment(view_proj, rect, *q, *q + d) {
+                            painter.line_segment(s, Stroke::new(1.2, c));
+                        }
+                    }
                 }
             }
         }
