@@ -151,23 +151,26 @@ fn rig_debugging_views_render_on_the_demo() {
         return;
     }
     // Two mixer tracks, the bind-pose ghost, a selected bone's weights and the Diagnostics tab.
-    let (out, png) = screenshot(
-        "rig",
-        &[],
-        &[
-            "--time",
-            "0.6",
-            "--track",
-            "Curl@0.4*0.5",
-            "--ghost",
-            "--select",
-            "segment2",
-            "--shading",
-            "bone-weights",
-            "--tab",
-            "diagnostics",
-        ],
-    );
+    let args = [
+        "--time",
+        "0.6",
+        "--track",
+        "Curl@0.4*0.5",
+        "--ghost",
+        "--select",
+        "segment2",
+        "--shading",
+        "bone-weights",
+        "--tab",
+        "diagnostics",
+        "--finding",
+        "0",
+    ];
+    // The same views drawn by the egui painter (the fallback without a usable GPU path).
+    let (out, png) = screenshot("rig-painter", &[], &[&args[..], &["--painter"]].concat());
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_shows_something(&png, &out);
+    let (out, png) = screenshot("rig", &[], &args);
     assert!(out.status.success(), "{}", describe(&out));
     assert_shows_something(&png, &out);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -219,6 +219,9 @@ impl ViewerApp {
         if args.ghost {
             app.state.overlays.bind_ghost = true;
         }
+        if args.painter {
+            app.gpu.force_painter = true;
+        }
         match args.theme {
             Some(super::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
             Some(super::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),

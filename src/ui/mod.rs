@@ -65,6 +65,9 @@ pub struct ViewerArgs {
     /// Zoom in by this factor after framing the scene (2 = twice as close).
     #[arg(long, value_name = "FACTOR")]
     pub zoom: Option<f32>,
+    /// Draw the viewport with the egui painter (the CPU fallback) instead of the GPU renderer.
+    #[arg(long)]
+    pub painter: bool,
     /// Show the bind pose ghosted behind the animated mesh.
     #[arg(long)]
     pub ghost: bool,
