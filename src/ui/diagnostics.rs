@@ -170,7 +170,7 @@ fn severity_color(ui: &egui::Ui, s: Severity) -> egui::Color32 {
     }
 }
 
-/// Draws the tab. `re_check` asks for a new run with the pose on screen.
+/// Draws the tab; "Re-check" pushes [`Command::RunDiagnostics`], a click on a finding [`Command::ShowFinding`].
 pub fn show(ui: &mut egui::Ui, view: &mut DiagnosticsView, doc: &Document, cmds: &mut Vec<Command>) {
     let counts = view.counts();
     ui.horizontal(|ui| {
