@@ -1281,13 +1281,13 @@ impl eframe::App for ViewerApp {
             });
         }
         if self.state.show_outliner {
-            egui::Panel::left("outliner").resizable(true).default_size(240.0).min_size(150.0).show(ui, |ui| {
+            egui::Panel::left("outliner").resizable(true).default_size(270.0).min_size(150.0).show(ui, |ui| {
                 let clip = self.player.track(self.focus_track).and_then(|t| t.clip);
                 outliner::show(ui, &self.doc, self.selected, clip, &mut self.outliner_view, &mut cmds);
             });
         }
         if self.state.show_inspector {
-            egui::Panel::right("inspector").resizable(true).default_size(380.0).min_size(220.0).show(ui, |ui| {
+            egui::Panel::right("inspector").resizable(true).default_size(430.0).min_size(220.0).show(ui, |ui| {
                 self.right_panel(ui, &mut cmds);
             });
         }

@@ -411,12 +411,13 @@ fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &Timeline
                 (&hands[1].pinch, Color32::from_rgb(230, 200, 60)),
             ];
             for (row, (curve, color)) in lanes.into_iter().enumerate() {
-                let y = keys.bottom() - 2.0 - (3 - row) as f32 * 3.5;
+                // Packed under the marker labels, which take the strip's top.
+                let y = keys.bottom() - 2.0 - (3 - row) as f32 * 2.5;
                 for (a, b) in super::recording_view::true_spans(curve, rec.duration) {
                     let (xa, xb) = (view.time_to_x(keys, to_timeline(a)), view.time_to_x(keys, to_timeline(b)));
                     let (xa, xb) = (xa.max(keys.left()), xb.min(keys.right()));
                     if xb > xa {
-                        painter.hline(xa..=xb, y, Stroke::new(2.5, color));
+                        painter.hline(xa..=xb, y, Stroke::new(2.0, color));
                     }
                 }
             }
