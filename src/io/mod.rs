@@ -6,6 +6,7 @@
 pub mod actorx;
 pub mod ase;
 pub mod companions;
+pub mod file_bytes;
 pub mod gltf_export;
 mod gltf_recording;
 pub mod mrtk;
@@ -179,7 +180,8 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
             meta.len()
         ))));
     }
-    let bytes = std::fs::read(path).map_err(|e| fail(LoadError::whole_file(format!("cannot read: {e}"))))?;
+    let bytes = file_bytes::read_file(path, meta.len())
+        .map_err(|e| fail(LoadError::whole_file(format!("cannot read: {e}"))))?;
     if bytes.is_empty() {
         return Err(fail(LoadError::whole_file("the file is empty (0 bytes)")));
     }

@@ -408,20 +408,20 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         }
     }
 
-    // Meshes, in file order.
+    // Meshes, in file order. Materials and skin weights are resolved in order (they share tables), then the
+    // meshes are built on all cores (the bulk of the work on large files), then everything is put back in order,
+    // warnings included, so the result is what a sequential build gives.
     let mut report = InfluenceReport::default();
     let bind_to_root = skeleton.bind_to_root();
+    let mut prepared = Vec::new();
     for (i, node) in raw.nodes.iter().enumerate() {
         let Some(mesh) = &node.mesh else { continue };
         if mesh.faces.is_empty() {
             continue;
         }
+        let mut node_warnings = Vec::new();
         let bone = bone_of[i];
-        let entry = material_for(node, &material_map, &mut asset.materials, &mut wire_materials, &mut warnings);
-        let material_of = |mtl: u32| match &entry {
-            MaterialEntry::Single(m) => *m,
-            MaterialEntry::Multi(list) => list.get(mtl as usize % list.len().max(1)).copied().unwrap_or(0),
-        };
+        let entry = material_for(node, &material_map, &mut asset.materials, &mut wire_materials, &mut node_warnings);
         let skin = node.skin.as_ref().or_else(|| soft_skins.get(&node.name));
         let mut mesh_report = InfluenceReport::default();
         let influences = skin.map(|s| {
@@ -432,18 +432,31 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
                 bone as u16,
                 &node.name,
                 &mut mesh_report,
-                &mut warnings,
+                &mut node_warnings,
             )
         });
         report.merge(&mesh_report);
+        prepared.push(MeshJob { node, mesh, bone, entry, influences, report: mesh_report, warnings: node_warnings });
+    }
+    let animation = clip.as_ref().map(|c| (c, track_of_bone.as_slice()));
+    let build_one = |job: MeshJob| -> Result<(crate::scene::Mesh, Vec<Warning>), LoadError> {
+        let MeshJob { node, mesh, bone, entry, influences, report, mut warnings } = job;
+        let material_of = |mtl: u32| match &entry {
+            MaterialEntry::Single(m) => *m,
+            MaterialEntry::Multi(list) => list.get(mtl as usize % list.len().max(1)).copied().unwrap_or(0),
+        };
         let built = build_mesh(mesh, &node.name, &material_of, influences.as_deref(), bone as u16, &mut warnings)?;
-        let animation = clip.as_ref().map(|c| (c, track_of_bone.as_slice()));
         let frames =
             vertex_frames(node, &built, &skeleton, animation, &timing, bind_to_root[bone], bone, &mut warnings);
         let mut out = built.mesh;
         out.vertex_frames = frames;
-        out.influence_report = mesh_report;
-        asset.meshes.push(out);
+        out.influence_report = report;
+        Ok((out, warnings))
+    };
+    for result in in_parallel(prepared, build_one) {
+        let (mesh, mesh_warnings) = result?;
+        warnings.extend(mesh_warnings);
+        asset.meshes.push(mesh);
     }
     if report.trimmed > 0 || report.unweighted > 0 {
         warn(
@@ -466,6 +479,64 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
     asset.skeleton = skeleton;
     asset.warnings = warnings;
     Ok(asset)
+}
+
+/// One mesh to build, with what was resolved for it in file order.
+struct MeshJob<'a> {
+    node: &'a RawNode,
+    mesh: &'a RawMesh,
+    bone: usize,
+    entry: MaterialEntry,
+    influences: Option<Vec<Influences>>,
+    report: InfluenceReport,
+    warnings: Vec<Warning>,
+}
+
+/// Below this many faces in all, building on one thread is quicker than starting others.
+const PARALLEL_FACES: usize = 20_000;
+
+/// `f` applied to every job, on all cores when the work is worth it; results in the jobs' order.
+fn in_parallel<T: Send + HasFaces, R: Send>(jobs: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let faces: usize = jobs.iter().map(HasFaces::faces).sum();
+    if threads < 2 || jobs.len() < 2 || faces < PARALLEL_FACES {
+        return jobs.into_iter().map(f).collect();
+    }
+    let slots: Vec<std::sync::Mutex<Option<T>>> = jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(slots.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(slot) = slots.get(i) else { break };
+                        let job = slot.lock().ok().and_then(|mut s| s.take());
+                        if let Some(job) = job {
+                            out.push((i, f(job)));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        // A panic in a worker is the same bug a sequential build would panic on: pass it on.
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// How much work a job is, for deciding whether threads pay off.
+trait HasFaces {
+    fn faces(&self) -> usize;
+}
+
+impl HasFaces for MeshJob<'_> {
+    fn faces(&self) -> usize {
+        self.mesh.faces.len()
+    }
 }
 
 /// A name list for a message: the first 20, then how many more.
@@ -594,4 +665,31 @@ fn vertex_frames(
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Job(usize);
+
+    impl HasFaces for Job {
+        fn faces(&self) -> usize {
+            PARALLEL_FACES
+        }
+    }
+
+    #[test]
+    fn parallel_results_come_back_in_job_order() {
+        // Uneven work, so workers finish out of order.
+        let out = in_parallel((0..50).map(Job).collect(), |Job(i)| {
+            let spin: u64 = (0..((50 - i) * 2000) as u64).fold(0, |a, x| a.wrapping_add(x * x));
+            (i, spin)
+        });
+        let order: Vec<usize> = out.iter().map(|(i, _)| *i).collect();
+        assert_eq!(order, (0..50).collect::<Vec<_>>());
+        // Two jobs, same order.
+        let small: Vec<usize> = in_parallel(vec![Job(3), Job(1)], |Job(i)| i);
+        assert_eq!(small, vec![3, 1]);
+    }
 }

@@ -113,8 +113,19 @@ impl<'a> Lexer<'a> {
         Self { data, pos: 0, line: 1, non_finite: 0, first_non_finite_line: 0 }
     }
 
+    /// A lexer over the whole text that starts at byte `pos`, which is on line `line` (for a block parsed apart
+    /// from the rest: its positions and line numbers stay those of the file).
+    pub fn at(data: &'a [u8], pos: usize, line: usize) -> Self {
+        Self { data, pos: pos.min(data.len()), line, non_finite: 0, first_non_finite_line: 0 }
+    }
+
     pub fn line(&self) -> usize {
         self.line
+    }
+
+    /// Byte offset of the next unread byte.
+    pub fn pos(&self) -> usize {
+        self.pos
     }
 
     /// Bytes not read yet: the bound every count in the file is checked against before allocating.
@@ -400,38 +411,38 @@ impl<'a> Lexer<'a> {
         Ok(false)
     }
 
-    /// Skips to the `}` matching a `{` already read (balanced, quotes respected).
+    /// Skips to the `}` matching a `{` already read (balanced, quotes respected). Jumps from brace to quote to
+    /// brace with `memchr` and counts the lines in between: whole objects are skipped this way when the file is
+    /// parsed on several threads, so this runs over most of a large file.
     pub fn skip_block(&mut self, keyword: &[u8], open_line: usize) -> Result<(), LoadError> {
         let mut depth = 1usize;
-        while let Some(b) = self.peek() {
-            match b {
-                b'\n' => {
-                    self.line += 1;
-                    self.pos += 1;
-                }
+        loop {
+            let rest = self.data.get(self.pos..).unwrap_or_default();
+            let Some(i) = memchr::memchr3(b'"', b'{', b'}', rest) else {
+                self.line += memchr::memchr_iter(b'\n', rest).count();
+                self.pos = self.data.len();
+                return Err(unclosed(keyword, open_line, self.line));
+            };
+            self.line += memchr::memchr_iter(b'\n', &rest[..i]).count();
+            self.pos += i;
+            match rest[i] {
                 b'"' => {
+                    // A quote ends at its closing quote or at the end of the line, which stays unread.
                     self.quoted();
                 }
                 b'{' => {
                     depth += 1;
                     self.pos += 1;
                 }
-                b'}' => {
+                _ => {
                     self.pos += 1;
                     depth -= 1;
                     if depth == 0 {
                         return Ok(());
                     }
                 }
-                _ => {
-                    // Fast-forward over plain bytes.
-                    let rest = &self.data[self.pos..];
-                    let skip = rest.iter().position(|&c| matches!(c, b'\n' | b'"' | b'{' | b'}')).unwrap_or(rest.len());
-                    self.pos += skip.max(1);
-                }
             }
         }
-        Err(unclosed(keyword, open_line, self.line))
     }
 }
 

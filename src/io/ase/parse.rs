@@ -18,6 +18,8 @@ use crate::scene::Warning;
 const MIN_ENTRY_BYTES: usize = 16;
 /// Nesting limit for recursive blocks (groups, sub-materials), so a hostile file cannot exhaust the stack.
 const MAX_DEPTH: usize = 32;
+/// Files at least this large have their object blocks parsed on all cores (see [`parse`]).
+const PARALLEL_FROM: usize = 1 << 20;
 
 #[derive(Clone, Debug)]
 pub(super) struct Scene {
@@ -234,6 +236,8 @@ pub(super) struct RawFile {
     pub warnings: Vec<Warning>,
     /// Unknown top-level blocks, by name, with how often they occurred.
     pub skipped: Vec<(String, usize)>,
+    /// Parallel read only: non-finite numbers of the top level (count, first line), reported with the objects'.
+    non_finite_report: Option<(usize, usize)>,
 }
 
 fn warn(warnings: &mut Vec<Warning>, line: usize, message: impl Into<String>) {
@@ -262,8 +266,166 @@ fn checked_count(lx: &mut Lexer, keyword: &str) -> Result<usize, LoadError> {
     }
 }
 
+/// An object block left for a worker thread: where its `*KEYWORD` ended and on which line, and where in the
+/// sequential order its nodes and warnings belong.
+#[derive(Clone, Copy)]
+struct Deferred {
+    kind: NodeKind,
+    pos: usize,
+    line: usize,
+    nodes_at: usize,
+    warnings_at: usize,
+}
+
+/// What a worker made of one object block.
+struct ObjectPart {
+    nodes: Vec<RawNode>,
+    warnings: Vec<Warning>,
+    non_finite: usize,
+    first_non_finite_line: usize,
+}
+
 /// Parses a whole (already decoded) ASE text.
+///
+/// A large file is mostly independent `*GEOMOBJECT` blocks. With more than one core, the top level is read
+/// first with each object block skipped by braces (fast), then the blocks are parsed on all cores and their
+/// nodes and warnings put back where a sequential read would have put them, so the result is the same. Any
+/// error sends the file through the sequential read instead, which reports the first error in file order.
 pub(super) fn parse(data: &[u8]) -> Result<RawFile, LoadError> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    if data.len() >= PARALLEL_FROM
+        && threads > 1
+        && let Some(file) = parse_parallel(data, threads)
+    {
+        return Ok(file);
+    }
+    parse_with(data, None)
+}
+
+/// Object blocks found by the top-level read, handed to the workers as they are found (so parsing starts
+/// while the top level is still being skimmed).
+#[derive(Default)]
+struct JobQueue {
+    state: std::sync::Mutex<QueueState>,
+    ready: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    jobs: Vec<Deferred>,
+    taken: usize,
+    closed: bool,
+}
+
+impl JobQueue {
+    fn push(&self, job: Deferred) {
+        if let Ok(mut s) = self.state.lock() {
+            s.jobs.push(job);
+            self.ready.notify_one();
+        }
+    }
+
+    /// No more jobs will come.
+    fn close(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            s.closed = true;
+            self.ready.notify_all();
+        }
+    }
+
+    /// The next job and its number, waiting for one; `None` once closed and empty.
+    fn take(&self) -> Option<(usize, Deferred)> {
+        let mut s = self.state.lock().ok()?;
+        loop {
+            if let Some(&job) = s.jobs.get(s.taken) {
+                let i = s.taken;
+                s.taken += 1;
+                return Some((i, job));
+            }
+            if s.closed {
+                return None;
+            }
+            s = self.ready.wait(s).ok()?;
+        }
+    }
+
+    fn jobs(&self) -> Vec<Deferred> {
+        self.state.lock().map(|s| s.jobs.clone()).unwrap_or_default()
+    }
+}
+
+/// The parallel read of [`parse`]; `None` when anything failed (the caller then reads sequentially).
+fn parse_parallel(data: &[u8], threads: usize) -> Option<RawFile> {
+    let queue = JobQueue::default();
+    let parse_job = |job: &Deferred| -> Result<ObjectPart, LoadError> {
+        let mut lx = Lexer::at(data, job.pos, job.line);
+        let mut part = RawFile::default();
+        parse_object(&mut lx, &mut part, job.kind)?;
+        Ok(ObjectPart {
+            nodes: part.nodes,
+            warnings: part.warnings,
+            non_finite: lx.non_finite,
+            first_non_finite_line: lx.first_non_finite_line,
+        })
+    };
+    let work = || {
+        let mut done = Vec::new();
+        while let Some((i, job)) = queue.take() {
+            done.push((i, parse_job(&job)));
+        }
+        done
+    };
+    let (top, mut results) = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        // This thread skims the top level, then helps with the objects that are left.
+        let top = parse_with(data, Some(&queue));
+        queue.close();
+        let mut results = if top.is_ok() { work() } else { Vec::new() };
+        for w in workers {
+            results.extend(w.join().unwrap_or_default());
+        }
+        (top, results)
+    });
+    let mut file = top.ok()?;
+    let jobs = queue.jobs();
+    if results.len() != jobs.len() {
+        return None;
+    }
+    results.sort_by_key(|(i, _)| *i);
+    // Put the parts back from the last to the first, so the recorded insertion points stay valid.
+    let mut non_finite = 0;
+    let mut first_line = usize::MAX;
+    for ((_, part), job) in results.into_iter().zip(&jobs).rev() {
+        let part = part.ok()?;
+        file.nodes.splice(job.nodes_at..job.nodes_at, part.nodes);
+        file.warnings.splice(job.warnings_at..job.warnings_at, part.warnings);
+        if part.non_finite > 0 {
+            non_finite += part.non_finite;
+            first_line = first_line.min(part.first_non_finite_line);
+        }
+    }
+    if non_finite > 0 {
+        // The top level's own count (if any) was reported by `parse_with`: fold both into one warning.
+        let (top, top_line) = file.non_finite_report.take().unwrap_or((0, usize::MAX));
+        let total = top + non_finite;
+        let line = first_line.min(top_line);
+        warn(
+            &mut file.warnings,
+            line,
+            format!("{total} number(s) written as NaN or infinity (e.g. 1.#QNAN) were read as 0"),
+        );
+    } else if let Some((count, line)) = file.non_finite_report.take() {
+        warn(
+            &mut file.warnings,
+            line,
+            format!("{count} number(s) written as NaN or infinity (e.g. 1.#QNAN) were read as 0"),
+        );
+    }
+    Some(file)
+}
+
+/// The sequential read; with `deferred` set, object blocks are skipped and listed there instead of parsed.
+fn parse_with(data: &[u8], deferred: Option<&JobQueue>) -> Result<RawFile, LoadError> {
     let mut lx = Lexer::new(data);
     let mut file = RawFile::default();
     match lx.peek_token() {
@@ -279,19 +441,56 @@ pub(super) fn parse(data: &[u8]) -> Result<RawFile, LoadError> {
             ));
         }
     }
-    parse_items(&mut lx, &mut file, None, 0)?;
+    parse_items(&mut lx, &mut file, None, 0, deferred)?;
     if lx.non_finite > 0 {
-        warn(
-            &mut file.warnings,
-            lx.first_non_finite_line,
-            format!("{} number(s) written as NaN or infinity (e.g. 1.#QNAN) were read as 0", lx.non_finite),
-        );
+        if deferred.is_some() {
+            // Reported together with the objects' count once those are parsed.
+            file.non_finite_report = Some((lx.non_finite, lx.first_non_finite_line));
+        } else {
+            warn(
+                &mut file.warnings,
+                lx.first_non_finite_line,
+                format!("{} number(s) written as NaN or infinity (e.g. 1.#QNAN) were read as 0", lx.non_finite),
+            );
+        }
     }
     Ok(file)
 }
 
+/// An object block: parsed now, or (parallel read) skipped by braces and listed for a worker.
+fn object(lx: &mut Lexer, file: &mut RawFile, kind: NodeKind, deferred: Option<&JobQueue>) -> Result<(), LoadError> {
+    let Some(queue) = deferred else { return parse_object(lx, file, kind) };
+    queue.push(Deferred {
+        kind,
+        pos: lx.pos(),
+        line: lx.line(),
+        nodes_at: file.nodes.len(),
+        warnings_at: file.warnings.len(),
+    });
+    let keyword = block_keyword(kind);
+    let open = lx.expect_open(keyword)?;
+    lx.skip_block(keyword.as_bytes(), open)
+}
+
+/// The keyword that opens an object block of this kind.
+fn block_keyword(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Geometry => "GEOMOBJECT",
+        NodeKind::Helper => "HELPEROBJECT",
+        NodeKind::Camera => "CAMERAOBJECT",
+        NodeKind::Light => "LIGHTOBJECT",
+        NodeKind::Shape | NodeKind::Target => "SHAPEOBJECT",
+    }
+}
+
 /// Top-level entries, or the entries of a `*GROUP` (which ends at its `}`).
-fn parse_items(lx: &mut Lexer, file: &mut RawFile, group: Option<usize>, depth: usize) -> Result<(), LoadError> {
+fn parse_items(
+    lx: &mut Lexer,
+    file: &mut RawFile,
+    group: Option<usize>,
+    depth: usize,
+    deferred: Option<&JobQueue>,
+) -> Result<(), LoadError> {
     loop {
         lx.skip_space();
         let line = lx.line();
@@ -324,11 +523,11 @@ fn parse_items(lx: &mut Lexer, file: &mut RawFile, group: Option<usize>, depth: 
                     lx.expect_open("MATERIAL_LIST")?;
                     parse_material_list(lx, file)?;
                 }
-                b"GEOMOBJECT" => parse_object(lx, file, NodeKind::Geometry)?,
-                b"HELPEROBJECT" => parse_object(lx, file, NodeKind::Helper)?,
-                b"CAMERAOBJECT" => parse_object(lx, file, NodeKind::Camera)?,
-                b"LIGHTOBJECT" => parse_object(lx, file, NodeKind::Light)?,
-                b"SHAPEOBJECT" => parse_object(lx, file, NodeKind::Shape)?,
+                b"GEOMOBJECT" => object(lx, file, NodeKind::Geometry, deferred)?,
+                b"HELPEROBJECT" => object(lx, file, NodeKind::Helper, deferred)?,
+                b"CAMERAOBJECT" => object(lx, file, NodeKind::Camera, deferred)?,
+                b"LIGHTOBJECT" => object(lx, file, NodeKind::Light, deferred)?,
+                b"SHAPEOBJECT" => object(lx, file, NodeKind::Shape, deferred)?,
                 b"GROUP" => {
                     lx.inline_word();
                     let open = lx.expect_open("GROUP")?;
@@ -336,7 +535,7 @@ fn parse_items(lx: &mut Lexer, file: &mut RawFile, group: Option<usize>, depth: 
                         warn(&mut file.warnings, line, format!("*GROUP nested deeper than {MAX_DEPTH} levels skipped"));
                         lx.skip_block(b"GROUP", open)?;
                     } else {
-                        parse_items(lx, file, Some(open), depth + 1)?;
+                        parse_items(lx, file, Some(open), depth + 1, deferred)?;
                     }
                 }
                 b"MESH_SOFTSKINVERTS" => {
@@ -486,13 +685,7 @@ fn parse_map(lx: &mut Lexer, open: usize) -> Result<RawMap, LoadError> {
 
 fn parse_object(lx: &mut Lexer, file: &mut RawFile, kind: NodeKind) -> Result<(), LoadError> {
     let start = lx.line();
-    let open = lx.expect_open(match kind {
-        NodeKind::Geometry => "GEOMOBJECT",
-        NodeKind::Helper => "HELPEROBJECT",
-        NodeKind::Camera => "CAMERAOBJECT",
-        NodeKind::Light => "LIGHTOBJECT",
-        NodeKind::Shape | NodeKind::Target => "SHAPEOBJECT",
-    })?;
+    let open = lx.expect_open(block_keyword(kind))?;
     let mut node = RawNode::new(kind, start);
     let mut target: Option<RawNode> = None;
     loop {
@@ -1519,4 +1712,82 @@ fn parse_track(
         Ok(true)
     })?;
     Ok(track)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file with the things whose order the parallel read must keep: warnings between objects, objects in a
+    /// group, a target camera (two records from one block), numbers written as NaN inside and outside objects.
+    fn mixed_file(objects: usize) -> String {
+        let mut s = String::from("*3DSMAX_ASCIIEXPORT 200\n*COMMENT \"x { y\"\n*SCENE {\n*SCENE_FIRSTFRAME 0\n}\n");
+        for o in 0..objects {
+            if o % 3 == 1 {
+                s += "}\n"; // a stray brace: a top-level warning between objects
+            }
+            let open_group = o % 4 == 2;
+            if open_group {
+                s += "*GROUP \"g\" {\n";
+            }
+            s += &format!("*GEOMOBJECT {{\n*NODE_NAME \"obj{o}\"\n*NODE_TM {{\n*NODE_NAME \"obj{o}\"\n");
+            s += "*TM_ROW0 1 0 0\n*TM_ROW1 0 1 0\n*TM_ROW2 0 0 1\n*TM_ROW3 0 0 0\n}\n";
+            s += "*MESH {\n*MESH_NUMVERTEX 3\n*MESH_NUMFACES 1\n*MESH_VERTEX_LIST {\n";
+            let x = if o % 5 == 3 { "1.#QNAN".to_owned() } else { format!("{o}.5") };
+            s += &format!("*MESH_VERTEX 0 {x} 0 0\n*MESH_VERTEX 1 1 0 0\n*MESH_VERTEX 2 0 1 0\n}}\n");
+            s += "*MESH_FACE_LIST {\n*MESH_FACE 0: A: 0 B: 1 C: 2 AB: 1 BC: 1 CA: 1 *MESH_SMOOTHING 1 *MESH_MTLID 0\n}\n";
+            s += "}\n*UNKNOWN_THING { a { b } }\n}\n";
+            if open_group {
+                s += "}\n";
+            }
+        }
+        s += "*HELPEROBJECT {\n*NODE_NAME \"helper\"\n}\n";
+        s += "*CAMERAOBJECT {\n*NODE_NAME \"cam\"\n*NODE_TM {\n*NODE_NAME \"cam\"\n}\n*NODE_TM {\n*NODE_NAME \"cam.Target\"\n}\n}\n";
+        s += "*MATERIAL_LIST {\n*MATERIAL_COUNT 0\n}\n*SCENE_AMBIENT_STATIC 1.#INF 0 0\n";
+        s
+    }
+
+    #[test]
+    fn the_parallel_read_gives_exactly_the_sequential_result() {
+        for objects in [1, 2, 7, 40] {
+            let text = mixed_file(objects);
+            let sequential = parse_with(text.as_bytes(), None).unwrap();
+            for threads in [2, 3, 8] {
+                let parallel = parse_parallel(text.as_bytes(), threads).expect("parallel read");
+                assert_eq!(format!("{parallel:?}"), format!("{sequential:?}"), "{objects} objects, {threads} threads");
+            }
+            if objects >= 7 {
+                // The fixture does exercise what it is meant to.
+                let messages: Vec<&str> = sequential.warnings.iter().map(|w| w.message.as_str()).collect();
+                assert!(messages.iter().any(|m| m.contains("NaN")), "{messages:?}");
+                assert!(messages.iter().any(|m| m.contains("'}'")), "{messages:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_error_anywhere_falls_back_to_the_sequential_error() {
+        let good = mixed_file(6);
+        // Inside an object (a worker's), and at the top level after the objects.
+        let in_object = good.replacen("*MESH_NUMVERTEX 3", "*MESH_NUMVERTEX x", 4);
+        let truncated = &good[..good.find("*CAMERAOBJECT").unwrap() + 30];
+        for (what, text) in [("in an object", in_object.as_str()), ("truncated", truncated)] {
+            assert!(parse_with(text.as_bytes(), None).is_err(), "{what}: the fixture must fail");
+            assert!(parse_parallel(text.as_bytes(), 2).is_none(), "{what}");
+            let e = parse(text.as_bytes()).unwrap_err();
+            assert_eq!(e.to_string(), parse_with(text.as_bytes(), None).unwrap_err().to_string());
+        }
+    }
+
+    #[test]
+    fn the_corpus_mocap_reads_the_same_both_ways() {
+        let Some(dir) = std::env::var_os("BONESCOPE_CORPUS") else { return };
+        let path = std::path::Path::new(&dir).join("ase/MotionCaptureROM.ase");
+        let bytes = std::fs::read(&path).unwrap();
+        let text = crate::io::text::decode_text(&bytes);
+        let sequential = parse_with(&text, None).unwrap();
+        let parallel = parse_parallel(&text, 2).unwrap();
+        assert_eq!(parallel.nodes.len(), 31);
+        assert_eq!(format!("{parallel:?}"), format!("{sequential:?}"));
+    }
 }
