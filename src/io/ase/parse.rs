@@ -2,7 +2,8 @@
 //!
 //! Every block the loader reads has a function here; everything else is skipped by balanced braces. Counts in
 //! the file (`*MESH_NUMVERTEX` …) are checked against the bytes that remain before anything is allocated from
-//! them. Turning these records into the scene model is `build.rs`'s job.
+//! them. Turning these records into the scene model is `build.rs`'s job. Files of a megabyte or more have their
+//! object blocks parsed on all cores, with the same result as the sequential read (see [`parse`]).
 
 use std::collections::HashMap;
 
