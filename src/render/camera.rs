@@ -61,19 +61,35 @@ impl Bounds {
         self.size().length() * 0.5
     }
 
+    /// A radius to frame or size overlays by: [`Bounds::radius`], but 1 for an empty box and never below 1e-3,
+    /// so a file with nothing in it or a single point still gets a usable view.
+    pub fn sizing_radius(&self) -> f32 {
+        if self.is_empty() { 1.0 } else { self.radius().max(1e-3) }
+    }
+
+    /// The eight corners; corner `i` takes `max` on the axes whose bit is set in `i` (x = 1, y = 2, z = 4), so
+    /// corners `i` and `i | bit` share an edge.
+    pub fn corners(&self) -> [Vec3; 8] {
+        let (a, b) = (self.min, self.max);
+        std::array::from_fn(|i| {
+            Vec3::new(
+                if i & 1 == 0 { a.x } else { b.x },
+                if i & 2 == 0 { a.y } else { b.y },
+                if i & 4 == 0 { a.z } else { b.z },
+            )
+        })
+    }
+
+    /// The twelve edges, as pairs of indices into [`Bounds::corners`].
+    pub const EDGES: [(usize, usize); 12] =
+        [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+
     /// The box moved by a matrix (its eight corners, re-boxed).
     pub fn transformed(&self, m: &Mat4) -> Bounds {
         if self.is_empty() {
             return *self;
         }
-        let (a, b) = (self.min, self.max);
-        Bounds::from_points((0..8).map(|i| {
-            m.transform_point3(Vec3::new(
-                if i & 1 == 0 { a.x } else { b.x },
-                if i & 2 == 0 { a.y } else { b.y },
-                if i & 4 == 0 { a.z } else { b.z },
-            ))
-        }))
+        Bounds::from_points(self.corners().map(|c| m.transform_point3(c)))
     }
 }
 
@@ -174,12 +190,7 @@ impl OrbitCamera {
         let tan_h = tan_v * aspect.max(1e-3);
         let mut distance = radius * 0.1;
         if !bounds.is_empty() {
-            for i in 0..8 {
-                let corner = Vec3::new(
-                    if i & 1 == 0 { bounds.min.x } else { bounds.max.x },
-                    if i & 2 == 0 { bounds.min.y } else { bounds.max.y },
-                    if i & 4 == 0 { bounds.min.z } else { bounds.max.z },
-                );
+            for corner in bounds.corners() {
                 // A corner at offset v from the target is inside when its sideways offsets fit the view at its
                 // depth, `distance − v·dir`.
                 let v = corner - center;
@@ -245,6 +256,24 @@ impl OrbitCamera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corners_and_edges_cover_the_box() {
+        let b = Bounds::from_points([Vec3::new(-1.0, 0.0, 2.0), Vec3::new(3.0, 5.0, 4.0)]);
+        let c = b.corners();
+        assert_eq!(c[0], b.min);
+        assert_eq!(c[7], b.max);
+        // Every edge joins corners that differ on exactly one axis, and no edge repeats.
+        let mut seen = std::collections::HashSet::new();
+        for (i, j) in Bounds::EDGES {
+            assert_eq!((i ^ j).count_ones(), 1, "{i}-{j}");
+            assert_eq!((c[i] - c[j]).cmpeq(Vec3::ZERO).bitmask().count_ones(), 2);
+            assert!(seen.insert((i.min(j), i.max(j))));
+        }
+        assert_eq!(Bounds::EMPTY.sizing_radius(), 1.0);
+        assert_eq!(Bounds::from_points([Vec3::ONE]).sizing_radius(), 1e-3);
+        assert!((b.sizing_radius() - b.radius()).abs() < 1e-6);
+    }
 
     #[test]
     fn framing_puts_every_corner_inside_the_view() {

@@ -256,19 +256,9 @@ impl Overlay {
         if b.is_empty() {
             return;
         }
-        let c = |i: usize| {
-            Vec3::new(
-                if i & 1 == 0 { b.min.x } else { b.max.x },
-                if i & 2 == 0 { b.min.y } else { b.max.y },
-                if i & 4 == 0 { b.min.z } else { b.max.z },
-            )
-        };
-        for i in 0..8 {
-            for bit in [1, 2, 4] {
-                if i & bit == 0 {
-                    self.line(c(i), c(i | bit), color, depth);
-                }
-            }
+        let c = b.corners();
+        for (i, j) in Bounds::EDGES {
+            self.line(c[i], c[j], color, depth);
         }
     }
 

@@ -494,7 +494,7 @@ impl ViewerApp {
         if b.is_empty() {
             b = self.doc.bind_bounds;
         }
-        self.camera.frame(b.center(), b.radius());
+        self.camera.frame(b.center(), b.sizing_radius());
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
@@ -707,12 +707,12 @@ impl ViewerApp {
                 if b.is_empty() {
                     b = self.doc.bind_bounds;
                 }
-                self.camera.frame(b.center(), b.radius());
+                self.camera.frame(b.center(), b.sizing_radius());
             }
             Command::FrameSelected => {
                 if let Some(t) = self.selected.and_then(|b| self.pose.to_root.get(b)) {
                     let p = asset.axes.to_viewer.transform_point3(t.w_axis.truncate());
-                    let r = self.doc.bind_bounds.radius() * 0.25;
+                    let r = self.doc.bind_bounds.sizing_radius() * 0.25;
                     let keep = self.camera.scene_radius;
                     self.camera.frame(p, r);
                     self.camera.scene_radius = keep;

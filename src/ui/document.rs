@@ -49,35 +49,34 @@ pub fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// An axis-aligned box in the viewer frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds {
-    pub min: Vec3,
-    pub max: Vec3,
+/// Boxes in the viewer frame are the renderer's (one type for both draw paths).
+pub use crate::render::Bounds;
+
+/// What one bone does to the meshes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoneInfluence {
+    /// Vertices with a weight above zero on the bone.
+    pub vertices: usize,
+    /// The sum of those weights.
+    pub weight: f32,
 }
 
-impl Bounds {
-    pub const EMPTY: Self = Self { min: Vec3::splat(f32::INFINITY), max: Vec3::splat(f32::NEG_INFINITY) };
-
-    pub fn add(&mut self, p: Vec3) {
-        if p.is_finite() {
-            self.min = self.min.min(p);
-            self.max = self.max.max(p);
+/// [`BoneInfluence`] of every bone, in one pass over the vertices.
+pub fn bone_influence(asset: &Asset) -> Vec<BoneInfluence> {
+    let mut out = vec![BoneInfluence::default(); asset.skeleton.len()];
+    for m in &asset.meshes {
+        for (j, w) in m.joints.iter().zip(&m.weights) {
+            for k in 0..4 {
+                let Some(b) = out.get_mut(usize::from(j[k])).filter(|_| w[k] > 0.0) else { continue };
+                b.weight += w[k];
+                // A bone named in two slots of one vertex counts that vertex once.
+                if !(0..k).any(|e| j[e] == j[k] && w[e] > 0.0) {
+                    b.vertices += 1;
+                }
+            }
         }
     }
-
-    pub fn is_empty(&self) -> bool {
-        // NaN-safe: an empty box has min > max (infinities).
-        self.min.x.partial_cmp(&self.max.x).is_none_or(|o| o == std::cmp::Ordering::Greater)
-    }
-
-    pub fn center(&self) -> Vec3 {
-        if self.is_empty() { Vec3::ZERO } else { (self.min + self.max) * 0.5 }
-    }
-
-    pub fn radius(&self) -> f32 {
-        if self.is_empty() { 1.0 } else { ((self.max - self.min).length() * 0.5).max(1e-3) }
-    }
+    out
 }
 
 pub struct Document {
@@ -91,6 +90,9 @@ pub struct Document {
     pub bind_bounds: Bounds,
     /// The skeleton's bind pose, to-root per bone (file frame).
     pub bind_to_root: Vec<Mat4>,
+    /// Per bone: how many vertices it moves (weight > 0) over all meshes, and the sum of those weights. Counted
+    /// once per load for the inspector and the outliner's marks.
+    pub influence: Vec<BoneInfluence>,
     /// Skinning palette of the bind pose (`to-root(bind) × offset`): identity for a consistent rig, so the
     /// bind-pose ghost shows exactly where an inconsistent one moves the mesh.
     pub bind_palette: Vec<Mat4>,
@@ -108,7 +110,8 @@ impl Document {
         let bind_bounds = Self::bounds_of(&asset, &bind_to_root, None);
         let bind_palette =
             bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
-        Self { asset, files, reports, children, roots, bind_bounds, bind_to_root, bind_palette, generation }
+        let influence = bone_influence(&asset);
+        Self { asset, files, reports, children, roots, bind_bounds, bind_to_root, bind_palette, influence, generation }
     }
 
     /// Bounds of the joints (`to_root`) and of the mesh vertices (`skinned`, or the bind positions when None),
@@ -178,5 +181,22 @@ mod tests {
         assert!(b.min.y > -0.01 && (b.max.y - 6.0).abs() < 0.2, "{b:?}");
         assert_eq!(doc.ancestors(3), vec![2, 1, 0]);
         assert_eq!(doc.title(), "built-in demo");
+    }
+
+    #[test]
+    fn bone_influence_counts_vertices_once_and_sums_weights() {
+        let mut asset = crate::demo::demo_asset();
+        let m = &mut asset.meshes[0];
+        m.joints.truncate(3);
+        m.weights.truncate(3);
+        m.positions.truncate(3);
+        m.joints[..3].copy_from_slice(&[[1, 2, 0, 0], [1, 1, 0, 0], [3, 0, 0, 0]]);
+        m.weights[..3].copy_from_slice(&[[0.75, 0.25, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]);
+        let inf = bone_influence(&asset);
+        assert_eq!(inf[1], BoneInfluence { vertices: 2, weight: 1.75 });
+        assert_eq!(inf[2], BoneInfluence { vertices: 1, weight: 0.25 });
+        assert_eq!(inf[3], BoneInfluence { vertices: 1, weight: 1.0 });
+        // Bone 0 appears only with weight 0.
+        assert_eq!(inf[0], BoneInfluence::default());
     }
 }

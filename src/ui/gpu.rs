@@ -10,9 +10,7 @@ use eframe::egui;
 use eframe::egui_wgpu;
 use glam::Mat4;
 
-use crate::render::{
-    BoneStyle, CameraMatrices, Depth, FrameData, ModelId, ShadingMode, SkeletonStyle, camera::Bounds as RBounds,
-};
+use crate::render::{BoneStyle, CameraMatrices, Depth, FrameData, ModelId, ShadingMode, SkeletonStyle};
 
 use super::camera::OrbitCamera;
 use super::document::Document;
@@ -177,17 +175,16 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
         f.overlay.skeleton(&input.doc.asset.skeleton.parents, &joints, &style);
     }
     let bounds = input.bounds.filter(|b| !b.is_empty()).unwrap_or(input.doc.bind_bounds);
-    let rb = RBounds::from_points([bounds.min, bounds.max]);
     if state.overlays.grid && !bounds.is_empty() {
-        f.overlay.ground_grid(&rb);
+        f.overlay.ground_grid(&bounds);
     }
     if state.overlays.bounds && !bounds.is_empty() {
-        f.overlay.aabb(&rb, [200, 170, 60, 255], Depth::Tested);
+        f.overlay.aabb(&bounds, [200, 170, 60, 255], Depth::Tested);
     }
     if state.overlays.skeleton || state.overlays.joint_axes {
         let to_viewer = input.doc.asset.axes.to_viewer;
         let joints: Vec<Mat4> = input.to_root.iter().map(|m| to_viewer * *m).collect();
-        let radius = input.doc.bind_bounds.radius();
+        let radius = input.doc.bind_bounds.sizing_radius();
         let style = SkeletonStyle {
             bones: BoneStyle::Lines,
             joints: state.overlays.skeleton,

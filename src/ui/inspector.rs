@@ -64,22 +64,6 @@ fn copy_block(ui: &mut egui::Ui, title: &str, body: &str, cmds: &mut Vec<Command
     ui.add_space(4.0);
 }
 
-/// How many vertices `bone` influences (weight > 0) over all meshes, and the sum of those weights.
-pub fn influence_of(doc: &Document, bone: usize) -> (usize, f32) {
-    let mut count = 0;
-    let mut total = 0.0;
-    for m in &doc.asset.meshes {
-        for (j, w) in m.joints.iter().zip(&m.weights) {
-            let w: f32 = (0..4).filter(|&k| usize::from(j[k]) == bone && w[k] > 0.0).map(|k| w[k]).sum();
-            if w > 0.0 {
-                count += 1;
-                total += w;
-            }
-        }
-    }
-    (count, total)
-}
-
 /// Largest element of `|offset × to-root(bind) − I|`.
 pub fn bind_error(doc: &Document, bone: usize) -> Option<f32> {
     let m = *doc.bind_palette.get(bone)?;
@@ -131,8 +115,8 @@ pub fn bone(
         });
         ui.end_row();
         ui.label("skinned vertices");
-        let (count, total) = influence_of(doc, b);
-        ui.label(format!("{count} (total weight {total:.3})"));
+        let inf = doc.influence.get(b).copied().unwrap_or_default();
+        ui.label(format!("{} (total weight {:.3})", inf.vertices, inf.weight));
         ui.end_row();
         if let Some(err) = bind_error(doc, b) {
             ui.label("bind check").on_hover_text(

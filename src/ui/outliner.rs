@@ -23,8 +23,6 @@ pub struct OutlinerView {
     marks_for: Option<(u64, Option<usize>)>,
     /// Per bone: the clip has a track for it.
     animated: Vec<bool>,
-    /// Per bone: some vertex has weight on it.
-    skinning: Vec<bool>,
 }
 
 /// Per bone: whether `clip` has a track for it (by normalised name, as binding does).
@@ -34,23 +32,6 @@ pub fn animated_bones(doc: &Document, clip: Option<usize>) -> Vec<bool> {
     let tracks: std::collections::HashSet<String> =
         clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
     skeleton.names.iter().map(|n| tracks.contains(&crate::scene::normalize_bone_name(n))).collect()
-}
-
-/// Per bone: whether any vertex has a weight above zero on it.
-pub fn skinning_bones(doc: &Document) -> Vec<bool> {
-    let mut used = vec![false; doc.asset.skeleton.len()];
-    for m in &doc.asset.meshes {
-        for (j, w) in m.joints.iter().zip(&m.weights) {
-            for k in 0..4 {
-                if w[k] > 0.0
-                    && let Some(u) = used.get_mut(usize::from(j[k]))
-                {
-                    *u = true;
-                }
-            }
-        }
-    }
-    used
 }
 
 /// Bones whose name contains `query` (case-insensitive), in skeleton order.
@@ -68,9 +49,6 @@ pub fn show(
     cmds: &mut Vec<Command>,
 ) {
     if view.marks_for != Some((doc.generation, clip)) {
-        if view.marks_for.is_none_or(|(g, _)| g != doc.generation) {
-            view.skinning = skinning_bones(doc);
-        }
         view.animated = animated_bones(doc, clip);
         view.marks_for = Some((doc.generation, clip));
     }
@@ -182,7 +160,7 @@ pub fn show(
                     let name = doc.asset.skeleton.names.get(b).map_or("?", String::as_str);
                     let label = if children.is_empty() { RichText::new(name) } else { RichText::new(name).strong() };
                     let r = ui.selectable_label(selected == Some(b), label);
-                    marks(ui, view, b);
+                    marks(ui, view, doc, b);
                     r
                 })
                 .inner;
@@ -211,12 +189,12 @@ fn scroll_vertically_to(ui: &egui::Ui, row: egui::Rect) {
 }
 
 /// The small marks after a bone's name: animated by the focus clip (a key), moves vertices (a dot).
-fn marks(ui: &mut egui::Ui, view: &OutlinerView, bone: usize) {
+fn marks(ui: &mut egui::Ui, view: &OutlinerView, doc: &Document, bone: usize) {
     if view.animated.get(bone).copied().unwrap_or(false) {
         ui.label(RichText::new("◆").small().color(egui::Color32::from_rgb(90, 200, 90)))
             .on_hover_text("animated by the clip on the focus track");
     }
-    if view.skinning.get(bone).copied().unwrap_or(false) {
+    if doc.influence.get(bone).is_some_and(|i| i.vertices > 0) {
         ui.label(RichText::new("●").small().color(egui::Color32::from_rgb(230, 140, 60)))
             .on_hover_text("moves vertices (has skin weights)");
     }
@@ -244,7 +222,7 @@ mod tests {
             assert_eq!(animated[b], clip.track_for(name).is_some(), "{name}");
         }
         assert!(animated_bones(&doc, None).iter().all(|a| !a));
-        let skinning = skinning_bones(&doc);
+        let skinning: Vec<bool> = doc.influence.iter().map(|i| i.vertices > 0).collect();
         // Every demo segment carries the stalk.
         assert!(skinning[1..].iter().all(|s| *s), "{skinning:?}");
     }

@@ -4,7 +4,7 @@
 //! state as bands. The curve is sampled once per channel choice and cached, not every frame.
 
 use eframe::egui;
-use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Line, Plot, PlotPoint, PlotPoints, Points, VLine};
 
 use crate::anim::unity_curve;
 use crate::scene::{BoolCurve, FloatCurve, HAND_JOINT_COUNT, HAND_JOINT_NAMES, Hand, Recording, joint_index};
@@ -95,8 +95,9 @@ pub fn true_spans(curve: &BoolCurve, duration: f32) -> Vec<(f32, f32)> {
 
 struct Sampled {
     key: (u64, usize, Source, usize),
-    line: Vec<[f64; 2]>,
-    keys: Vec<[f64; 2]>,
+    /// Kept as plot points so each frame's plot borrows them instead of copying.
+    line: Vec<PlotPoint>,
+    keys: Vec<PlotPoint>,
 }
 
 /// The tab's state: the chosen recording and channel, and the sampled curve.
@@ -165,10 +166,10 @@ pub fn show(ui: &mut egui::Ui, view: &mut RecordingView, doc: &Document, now: f3
         let curve = channel_curve(rec, view.source, view.component);
         view.sampled = Some(Sampled {
             key,
-            line: curve.map(|c| sample_curve(c, rec.duration, SAMPLES)).unwrap_or_default(),
-            keys: curve
-                .map(|c| c.keys.iter().map(|k| [f64::from(k.time), f64::from(k.value)]).collect())
+            line: curve
+                .map(|c| sample_curve(c, rec.duration, SAMPLES).into_iter().map(PlotPoint::from).collect())
                 .unwrap_or_default(),
+            keys: curve.map(|c| c.keys.iter().map(|k| PlotPoint::new(k.time, k.value)).collect()).unwrap_or_default(),
         });
     }
     let Some(sampled) = &view.sampled else { return };
@@ -185,9 +186,9 @@ pub fn show(ui: &mut egui::Ui, view: &mut RecordingView, doc: &Document, now: f3
         .allow_scroll(false)
         .allow_double_click_reset(true)
         .show(ui, |plot| {
-            plot.line(Line::new(title.clone(), PlotPoints::from(sampled.line.clone())).color(accent).width(1.5));
+            plot.line(Line::new(title.clone(), PlotPoints::from(&sampled.line[..])).color(accent).width(1.5));
             if sampled.keys.len() <= 4000 {
-                plot.points(Points::new("keys", PlotPoints::from(sampled.keys.clone())).radius(1.8));
+                plot.points(Points::new("keys", PlotPoints::from(&sampled.keys[..])).radius(1.8));
             }
             plot.vline(VLine::new("now", f64::from(now)).color(egui::Color32::from_rgb(255, 150, 30)).width(1.5));
             plot.pointer_coordinate()

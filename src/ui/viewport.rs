@@ -31,6 +31,10 @@ pub struct ViewportCache {
     tri_material: Vec<u32>,
     /// Bounds of the current (animated) pose in the viewer frame.
     pub pose_bounds: Option<Bounds>,
+    /// The bind-pose ghost of the painter path: each mesh skinned with the bind palette, in the viewer frame, for
+    /// the document generation it was made for (the bind pose does not change while a document is open).
+    ghost: Option<(u64, Vec<Vec<Vec3>>)>,
+    ghost_projected: Vec<Option<Pos2>>,
 }
 
 /// What the status line shows.
@@ -118,7 +122,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_grid(&painter, &view_proj, rect, input, dark);
         }
         if input.state.overlays.bind_ghost {
-            draw_bind_ghost(&painter, &view_proj, rect, input);
+            draw_bind_ghost(&painter, &view_proj, rect, input, cache);
         }
         if input.state.overlays.mesh {
             draw_mesh(&painter, &view_proj, rect, input, cache, dark);
@@ -505,7 +509,7 @@ fn add_line_quad(mesh: &mut epaint::Mesh, a: Pos2, b: Pos2, width: f32, color: C
 }
 
 fn draw_grid(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, dark: bool) {
-    let radius = input.doc.bind_bounds.radius();
+    let radius = input.doc.bind_bounds.sizing_radius();
     let step = 10f32.powf((radius * 0.5).log10().floor()).max(1e-4);
     let lines = 24;
     let half = lines as f32 * step * 0.5;
@@ -547,15 +551,9 @@ fn draw_box(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, b: Bounds, st
     if b.is_empty() {
         return;
     }
-    let c = |i: usize| {
-        Vec3::new(
-            if i & 1 == 0 { b.min.x } else { b.max.x },
-            if i & 2 == 0 { b.min.y } else { b.max.y },
-            if i & 4 == 0 { b.min.z } else { b.max.z },
-        )
-    };
-    for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)] {
-        if let Some(s) = project_segment(view_proj, rect, c(i), c(j)) {
+    let c = b.corners();
+    for (i, j) in Bounds::EDGES {
+        if let Some(s) = project_segment(view_proj, rect, c[i], c[j]) {
             painter.line_segment(s, stroke);
         }
     }
@@ -567,7 +565,7 @@ const AXIS_COLORS: [Color32; 3] =
 
 fn draw_joint_axes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, joints: &[Vec3]) {
     let m = input.doc.asset.axes.to_viewer;
-    let len = input.doc.bind_bounds.radius() * 0.05;
+    let len = input.doc.bind_bounds.sizing_radius() * 0.05;
     for (i, t) in input.pose.to_root.iter().enumerate() {
         let Some(&o) = joints.get(i) else { continue };
         for (axis, color) in [t.x_axis, t.y_axis, t.z_axis].into_iter().zip(AXIS_COLORS) {
@@ -586,20 +584,38 @@ const SELECTED: Color32 = Color32::from_rgb(255, 150, 30);
 const GHOST_EDGE_LIMIT: usize = 60_000;
 
 /// The mesh skinned with the bind-pose palette as faint edges, and the bind skeleton, behind the animated mesh.
-fn draw_bind_ghost(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput) {
+fn draw_bind_ghost(
+    painter: &egui::Painter,
+    view_proj: &Mat4,
+    rect: Rect,
+    input: &ViewInput,
+    cache: &mut ViewportCache,
+) {
     let doc = input.doc;
     let m = doc.asset.axes.to_viewer;
+    if cache.ghost.as_ref().is_none_or(|(g, _)| *g != doc.generation) {
+        let meshes = doc
+            .asset
+            .meshes
+            .iter()
+            .map(|mesh| {
+                (0..mesh.positions.len())
+                    .filter_map(|i| skinned_position(mesh, &doc.bind_palette, i))
+                    .map(|p| m.transform_point3(p))
+                    .collect()
+            })
+            .collect();
+        cache.ghost = Some((doc.generation, meshes));
+    }
+    let Some((_, ghost)) = &cache.ghost else { return };
     let color = Color32::from_rgba_unmultiplied(120, 140, 190, 70);
     let mut shape = epaint::Mesh::default();
     let total_edges: usize = doc.asset.meshes.iter().map(|mesh| mesh.indices.len()).sum();
     let stride = total_edges.div_ceil(GHOST_EDGE_LIMIT).max(1);
-    for mesh in &doc.asset.meshes {
-        let bind: Vec<Option<Pos2>> = (0..mesh.positions.len())
-            .map(|i| {
-                let p = skinned_position(mesh, &doc.bind_palette, i)?;
-                project(view_proj, rect, m.transform_point3(p)).map(|(q, _)| q)
-            })
-            .collect();
+    for (mesh, positions) in doc.asset.meshes.iter().zip(ghost) {
+        let bind = &mut cache.ghost_projected;
+        bind.clear();
+        bind.extend(positions.iter().map(|p| project(view_proj, rect, *p).map(|(q, _)| q)));
         for tri in mesh.indices.chunks_exact(3).step_by(stride) {
             for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
                 if let (Some(Some(p)), Some(Some(q))) = (bind.get(a as usize), bind.get(b as usize)) {
