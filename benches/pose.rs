@@ -121,17 +121,22 @@ fn bench(c: &mut Criterion<Clock>) {
             skinning_palette(&skeleton.inverse_bind, &to_root, black_box(&mut palette)).unwrap();
         })
     });
-    group.bench_function("to_root_palette/controller", |b| {
-        b.iter(|| {
-            bonescope::anim::controller::to_root_and_palette(
-                &skeleton,
-                black_box(&local),
-                &mut to_root,
-                black_box(&mut palette),
-            )
-            .unwrap();
-        })
-    });
+    let plan = bonescope::anim::controller::MatrixPlan::new(&skeleton);
+    // Most rigs never scale a bone and the pass skips the multiply then; the scaled case is measured too.
+    let scaled: Vec<Transform> = local.iter().map(|t| Transform { scale: Vec3::new(1.0, 1.2, 0.9), ..*t }).collect();
+    for (name, local) in [("controller", &local), ("controller_scaled_bones", &scaled)] {
+        group.bench_function(format!("to_root_palette/{name}"), |b| {
+            b.iter(|| {
+                bonescope::anim::controller::to_root_and_palette(
+                    &plan,
+                    black_box(local),
+                    &mut to_root,
+                    black_box(&mut palette),
+                )
+                .unwrap();
+            })
+        });
+    }
 
     for tracks in [1usize, 2, 4] {
         let mut ctrl = controller(tracks);

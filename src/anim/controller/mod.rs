@@ -81,7 +81,7 @@ use super::pose::{Pose, PoseError};
 use super::sample::ClipBinding;
 
 pub use baked::NLERP_MAX_ANGLE_DEG;
-pub use matrices::to_root_and_palette;
+pub use matrices::{MatrixPlan, to_root_and_palette};
 pub use playback::{MAX_CALLBACK_CYCLES, PlaybackType, local_time};
 pub use sequencer::{EventId, EventKind, EventState, Property, ScheduledEvent, TrackEvent, Transition};
 
@@ -329,12 +329,15 @@ pub struct Controller {
     scratch: Vec<Transform>,
     blender: Blender,
     fired: Vec<bool>,
+    /// The skeleton laid out for the to-root + palette pass.
+    matrix_plan: MatrixPlan,
 }
 
 impl Controller {
     /// A controller for this skeleton, with no sets and no tracks, at time 0.
     pub fn new(skeleton: Arc<Skeleton>) -> Self {
         let bones = skeleton.len();
+        let matrix_plan = MatrixPlan::new(&skeleton);
         Self {
             skeleton,
             time: 0.0,
@@ -346,6 +349,7 @@ impl Controller {
             scratch: vec![Transform::IDENTITY; bones],
             blender: Blender::new(),
             fired: Vec::new(),
+            matrix_plan,
         }
     }
 
@@ -771,7 +775,7 @@ impl Controller {
         palette: &mut [Mat4],
     ) -> Result<(), ControllerError> {
         self.evaluate_local(local)?;
-        to_root_and_palette(&self.skeleton, local, to_root, palette)?;
+        to_root_and_palette(&self.matrix_plan, local, to_root, palette)?;
         Ok(())
     }
 
