@@ -193,6 +193,19 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Reads `*name` when it is next (followed by a delimiter or the end), as `next_token` would return it.
+    #[inline]
+    pub fn eat_keyword(&mut self, name: &[u8]) -> bool {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let found = rest.first() == Some(&b'*')
+            && rest.get(1..=name.len()) == Some(name)
+            && rest.get(name.len() + 1).is_none_or(|&b| is_delimiter(b));
+        if found {
+            self.pos += name.len() + 1;
+        }
+        found
+    }
+
     /// Like [`Self::next_token`] without consuming it.
     pub fn peek_token(&self) -> Token<'a> {
         self.clone().next_token()
@@ -511,6 +524,51 @@ mod tests {
             let expected: f32 = text.parse().unwrap();
             let got = lx.arg_f32("X").unwrap();
             assert_eq!(got.to_bits(), expected.to_bits(), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Every number the fast path takes gives the bits the standard parser gives, whatever its length, sign
+        /// and what follows it; integers likewise.
+        #[test]
+        fn numbers_read_like_the_standard_parser(
+            int_digits in 0usize..10,
+            frac_digits in proptest::option::of(0usize..10),
+            negative in proptest::bool::ANY,
+            seed in 0u64..u64::MAX,
+            tail in "([ \\t\\n}][0-9a-z ]{0,9})?|[a-df-z][0-9a-df-z]{0,8}",
+        ) {
+            // At least one digit: an empty number would read the word after it.
+            let int_digits = if int_digits + frac_digits.unwrap_or(0) == 0 { 1 } else { int_digits };
+            let digit = |k: usize| char::from(b'0' + ((seed >> (k % 60)) % 10) as u8);
+            let mut text = String::new();
+            if negative {
+                text.push('-');
+            }
+            text.extend((0..int_digits).map(digit));
+            if let Some(f) = frac_digits {
+                text.push('.');
+                text.extend((0..f).map(|k| digit(k + 20)));
+            }
+            let number_len = text.len();
+            let parses = text.parse::<f32>().ok();
+            text.push_str(&tail);
+            let ends_cleanly = tail.bytes().next().is_none_or(is_delimiter);
+            let mut lx = Lexer::new(text.as_bytes());
+            match (lx.arg_f32("X"), parses) {
+                (Ok(got), Some(expected)) if ends_cleanly => {
+                    proptest::prop_assert_eq!(got.to_bits(), expected.to_bits(), "{:?}", text);
+                    proptest::prop_assert_eq!(lx.pos(), number_len);
+                }
+                (Err(_), _) => proptest::prop_assert!(!ends_cleanly || parses.is_none(), "{:?} rejected", text),
+                (Ok(got), _) => proptest::prop_assert!(false, "{:?} read as {}", text, got),
+            }
+            if frac_digits.is_none() && int_digits > 0 && ends_cleanly {
+                let mut lx = Lexer::new(text.as_bytes());
+                let expected: i64 = text[..number_len].parse().unwrap();
+                proptest::prop_assert_eq!(lx.arg_int("X").unwrap(), expected);
+                proptest::prop_assert_eq!(lx.pos(), number_len);
+            }
         }
     }
 

@@ -904,7 +904,7 @@ fn parse_mesh(
                 b"MESH_VERTEX_LIST" => {
                     let open = lx.expect_open("MESH_VERTEX_LIST")?;
                     let declared = counts.vertex;
-                    parse_list(lx, b"MESH_VERTEX_LIST", open, |lx, key, line| {
+                    parse_list_of(lx, b"MESH_VERTEX_LIST", open, Some(b"MESH_VERTEX"), |lx, key, line| {
                         if key != b"MESH_VERTEX" {
                             return Ok(false);
                         }
@@ -921,7 +921,7 @@ fn parse_mesh(
                     let open = lx.expect_open("MESH_FACE_LIST")?;
                     let declared = counts.faces;
                     let vertex_count = counts.vertex;
-                    parse_list(lx, b"MESH_FACE_LIST", open, |lx, key, line| {
+                    parse_list_of(lx, b"MESH_FACE_LIST", open, Some(b"MESH_FACE"), |lx, key, line| {
                         if key != b"MESH_FACE" {
                             return Ok(false);
                         }
@@ -970,7 +970,7 @@ fn parse_mesh(
                 b"MESH_CVERTLIST" => {
                     let open = lx.expect_open("MESH_CVERTLIST")?;
                     let declared = counts.cvert;
-                    parse_list(lx, b"MESH_CVERTLIST", open, |lx, key, line| {
+                    parse_list_of(lx, b"MESH_CVERTLIST", open, Some(b"MESH_VERTCOL"), |lx, key, line| {
                         if key != b"MESH_VERTCOL" {
                             return Ok(false);
                         }
@@ -1062,11 +1062,31 @@ fn parse_list<'a>(
     lx: &mut Lexer<'a>,
     keyword: &[u8],
     open: usize,
+    entry: impl FnMut(&mut Lexer<'a>, &'a [u8], usize) -> Result<bool, LoadError>,
+) -> Result<(), LoadError> {
+    parse_list_of(lx, keyword, open, None, entry)
+}
+
+/// [`parse_list`] for the long lists of a mesh, whose entries are almost all `usual` (e.g. `MESH_VERTEX`): that
+/// keyword is recognised by comparing the bytes in place, without scanning it as a word first.
+fn parse_list_of<'a>(
+    lx: &mut Lexer<'a>,
+    keyword: &[u8],
+    open: usize,
+    usual: Option<&'static [u8]>,
     mut entry: impl FnMut(&mut Lexer<'a>, &'a [u8], usize) -> Result<bool, LoadError>,
 ) -> Result<(), LoadError> {
     loop {
         lx.skip_space();
         let line = lx.line();
+        if let Some(usual) = usual
+            && lx.eat_keyword(usual)
+        {
+            if !entry(lx, usual, line)? {
+                lx.skip_entry(usual)?;
+            }
+            continue;
+        }
         match lx.next_token() {
             Token::Close => return Ok(()),
             Token::End => return Err(unclosed(keyword, open, lx.line())),
@@ -1185,7 +1205,7 @@ fn parse_tverts(
     bad: &mut usize,
     bad_line: &mut usize,
 ) -> Result<(), LoadError> {
-    parse_list(lx, b"MESH_TVERTLIST", open, |lx, key, line| {
+    parse_list_of(lx, b"MESH_TVERTLIST", open, Some(b"MESH_TVERT"), |lx, key, line| {
         if key != b"MESH_TVERT" {
             return Ok(false);
         }
@@ -1216,7 +1236,7 @@ struct IndexTarget<'s> {
 fn parse_index_faces(
     lx: &mut Lexer,
     list: &[u8],
-    entry: &[u8],
+    entry: &'static [u8],
     out: &mut Vec<[u32; 3]>,
     faces: usize,
     open: usize,
@@ -1229,7 +1249,7 @@ fn parse_index_faces(
     let name = kw(entry);
     let mut out_of_range = 0usize;
     let mut first: Option<(usize, u32, u32)> = None;
-    parse_list(lx, list, open, |lx, key, line| {
+    parse_list_of(lx, list, open, Some(entry), |lx, key, line| {
         if key != entry {
             return Ok(false);
         }
@@ -1338,11 +1358,12 @@ fn parse_normals(
     let mut corner = 0usize;
     let faces = &mesh.faces;
     let normals = &mut mesh.normals;
-    parse_list(lx, b"MESH_NORMALS", open, |lx, key, line| {
+    parse_list_of(lx, b"MESH_NORMALS", open, Some(b"MESH_VERTEXNORMAL"), |lx, key, line| {
         match key {
             b"MESH_FACENORMAL" => {
                 let f = lx.arg_index("MESH_FACENORMAL")? as usize;
-                lx.arg_f32s::<3>("MESH_FACENORMAL")?;
+                // Face normals are not used (render normals are the vertex normals): not even parsed.
+                lx.rest_of_line();
                 face = (f < normals.len()).then_some(f);
                 if face.is_none() {
                     note_bad(bad, bad_line, line);
@@ -1426,7 +1447,7 @@ fn parse_mesh_weights(lx: &mut Lexer, warnings: &mut Vec<Warning>, open: usize) 
                     let bones = skin.bones.len().max(bone_count);
                     let vertices = &mut skin.vertices;
                     let pairs = &mut skin.pairs;
-                    parse_list(lx, b"MESH_BONE_VERTEX_LIST", open, |lx, key, line| {
+                    parse_list_of(lx, b"MESH_BONE_VERTEX_LIST", open, Some(b"MESH_BONE_VERTEX"), |lx, key, line| {
                         if key != b"MESH_BONE_VERTEX" {
                             return Ok(false);
                         }
