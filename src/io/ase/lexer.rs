@@ -263,14 +263,23 @@ impl<'a> Lexer<'a> {
     }
 
     /// A decimal number argument on this line.
-    #[inline]
+    #[inline(always)]
     pub fn arg_f32(&mut self, keyword: &str) -> Result<f32, LoadError> {
+        // The common case stays small enough to be inlined into every list reader; the rest is out of line.
         self.skip_inline_space();
         let rest = self.data.get(self.pos..).unwrap_or_default();
         if let Some((value, used)) = parse_plain_f32(rest) {
             self.pos += used;
             return Ok(value);
         }
+        self.arg_f32_general(keyword)
+    }
+
+    /// [`Self::arg_f32`] for numbers the fast path does not take: exponents, long mantissas, NaN and infinity.
+    #[cold]
+    #[inline(never)]
+    fn arg_f32_general(&mut self, keyword: &str) -> Result<f32, LoadError> {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
         match fast_float2::parse_partial::<f32, _>(rest) {
             Ok((value, used)) if rest.get(used).is_none_or(|&b| is_delimiter(b)) => {
                 self.pos += used;
@@ -323,9 +332,44 @@ impl<'a> Lexer<'a> {
     }
 
     /// An integer argument on this line (a trailing `:` is accepted, as in `*MESH_FACE 12:`).
-    #[inline]
+    #[inline(always)]
     pub fn arg_int(&mut self, keyword: &str) -> Result<i64, LoadError> {
         self.skip_inline_space();
+        // The common case (a few digits, no sign) inline; anything else out of line.
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        let mut value: i64 = 0;
+        let mut i = 0;
+        while let Some(&b) = rest.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 || i >= 9 {
+                break;
+            }
+            value = value * 10 + i64::from(d);
+            i += 1;
+        }
+        match rest.get(i) {
+            _ if i == 0 => self.arg_int_general(keyword),
+            Some(b) if b.is_ascii_digit() => self.arg_int_general(keyword),
+            None => {
+                self.pos += i;
+                Ok(value)
+            }
+            Some(&b) if is_delimiter(b) => {
+                self.pos += i;
+                Ok(value)
+            }
+            Some(b':') => {
+                self.pos += i + 1;
+                Ok(value)
+            }
+            Some(_) => self.arg_int_general(keyword),
+        }
+    }
+
+    /// [`Self::arg_int`] with signs, long numbers and errors.
+    #[cold]
+    #[inline(never)]
+    fn arg_int_general(&mut self, keyword: &str) -> Result<i64, LoadError> {
         let start = self.pos;
         let mut i = self.pos;
         let negative = matches!(self.data.get(i), Some(b'-'));

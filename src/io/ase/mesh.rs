@@ -217,13 +217,13 @@ pub(super) fn build_mesh(
             && normals[a].to_array().map(f32::to_bits) == normals[b].to_array().map(f32::to_bits)
             && extra.iter().all(|(_, idx)| idx[a] == idx[b])
     };
+    // First the welding, which decides how many render vertices there are; then each attribute array is
+    // filled at its final size (growing them one push at a time copied them over and over on large meshes).
     let mut head = vec![NONE; n];
     let mut next: Vec<u32> = Vec::new();
-    let mut mesh = Mesh { name: name.to_owned(), clockwise: false, ..Mesh::default() };
-    mesh.extra_uvs = vec![Vec::new(); extra.len()];
     let mut source_vertex = Vec::new();
     let mut source_corner = Vec::new();
-    mesh.indices.reserve(faces * 3);
+    let mut indices = Vec::with_capacity(faces * 3);
     for &f in &order {
         let f = f as usize;
         for k in 0..3 {
@@ -242,32 +242,37 @@ pub(super) fn build_mesh(
                 }
             }
             if r == NONE {
-                r = mesh.positions.len() as u32;
+                r = source_vertex.len() as u32;
                 next.push(head[v]);
                 head[v] = r;
                 source_vertex.push(v as u32);
                 source_corner.push(corner as u32);
-                mesh.positions.push(raw.positions[v]);
-                mesh.normals.push(normals[corner]);
-                let uv = |ch: &RawChannel, t: u32| {
-                    ch.tverts.get(t as usize).map_or(Vec2::ZERO, |p| Vec2::new(p.x, 1.0 - p.y))
-                };
-                mesh.uvs.push(uv(&raw.uv, tv[corner]));
-                for (slot, (ch, idx)) in mesh.extra_uvs.iter_mut().zip(&extra) {
-                    slot.push(uv(ch, idx[corner]));
-                }
-                if has_colors {
-                    mesh.colors.push(raw.cverts.get(cv[corner] as usize).map_or([255; 4], |c| color(*c)));
-                }
-                let inf = influences
-                    .and_then(|i| i.get(v))
-                    .copied()
-                    .unwrap_or(Influences { joints: [bone, 0, 0, 0], weights: [1.0, 0.0, 0.0, 0.0] });
-                mesh.joints.push(inf.joints);
-                mesh.weights.push(inf.weights);
             }
-            mesh.indices.push(r);
+            indices.push(r);
         }
+    }
+    let made = || source_vertex.iter().zip(&source_corner).map(|(&v, &c)| (v as usize, c as usize));
+    let uv = |ch: &RawChannel, t: u32| ch.tverts.get(t as usize).map_or(Vec2::ZERO, |p| Vec2::new(p.x, 1.0 - p.y));
+    let influence = |v: usize| {
+        influences
+            .and_then(|i| i.get(v))
+            .copied()
+            .unwrap_or(Influences { joints: [bone, 0, 0, 0], weights: [1.0, 0.0, 0.0, 0.0] })
+    };
+    let mut mesh = Mesh {
+        name: name.to_owned(),
+        clockwise: false,
+        positions: made().map(|(v, _)| raw.positions[v]).collect(),
+        normals: made().map(|(_, c)| normals[c]).collect(),
+        uvs: made().map(|(_, c)| uv(&raw.uv, tv[c])).collect(),
+        extra_uvs: extra.iter().map(|(ch, idx)| made().map(|(_, c)| uv(ch, idx[c])).collect()).collect(),
+        joints: made().map(|(v, _)| influence(v).joints).collect(),
+        weights: made().map(|(v, _)| influence(v).weights).collect(),
+        indices,
+        ..Mesh::default()
+    };
+    if has_colors {
+        mesh.colors = made().map(|(_, c)| raw.cverts.get(cv[c] as usize).map_or([255; 4], |c| color(*c))).collect();
     }
     mesh.subsets = subsets;
     Ok(BuiltMesh { mesh, source_vertex, source_corner })
