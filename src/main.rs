@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc keeps freed memory for reuse instead of returning every large block to the kernel, which made
-/// loading large files spend a sixth of its time faulting in and zeroing fresh pages under glibc's malloc.
+/// mimalloc instead of glibc's malloc: loading a 22.5 MB ASE took 3,759 page faults with glibc and 1,078 with
+/// mimalloc, 8 % of the load on one core (BENCHMARKS.md), for a higher peak memory (34.8 → 57.7 MB).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

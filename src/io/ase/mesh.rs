@@ -253,12 +253,15 @@ pub(super) fn build_mesh(
     }
     let made = || source_vertex.iter().zip(&source_corner).map(|(&v, &c)| (v as usize, c as usize));
     let uv = |ch: &RawChannel, t: u32| ch.tverts.get(t as usize).map_or(Vec2::ZERO, |p| Vec2::new(p.x, 1.0 - p.y));
-    let influence = |v: usize| {
-        influences
-            .and_then(|i| i.get(v))
-            .copied()
-            .unwrap_or(Influences { joints: [bone, 0, 0, 0], weights: [1.0, 0.0, 0.0, 0.0] })
-    };
+    let (joints, weights) = made()
+        .map(|(v, _)| {
+            let inf = influences
+                .and_then(|i| i.get(v))
+                .copied()
+                .unwrap_or(Influences { joints: [bone, 0, 0, 0], weights: [1.0, 0.0, 0.0, 0.0] });
+            (inf.joints, inf.weights)
+        })
+        .unzip();
     let mut mesh = Mesh {
         name: name.to_owned(),
         clockwise: false,
@@ -266,8 +269,8 @@ pub(super) fn build_mesh(
         normals: made().map(|(_, c)| normals[c]).collect(),
         uvs: made().map(|(_, c)| uv(&raw.uv, tv[c])).collect(),
         extra_uvs: extra.iter().map(|(ch, idx)| made().map(|(_, c)| uv(ch, idx[c])).collect()).collect(),
-        joints: made().map(|(v, _)| influence(v).joints).collect(),
-        weights: made().map(|(v, _)| influence(v).weights).collect(),
+        joints,
+        weights,
         indices,
         ..Mesh::default()
     };
