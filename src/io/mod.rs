@@ -14,6 +14,7 @@ pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
+pub mod smoothing;
 pub mod text;
 
 use std::fmt;

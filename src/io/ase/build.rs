@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
+use rayon::prelude::*;
 
 use super::mesh::{BuiltMesh, build_mesh};
-use super::parse::{NodeKind, RawFile, RawMaterial, RawMesh, RawNode, RawSkin};
+use super::records::{NodeKind, RawFile, RawMaterial, RawMesh, RawNode, RawSkin};
 use super::tracks::{Timing, build_track, sample_step};
 use crate::anim::curve::{sample_quat, sample_vec3};
 use crate::io::{LoadError, LoadOptions, resolve_texture};
@@ -492,51 +493,17 @@ struct MeshJob<'a> {
     warnings: Vec<Warning>,
 }
 
-/// Below this many faces in all, building on one thread is quicker than starting others.
+/// Below this many faces in all, building on one thread is quicker than handing the meshes to the pool.
 const PARALLEL_FACES: usize = 20_000;
 
-/// `f` applied to every job, on all cores when the work is worth it; results in the jobs' order.
-fn in_parallel<T: Send + HasFaces, R: Send>(jobs: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let faces: usize = jobs.iter().map(HasFaces::faces).sum();
-    if threads < 2 || jobs.len() < 2 || faces < PARALLEL_FACES {
+/// `f` applied to every job, on all cores (an ordered rayon `par_iter`) when the work is worth it; results in the
+/// jobs' order.
+fn in_parallel<'a, R: Send>(jobs: Vec<MeshJob<'a>>, f: impl Fn(MeshJob<'a>) -> R + Sync + Send) -> Vec<R> {
+    let faces: usize = jobs.iter().map(|j| j.mesh.faces.len()).sum();
+    if jobs.len() < 2 || faces < PARALLEL_FACES || rayon::current_num_threads() < 2 {
         return jobs.into_iter().map(f).collect();
     }
-    let slots: Vec<std::sync::Mutex<Option<T>>> = jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(slots.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(slot) = slots.get(i) else { break };
-                        let job = slot.lock().ok().and_then(|mut s| s.take());
-                        if let Some(job) = job {
-                            out.push((i, f(job)));
-                        }
-                    }
-                    out
-                })
-            })
-            .collect();
-        // A panic in a worker is the same bug a sequential build would panic on: pass it on.
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
-}
-
-/// How much work a job is, for deciding whether threads pay off.
-trait HasFaces {
-    fn faces(&self) -> usize;
-}
-
-impl HasFaces for MeshJob<'_> {
-    fn faces(&self) -> usize {
-        self.mesh.faces.len()
-    }
+    jobs.into_par_iter().map(f).collect()
 }
 
 /// A name list for a message: the first 20, then how many more.
@@ -665,31 +632,4 @@ fn vertex_frames(
         );
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Job(usize);
-
-    impl HasFaces for Job {
-        fn faces(&self) -> usize {
-            PARALLEL_FACES
-        }
-    }
-
-    #[test]
-    fn parallel_results_come_back_in_job_order() {
-        // Uneven work, so workers finish out of order.
-        let out = in_parallel((0..50).map(Job).collect(), |Job(i)| {
-            let spin: u64 = (0..((50 - i) * 2000) as u64).fold(0, |a, x| a.wrapping_add(x * x));
-            (i, spin)
-        });
-        let order: Vec<usize> = out.iter().map(|(i, _)| *i).collect();
-        assert_eq!(order, (0..50).collect::<Vec<_>>());
-        // Two jobs, same order.
-        let small: Vec<usize> = in_parallel(vec![Job(3), Job(1)], |Job(i)| i);
-        assert_eq!(small, vec![3, 1]);
-    }
 }

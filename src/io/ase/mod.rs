@@ -34,6 +34,7 @@ mod build;
 mod lexer;
 mod mesh;
 mod parse;
+mod records;
 mod tracks;
 
 use super::{LoadError, LoadOptions};

@@ -19,7 +19,7 @@
 
 use glam::{Mat3, Quat, Vec3, Vec4};
 
-use super::parse::{RawAnim, RawKey, RawTrack, TrackKind};
+use super::records::{RawAnim, RawKey, RawTrack, TrackKind};
 use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
 use crate::scene::{BoneTrack, Curve, Interpolation, Warning};
 
