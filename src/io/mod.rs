@@ -201,7 +201,8 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
 }
 
 /// Opens a set of files as one scene: the first file is the main asset; every further file (animations: PSA,
-/// animation SMDs, ASE with animation) is bound to it by bone name.
+/// animation SMDs, ASE with animation) is bound to it by bone name; vertex animation (VTA, an ASE/ASC file of
+/// `*MESH_ANIMATION` frames only) is bound to the mesh it animates.
 pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
     let Some((first, rest)) = paths.split_first() else {
         return Err(LoadError::whole_file("no file given"));
@@ -214,6 +215,10 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
             // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
             smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
             reports.push(BindReport { source: other.path, ..BindReport::default() });
+            continue;
+        }
+        if ase::is_vertex_animation(&other) {
+            reports.push(ase::bind_vertex_animation(&mut asset, other).map_err(|e| e.in_file(path))?);
             continue;
         }
         reports.push(asset.bind_animations(other));

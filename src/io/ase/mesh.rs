@@ -164,6 +164,9 @@ pub(super) fn build_mesh(
     let mut source_vertex = Vec::new();
     let mut source_corner = Vec::new();
     let mut indices = Vec::with_capacity(faces * 3);
+    // Per face corner in file order, its render vertex: a vertex animation of the same mesh in another file is
+    // bound through it (`ase::bind_vertex_animation`).
+    let mut corner_vertices = vec![0u32; faces * 3];
     for &f in &order {
         let f = f as usize;
         for k in 0..3 {
@@ -189,6 +192,7 @@ pub(super) fn build_mesh(
                 source_corner.push(corner as u32);
             }
             indices.push(r);
+            corner_vertices[corner] = r;
         }
     }
     let made = || source_vertex.iter().zip(&source_corner).map(|(&v, &c)| (v as usize, c as usize));
@@ -218,6 +222,7 @@ pub(super) fn build_mesh(
         mesh.colors = made().map(|(_, c)| raw.cverts.get(cv[c] as usize).map_or([255; 4], |c| color(*c))).collect();
     }
     mesh.subsets = subsets;
+    mesh.corner_vertices = corner_vertices;
     Ok(BuiltMesh { mesh, source_vertex, source_corner })
 }
 

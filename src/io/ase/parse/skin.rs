@@ -16,8 +16,8 @@ use crate::scene::Warning;
 /// A `*MESH_BONE_VERTEX` line is read in one of three shapes, told apart by how many numbers follow the vertex
 /// index (R):
 /// - R even: `bone weight` pairs (the common extended-exporter shape);
-/// - R = 2·bones − 1 with the odd positions reading 1, 2, 3…: the seed's shape, the weight of bone 0 and then
-///   `bone weight` pairs, i.e. one weight per bone in bone order;
+/// - R = 2·bones − 1 with the odd positions reading 1, 2, 3…: one weight per bone in bone order, the weight of
+///   bone 0 first and then `bone weight` pairs (the shape of the textbook sample the format's description uses);
 /// - otherwise, R odd and ≥ 3: the ASC shape, the vertex position (3 numbers, ignored) and then pairs.
 ///
 /// A bone index of −1 marks an unused slot.
@@ -83,13 +83,13 @@ pub(super) fn parse_mesh_weights(
                             numbers.push(lx.arg_f32("MESH_BONE_VERTEX")?);
                         }
                         let r = numbers.len();
-                        let seed_shape = r % 2 == 1
+                        let per_bone_shape = r % 2 == 1
                             && r + 1 == 2 * bones
                             && numbers.iter().skip(1).step_by(2).enumerate().all(|(i, &b)| b == (i + 1) as f32);
                         let first = pairs.len() as u32;
                         let list: &[f32] = if r.is_multiple_of(2) {
                             &numbers
-                        } else if seed_shape {
+                        } else if per_bone_shape {
                             pairs.push((0, numbers[0]));
                             &numbers[1..]
                         } else if r >= 3 {
