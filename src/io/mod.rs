@@ -211,17 +211,27 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
     let mut reports = Vec::new();
     for path in rest {
         let other = load_path(path, opts)?;
-        if other.format == Format::Vta {
-            // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
-            smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
-            reports.push(BindReport { source: other.path, ..BindReport::default() });
-            continue;
-        }
-        if ase::is_vertex_animation(&other) {
-            reports.push(ase::bind_vertex_animation(&mut asset, other).map_err(|e| e.in_file(path))?);
-            continue;
-        }
-        reports.push(asset.bind_animations(other));
+        reports.push(bind_file(&mut asset, other)?);
     }
     Ok((asset, reports))
+}
+
+/// Binds one more loaded file to `asset`, as [`load_set`] does: vertex animation (VTA morphs, an ASE/ASC file of
+/// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; anything else by bone name
+/// ([`Asset::bind_animations`]). Errors name the file.
+pub fn bind_file(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
+    let path = other.path.clone();
+    let in_file = |e: LoadError| match &path {
+        Some(p) => e.in_file(p),
+        None => e,
+    };
+    if other.format == Format::Vta {
+        // Morph targets for the mesh, matched by vertex rather than by bone.
+        smd::attach_vta(asset, &other).map_err(in_file)?;
+        return Ok(BindReport { source: other.path, ..BindReport::default() });
+    }
+    if ase::is_vertex_animation(&other) {
+        return ase::bind_vertex_animation(asset, other).map_err(in_file);
+    }
+    Ok(asset.bind_animations(other))
 }
