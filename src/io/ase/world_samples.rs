@@ -15,7 +15,7 @@
 //! lerp the position); and blending local values keeps every bone's length while it turns, where blending world
 //! positions would cut corners and shorten the bones between frames.
 
-use glam::{DMat4, DQuat, Quat, Vec3};
+use glam::{DMat4, DQuat, DVec3, Quat, Vec3};
 
 use crate::anim::curve::{sample_quat, sample_vec3};
 use crate::io::LoadError;
@@ -53,20 +53,28 @@ pub(super) fn make_parent_relative(
     if world_bones.is_empty() {
         return Ok(());
     }
-    // Every tick any world channel has a key at (holds and padding included), ascending.
-    let mut times: Vec<f32> = Vec::new();
+    // Every tick any world channel has a key at (holds and padding included), ascending. Exporters that write
+    // world samples write them at the same ticks for every node: then the first channel's times are all of them.
+    let mut key_times: Vec<&[f32]> = Vec::new();
     for &b in &world_bones {
         let Some(t) = track(b).and_then(|t| clip.tracks.get(t)) else { continue };
         let c = channels(b);
         if c.translation {
-            times.extend(&t.translation.times);
+            key_times.push(&t.translation.times);
         }
         if c.rotation {
-            times.extend(&t.rotation.times);
+            key_times.push(&t.rotation.times);
         }
     }
+    let mut times: Vec<f32> = match key_times.split_first() {
+        Some((first, rest)) if rest.iter().all(|t| t == first) => first.to_vec(),
+        _ => {
+            let mut all: Vec<f32> = key_times.concat();
+            all.sort_by(f32::total_cmp);
+            all
+        }
+    };
     times.retain(|t| t.is_finite());
-    times.sort_by(f32::total_cmp);
     times.dedup();
     if world_bones.len().saturating_mul(times.len()) > MAX_KEYS {
         return Err(LoadError::whole_file(format!(
@@ -83,9 +91,13 @@ pub(super) fn make_parent_relative(
         rotations[b].reserve_exact(times.len());
     }
     let mut world_now = vec![DMat4::IDENTITY; n];
+    // The inverse of a parent's world matrix at the current tick, made when a child with world samples needs it.
+    let mut inverse_now: Vec<Option<DMat4>> = vec![None; n];
     for &time in &times {
+        inverse_now.fill(None);
         for b in 0..n {
-            let parent_world = skeleton.parents[b].and_then(|p| world_now.get(p).copied()).unwrap_or(DMat4::IDENTITY);
+            let parent = skeleton.parents[b];
+            let parent_world = parent.and_then(|p| world_now.get(p).copied()).unwrap_or(DMat4::IDENTITY);
             let bind = skeleton.bind_local.get(b).copied().unwrap_or_default();
             let c = channels(b);
             let curves = track(b).and_then(|t| clip.tracks.get(t));
@@ -106,17 +118,25 @@ pub(super) fn make_parent_relative(
                 world_now[b] = parent_world * to_dmat4(&local);
                 continue;
             };
-            let (_, default_rotation, default_translation) =
-                (parent_world * to_dmat4(&local)).to_scale_rotation_translation();
+            // A channel without world samples takes what the node's local transform gives.
+            let (default_rotation, default_translation) = if c.translation && c.rotation {
+                (DQuat::IDENTITY, DVec3::ZERO)
+            } else {
+                let (_, r, t) = (parent_world * to_dmat4(&local)).to_scale_rotation_translation();
+                (r, t)
+            };
             let world_translation =
                 if c.translation { value(&t.translation, time, Vec3::ZERO).as_dvec3() } else { default_translation };
             let world_rotation =
                 if c.rotation { rotation_f64(rotation(&t.rotation, time, Quat::IDENTITY)) } else { default_rotation };
             let stated = DMat4::from_rotation_translation(world_rotation, world_translation);
+            let parent_inverse = match parent {
+                Some(p) => *inverse_now[p].get_or_insert_with(|| parent_world.inverse()),
+                None => DMat4::IDENTITY,
+            };
             // World samples hold position and rotation; the node's own scale channel (1 in every real file)
             // applies on top, as it does in the pose.
-            let (_, local_rotation, local_translation) =
-                (parent_world.inverse() * stated).to_scale_rotation_translation();
+            let (_, local_rotation, local_translation) = (parent_inverse * stated).to_scale_rotation_translation();
             let mut local_rotation = Quat::from_xyzw(
                 local_rotation.x as f32,
                 local_rotation.y as f32,
