@@ -41,10 +41,12 @@ pub fn run(args: &InfoArgs) -> i32 {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
     let mut reports = Vec::new();
     let mut failed = false;
-    if args.check && args.files.len() > 1 {
+    // `--check` with a model and its animations: one report for the bound set.
+    let as_set = args.check && args.files.len() > 1;
+    if as_set {
         failed = check_set(args, &opts, &mut reports);
     }
-    for path in args.files.iter().filter(|_| !(args.check && args.files.len() > 1)) {
+    for path in args.files.iter().filter(|_| !as_set) {
         match io::load_path(path, &opts) {
             Ok(asset) => {
                 let mut report = describe(path, &asset);
