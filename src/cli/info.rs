@@ -1,8 +1,10 @@
-//! `bonescope info FILE…`: what each file holds (format, bones, vertices, triangles, materials with resolved
-//! textures, morph targets, clips, recordings, warnings), as text or as JSON for scripts. A broken file gets one
-//! line naming it and the problem; the other files are still reported. With `--check` the rig diagnostics
-//! (`anim::diagnostics`) run on each loaded file and their findings follow its facts; findings never change the
-//! exit code, only a file that fails to load does.
+//! `bonescope info FILE…`: what each file holds (format, how it was read where its exporter matters, bones,
+//! vertices, triangles, materials with resolved textures, morph targets, clips, recordings, warnings), as text or
+//! as JSON for scripts. A broken file gets one line naming it and the problem; the other files are still
+//! reported. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
+//! given several files, `--check` reads them as `pose` does — the first is the model, the others are animations
+//! bound to it (`io::load_set`) — and reports the tracks that matched no bone and each clip's worst stretch.
+//! Findings never change the exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,7 +30,8 @@ pub struct InfoArgs {
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
     /// Also run the rig diagnostics (bind pose, weights, bone mapping, scale, degenerate triangles, textures,
-    /// edge stretch per clip) and list the findings. Findings do not change the exit code.
+    /// edge stretch per clip) and list the findings. With several files, the first is the model and the others
+    /// are animations bound to it, as `pose` does. Findings do not change the exit code.
     #[arg(long)]
     pub check: bool,
 }
@@ -38,7 +41,12 @@ pub fn run(args: &InfoArgs) -> i32 {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
     let mut reports = Vec::new();
     let mut failed = false;
-    for path in &args.files {
+    // `--check` with a model and its animations: one report for the bound set.
+    let as_set = args.check && args.files.len() > 1;
+    if as_set {
+        failed = check_set(args, &opts, &mut reports);
+    }
+    for path in args.files.iter().filter(|_| !as_set) {
         match io::load_path(path, &opts) {
             Ok(asset) => {
                 let mut report = describe(path, &asset);
@@ -68,6 +76,46 @@ pub fn run(args: &InfoArgs) -> i32 {
     }
     super::emit(&out);
     i32::from(failed)
+}
+
+/// `--check` with several files: the model with the animations bound to it, checked as one. A file that fails
+/// to load is reported on its own and left out (the set is loaded again without it). Returns whether any failed.
+fn check_set(args: &InfoArgs, opts: &LoadOptions, reports: &mut Vec<Value>) -> bool {
+    let mut paths = args.files.clone();
+    let mut errors = Vec::new();
+    while !paths.is_empty() {
+        match io::load_set(&paths, opts) {
+            Ok((asset, binds)) => {
+                let mut report = describe(&paths[0], &asset);
+                report["bound"] = serde_json::to_value(&binds).unwrap_or_default();
+                let findings = diagnose(&asset, &DiagnoseOptions::default());
+                report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
+                reports.push(report);
+                break;
+            }
+            Err(e) => {
+                let failed_at = e.file.as_ref().and_then(|f| paths.iter().position(|p| p == f));
+                if !args.json {
+                    eprintln!("error: {e}");
+                }
+                errors.push(
+                    json!({ "file": e.file.clone().unwrap_or_else(|| paths[0].clone()), "error": e.to_string() }),
+                );
+                match failed_at {
+                    // Without the model there is nothing to bind to.
+                    Some(0) | None => break,
+                    Some(i) => {
+                        paths.remove(i);
+                    }
+                }
+            }
+        }
+    }
+    let failed = !errors.is_empty();
+    if args.json {
+        reports.extend(errors);
+    }
+    failed
 }
 
 /// The facts about one loaded file, as JSON (the text output is printed from the same value).
@@ -118,6 +166,7 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
     json!({
         "file": path,
         "format": asset.format.name(),
+        "readings": asset.readings,
         "axes": asset.axes.description,
         "bones": asset.skeleton.len(),
         "bone_names": asset.skeleton.names,
@@ -144,6 +193,12 @@ fn print_text(out: &mut String, report: &Value) {
     let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
     let n = |v: &Value| v.as_u64().unwrap_or_default();
     let _ = writeln!(out, "{}: {}", report["file"].as_str().unwrap_or_default(), s(&report["format"]));
+    // Each reading as `Reading`'s Display writes it: "topic: choice (basis)".
+    for (i, r) in report["readings"].as_array().into_iter().flatten().enumerate() {
+        let assumed = if r["assumed"].as_bool() == Some(true) { "assumed: " } else { "" };
+        let line = format!("{}: {} ({assumed}{})", s(&r["topic"]), s(&r["choice"]), s(&r["basis"]));
+        let _ = writeln!(out, "  {:<10} {line}", if i == 0 { "read as:" } else { "" });
+    }
     let _ = writeln!(out, "  axes:      {}", s(&report["axes"]));
     let _ = writeln!(out, "  bones:     {}", n(&report["bones"]));
     let _ = writeln!(out, "  vertices:  {}", n(&report["vertices"]));
@@ -203,6 +258,19 @@ fn print_text(out: &mut String, report: &Value) {
     }
     for c in list("companions") {
         let _ = writeln!(out, "  animation beside it: {} (open both: bonescope FILE {})", s(&c), s(&c));
+    }
+    for bound in list("bound") {
+        let unmatched: Vec<String> = bound["unmatched_tracks"].as_array().into_iter().flatten().map(s).collect();
+        let clips: Vec<String> =
+            bound["clips"].as_array().into_iter().flatten().map(|c| format!("\"{}\"", s(c))).collect();
+        let what = match (clips.is_empty(), unmatched.is_empty()) {
+            (true, _) => "nothing bound (see the warnings)".to_owned(),
+            (false, true) => format!("{}; every track matches a bone", clips.join(", ")),
+            (false, false) => {
+                format!("{}; {} track(s) match no bone: {}", clips.join(", "), unmatched.len(), unmatched.join(", "))
+            }
+        };
+        let _ = writeln!(out, "  bound:     {} → {what}", s(&bound["source"]));
     }
     let warnings = list("warnings");
     if !warnings.is_empty() {

@@ -14,6 +14,7 @@ pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
 pub mod smd;
+pub mod smoothing;
 pub mod text;
 
 use std::fmt;
@@ -200,7 +201,8 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
 }
 
 /// Opens a set of files as one scene: the first file is the main asset; every further file (animations: PSA,
-/// animation SMDs, ASE with animation) is bound to it by bone name.
+/// animation SMDs, ASE with animation) is bound to it by bone name; vertex animation (VTA, an ASE/ASC file of
+/// `*MESH_ANIMATION` frames only) is bound to the mesh it animates.
 pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
     let Some((first, rest)) = paths.split_first() else {
         return Err(LoadError::whole_file("no file given"));
@@ -209,13 +211,27 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
     let mut reports = Vec::new();
     for path in rest {
         let other = load_path(path, opts)?;
-        if other.format == Format::Vta {
-            // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
-            smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
-            reports.push(BindReport { source: other.path, ..BindReport::default() });
-            continue;
-        }
-        reports.push(asset.bind_animations(other));
+        reports.push(bind_file(&mut asset, other)?);
     }
     Ok((asset, reports))
+}
+
+/// Binds one more loaded file to `asset`, as [`load_set`] does: vertex animation (VTA morphs, an ASE/ASC file of
+/// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; anything else by bone name
+/// ([`Asset::bind_animations`]). Errors name the file.
+pub fn bind_file(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
+    let path = other.path.clone();
+    let in_file = |e: LoadError| match &path {
+        Some(p) => e.in_file(p),
+        None => e,
+    };
+    if other.format == Format::Vta {
+        // Morph targets for the mesh, matched by vertex rather than by bone.
+        smd::attach_vta(asset, &other).map_err(in_file)?;
+        return Ok(BindReport { source: other.path, ..BindReport::default() });
+    }
+    if ase::is_vertex_animation(&other) {
+        return ase::bind_vertex_animation(asset, other).map_err(in_file);
+    }
+    Ok(asset.bind_animations(other))
 }

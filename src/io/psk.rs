@@ -25,6 +25,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
+use super::smoothing::SmoothingGroups;
 use super::{LoadError, LoadOptions, resolve_texture};
 use crate::scene::{
     Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Skeleton, Subset, TextureRef, Transform,
@@ -726,85 +727,30 @@ fn fill_normals(
     mesh.normals = normals;
 }
 
-/// Above this many faces around one point, smoothing groups are ignored there (bounds the work on crafted files).
-const MAX_FACES_FOR_GROUPS: usize = 256;
-
-/// Smooth normals per wedge: the angle-weighted normals of the faces around the wedge's point that use this wedge
-/// or share a smoothing group with a face that does (angle weighting makes the result independent of how a
-/// polygon was split into triangles). Faces wind clockwise, hence the negated cross product.
+/// Smooth normals per wedge (the shared smoothing-group builder, `io::smoothing`): the angle-weighted normals of
+/// the faces around the wedge's point that use this wedge or share a smoothing group with a face that does. Faces
+/// wind clockwise.
 fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec<Vec3> {
-    let point_count = file.points.len();
-    let position =
-        |w: u32| wedge_points.get(w as usize).and_then(|&p| file.points.get(p as usize)).copied().unwrap_or(Vec3::ZERO);
-    // Per face corner: the face's unit normal scaled by the corner's angle.
-    let corner_normals: Vec<[Vec3; 3]> = faces
-        .iter()
-        .map(|f| {
-            let [a, b, c] = f.wedges.map(position);
-            let cross = (c - a).cross(b - a);
-            // |u × v| is twice the area at every corner, so each angle is one atan2 of it and a dot product.
-            let twice_area = cross.length();
-            let normal = cross.normalize_or_zero();
-            let angle = |at: Vec3, u: Vec3, v: Vec3| {
-                let angle = twice_area.atan2((u - at).dot(v - at));
-                if angle.is_finite() { angle } else { 0.0 }
-            };
-            [normal * angle(a, b, c), normal * angle(b, c, a), normal * angle(c, a, b)]
-        })
-        .collect();
+    let corners: Vec<[u32; 3]> =
+        faces.iter().map(|f| f.wedges.map(|w| wedge_points.get(w as usize).copied().unwrap_or(u32::MAX))).collect();
+    let groups: Vec<u32> = faces.iter().map(|f| f.smoothing_groups).collect();
     // Smoothing groups of the faces that use each wedge directly.
     let mut wedge_groups = vec![0u32; wedge_points.len()];
-    // Face corners around each point (CSR), as `face * 3 + corner`.
-    let mut starts = vec![0u32; point_count + 1];
     for f in faces {
         for &w in &f.wedges {
             if let Some(g) = wedge_groups.get_mut(w as usize) {
                 *g |= f.smoothing_groups;
             }
-            if let Some(&p) = wedge_points.get(w as usize) {
-                starts[p as usize + 1] += 1;
-            }
         }
     }
-    for i in 0..point_count {
-        starts[i + 1] += starts[i];
-    }
-    let mut cursor = starts.clone();
-    let mut around = vec![0u32; starts[point_count] as usize];
-    for (fi, f) in faces.iter().enumerate() {
-        for (corner, &w) in f.wedges.iter().enumerate() {
-            if let Some(&p) = wedge_points.get(w as usize) {
-                let slot = &mut cursor[p as usize];
-                around[*slot as usize] = (fi * 3 + corner) as u32;
-                *slot += 1;
-            }
-        }
-    }
-    let corner = |entry: u32| {
-        let (fi, corner) = (entry as usize / 3, entry as usize % 3);
-        (&faces[fi], corner_normals[fi][corner], corner)
-    };
+    let smoothing = SmoothingGroups::new(&file.points, &corners, &groups, true);
     wedge_points
         .iter()
+        .zip(&wedge_groups)
         .enumerate()
-        .map(|(w, &p)| {
-            let groups = wedge_groups[w];
-            let range = starts[p as usize] as usize..starts[p as usize + 1] as usize;
-            let around = around.get(range).unwrap_or_default();
-            let sum: Vec3 = if around.len() > MAX_FACES_FOR_GROUPS {
-                // Real meshes never have this many faces on one point; a crafted file could, and comparing
-                // groups per wedge would then be quadratic. Smooth over all of them instead.
-                around.iter().map(|&e| corner(e).1).sum()
-            } else {
-                around
-                    .iter()
-                    .map(|&e| corner(e))
-                    .filter(|(face, _, c)| face.smoothing_groups & groups != 0 || face.wedges[*c] == w as u32)
-                    .map(|(_, n, _)| n)
-                    .sum()
-            };
+        .map(|(w, (&p, &mask))| {
             // Unreal is Z up: an isolated wedge gets "up".
-            sum.try_normalize().unwrap_or(Vec3::Z)
+            smoothing.normal(p, mask, |f, c| faces.get(f).is_some_and(|f| f.wedges[c] == w as u32)).unwrap_or(Vec3::Z)
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::{Clip, Material, Mesh, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub};
+use super::{Clip, Material, Mesh, Reading, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub};
 
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -102,6 +102,8 @@ pub struct Asset {
     pub recordings: Vec<Recording>,
     pub axes: AxisConversion,
     pub warnings: Vec<Warning>,
+    /// How the file was read where its meaning depends on the tool that wrote it (dialects), and why.
+    pub readings: Vec<Reading>,
 }
 
 impl Asset {
@@ -116,6 +118,7 @@ impl Asset {
             recordings: Vec::new(),
             axes: AxisConversion::IDENTITY,
             warnings: Vec::new(),
+            readings: Vec::new(),
         }
     }
 
@@ -163,6 +166,7 @@ impl Asset {
         }
         self.recordings.extend(other.recordings);
         self.warnings.extend(other.warnings);
+        self.take_readings_of(other.path.as_deref(), other.readings);
         if !report.unmatched_tracks.is_empty() {
             self.warnings.push(Warning::new(
                 "",
@@ -174,6 +178,17 @@ impl Asset {
             ));
         }
         report
+    }
+
+    /// Adds the readings of a file bound to this one, each topic prefixed with that file's name.
+    pub fn take_readings_of(&mut self, source: Option<&std::path::Path>, readings: Vec<Reading>) {
+        let name = source.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+        self.readings.extend(readings.into_iter().map(|mut r| {
+            if let Some(name) = &name {
+                r.topic = format!("{name}: {}", r.topic);
+            }
+            r
+        }));
     }
 }
 

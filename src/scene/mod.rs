@@ -10,6 +10,7 @@ mod clip;
 mod influences;
 mod material;
 mod mesh;
+mod reading;
 mod recording;
 mod skeleton;
 
@@ -18,5 +19,6 @@ pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
+pub use reading::Reading;
 pub use recording::*;
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};

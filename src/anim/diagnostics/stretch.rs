@@ -162,6 +162,30 @@ impl EdgeSet {
     fn triangle_of(&self, e: usize) -> usize {
         self.triangle.get(e).copied().unwrap_or(0) as usize
     }
+
+    /// The bones that carry the two ends of edge `e` (each vertex's largest weight): the bones whose motion
+    /// stretches it.
+    fn edge_bones(&self, e: usize) -> [u16; 2] {
+        let [a, b] = self.edges.get(e).copied().unwrap_or([0, 0]);
+        let dominant = |c: u32| {
+            let (Some(joints), Some(weights)) = (self.joints.get(c as usize), self.weights.get(c as usize)) else {
+                return 0;
+            };
+            let best = (0..4).max_by(|&i, &j| weights[i].total_cmp(&weights[j])).unwrap_or(0);
+            joints[best]
+        };
+        [dominant(a), dominant(b)]
+    }
+}
+
+/// "bone 'X'" or "bones 'X' and 'Y'": what moves the ends of a stretched edge, for messages.
+fn bones_label(asset: &Asset, bones: [u16; 2]) -> String {
+    let name = |b: u16| asset.skeleton.names.get(usize::from(b)).map_or_else(|| format!("{b}"), |n| format!("'{n}'"));
+    if bones[0] == bones[1] {
+        format!("bone {}", name(bones[0]))
+    } else {
+        format!("bones {} and {}", name(bones[0]), name(bones[1]))
+    }
 }
 
 /// The unique edges `(a, b, triangle)` with `a < b` of every `tri_stride`-th triangle, in order of `a` then
@@ -409,12 +433,18 @@ fn clip_stretch(
         Severity::Info => "",
     };
     let sampled = if set.sampled { " (edges sampled: large mesh)" } else { "" };
+    // Above the tear threshold the message also names the bones that pull the edge apart.
+    let bones = if severity == Severity::Error {
+        format!(", moved by {}", bones_label(asset, set.edge_bones(worst.edge)))
+    } else {
+        String::new()
+    };
     let mut finding = Finding::new(
         severity,
         FindingKind::ClipStretch,
         Subject::Triangle { mesh: set.mesh, index: triangle },
         format!(
-            "{}: largest edge stretch {}× at {} s{frame}, edge {a}–{b} of triangle {triangle} in {}{sampled}{verdict}",
+            "{}: largest edge stretch {}× at {} s{frame}, edge {a}–{b} of triangle {triangle} in {}{bones}{sampled}{verdict}",
             clip_label(asset, c),
             fmt_num(ratio),
             fmt_num(worst.time),

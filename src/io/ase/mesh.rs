@@ -5,8 +5,9 @@
 
 use glam::{Vec2, Vec3};
 
-use super::parse::{NONE, RawChannel, RawMesh};
+use super::records::{NONE, RawChannel, RawMesh};
 use crate::io::LoadError;
+use crate::io::smoothing::SmoothingGroups;
 use crate::scene::{Influences, Mesh, Subset, Warning};
 
 /// A built mesh plus, per render vertex, where it came from (for vertex animation frames).
@@ -39,73 +40,12 @@ fn corner_indices(ch: &RawChannel, faces: usize, bad: &mut usize) -> Vec<u32> {
     out
 }
 
+/// Corner normals from the smoothing groups (the shared builder, `io::smoothing`), for meshes without
+/// `*MESH_NORMALS`: faces sharing a group are smoothed together, a face in no group is flat.
 fn smoothed_normals(raw: &RawMesh) -> Vec<Vec3> {
-    let n = raw.positions.len();
-    let face_normals: Vec<Vec3> = raw
-        .faces
-        .iter()
-        .map(|f| {
-            let p = |i: u32| raw.positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
-            (p(f.v[1]) - p(f.v[0])).cross(p(f.v[2]) - p(f.v[0]))
-        })
-        .collect();
-    // Faces around each position (compressed rows).
-    let mut start = vec![0u32; n + 1];
-    for f in &raw.faces {
-        for &v in &f.v {
-            start[v as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut around = vec![0u32; start[n] as usize];
-    for (fi, f) in raw.faces.iter().enumerate() {
-        for &v in &f.v {
-            around[fill[v as usize] as usize] = fi as u32;
-            fill[v as usize] += 1;
-        }
-    }
-    // Per position: the summed face normals of each distinct smoothing mask around it (a handful in real files;
-    // capped so a hostile file cannot make this quadratic).
-    const MAX_GROUPS: usize = 32;
-    let mut group_start = vec![0u32; n + 1];
-    let mut groups: Vec<(u32, Vec3)> = Vec::new();
-    for v in 0..n {
-        let first = groups.len();
-        for &g in &around[start[v] as usize..start[v + 1] as usize] {
-            let mask = raw.faces[g as usize].smoothing;
-            if mask == 0 {
-                continue;
-            }
-            let count = groups.len() - first;
-            match groups[first..].iter_mut().find(|(m, _)| *m == mask) {
-                Some((_, sum)) => *sum += face_normals[g as usize],
-                None if count < MAX_GROUPS => groups.push((mask, face_normals[g as usize])),
-                None => {}
-            }
-        }
-        group_start[v + 1] = groups.len() as u32;
-    }
-    let mut out = Vec::with_capacity(raw.faces.len() * 3);
-    for (fi, f) in raw.faces.iter().enumerate() {
-        let own = face_normals[fi];
-        for &v in &f.v {
-            let sum = if f.smoothing == 0 {
-                own
-            } else {
-                let here = &groups[group_start[v as usize] as usize..group_start[v as usize + 1] as usize];
-                let mut sum: Vec3 = here.iter().filter(|(m, _)| m & f.smoothing != 0).map(|(_, s)| *s).sum();
-                if !here.iter().any(|(m, _)| *m == f.smoothing) {
-                    sum += own;
-                }
-                sum
-            };
-            out.push(sum.try_normalize().or_else(|| own.try_normalize()).unwrap_or(Vec3::Z));
-        }
-    }
-    out
+    let corners: Vec<[u32; 3]> = raw.faces.iter().map(|f| f.v).collect();
+    let groups: Vec<u32> = raw.faces.iter().map(|f| f.smoothing).collect();
+    SmoothingGroups::new(&raw.positions, &corners, &groups, false).corner_normals(&corners)
 }
 
 fn color(c: Vec3) -> [u8; 4] {
@@ -224,6 +164,9 @@ pub(super) fn build_mesh(
     let mut source_vertex = Vec::new();
     let mut source_corner = Vec::new();
     let mut indices = Vec::with_capacity(faces * 3);
+    // Per face corner in file order, its render vertex: a vertex animation of the same mesh in another file is
+    // bound through it (`ase::bind_vertex_animation`).
+    let mut corner_vertices = vec![0u32; faces * 3];
     for &f in &order {
         let f = f as usize;
         for k in 0..3 {
@@ -249,6 +192,7 @@ pub(super) fn build_mesh(
                 source_corner.push(corner as u32);
             }
             indices.push(r);
+            corner_vertices[corner] = r;
         }
     }
     let made = || source_vertex.iter().zip(&source_corner).map(|(&v, &c)| (v as usize, c as usize));
@@ -278,13 +222,14 @@ pub(super) fn build_mesh(
         mesh.colors = made().map(|(_, c)| raw.cverts.get(cv[c] as usize).map_or([255; 4], |c| color(*c))).collect();
     }
     mesh.subsets = subsets;
+    mesh.corner_vertices = corner_vertices;
     Ok(BuiltMesh { mesh, source_vertex, source_corner })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::ase::parse::RawFace;
+    use crate::io::ase::records::RawFace;
 
     fn quad(smoothing: [u32; 2]) -> RawMesh {
         RawMesh {

@@ -19,22 +19,42 @@
 //! counter-clockwise winding is kept). Texture v is flipped (`v' = 1 − v`). UTF-16 files with a byte-order mark
 //! load like UTF-8 ones.
 //!
+//! Dialects: real exporters write the animation samples differently — 3ds Max's own exporter parent-relative
+//! with rotations relative to the previous sample, GothicSourcer and Kerrax (the Gothic mod kit's `.ASC` files)
+//! as world transforms, with the first sample at another tick. `dialect` tells them apart (header, else the data)
+//! and records the reading used in `Asset::readings`; a guess gets a warning. A file of `*MESH_ANIMATION` frames
+//! only (a Gothic morph-mesh animation) is a mesh with vertex frames, and [`bind_vertex_animation`] puts such
+//! frames on the mesh of the model they animate.
+//!
 //! Conventions checked against real data and the 3ds Max exporter rather than taken on trust (details in
 //! `tracks`): 3ds Max axis-angles turn left-handed (`from_axis_angle(axis, −angle)`); relative rotation samples
-//! compose as `q · previous` in glam order (the seed's row-vector formula reads the other way, which sends the
-//! MotionCaptureROM feet above the pelvis); the first rotation sample equals the `*NODE_TM` bind rotation; Bezier
-//! tangents are per tick with the in tangent pointing backwards. Not modelled: TCB ease in/out, the texture's
-//! UVW angle, and a scale axis that tilts a non-uniform scale (each reported as a warning where it matters).
+//! compose as `q · previous` in glam order (the other order sends the MotionCaptureROM feet above the pelvis);
+//! the first rotation sample equals the `*NODE_TM` bind rotation; Bezier tangents are per tick with the in
+//! tangent pointing backwards. Not modelled: TCB ease in/out, the texture's UVW angle, and a scale axis that
+//! tilts a non-uniform scale (each reported as a warning where it matters).
 //!
-//! Layout: `lexer` (cursor with line numbers), `parse` (text → raw records, counts checked against the bytes
-//! left), `mesh` (render vertices), `tracks` (animation rules), `build` (records → scene). It must not touch
-//! anything outside `io` and `scene`/`anim` types.
+//! Layout: `lexer` (cursor with line numbers), `parse` (text → `records`, one module per kind of block, counts
+//! checked against the bytes left), `dialect` (which exporter, what samples mean), `timing` (ticks → seconds,
+//! checks against `*SCENE`), `tracks` (controllers → curves), `world_samples` (world samples → parent-relative
+//! keys), `materials`, `skinning` (weights → influences), `mesh` (render vertices), `vertex_frames`, `morph`
+//! (vertex animation bound to another file's mesh), `build` (records → scene). Smoothing-group normals come from
+//! `io::smoothing`, shared with the PSK loader. It must not touch anything outside `io` and `scene`/`anim` types.
 
 mod build;
+mod dialect;
 mod lexer;
+mod materials;
 mod mesh;
+mod morph;
 mod parse;
+mod records;
+mod skinning;
+mod timing;
 mod tracks;
+mod vertex_frames;
+mod world_samples;
+
+pub use morph::{bind_vertex_animation, is_vertex_animation};
 
 use super::{LoadError, LoadOptions};
 use crate::scene::Asset;

@@ -1,7 +1,7 @@
-//! `*TM_ANIMATION` controllers → one [`BoneTrack`] per node, in seconds.
+//! `*TM_ANIMATION` controllers → one [`BoneTrack`] per node, in seconds, with the values as the file means them.
 //!
-//! Rules (the seed's, checked against the 3ds Max exporter's source):
-//! - time: `seconds = (tick − first frame · ticks per frame) / (frame speed · ticks per frame)`;
+//! Rules (3ds Max's exporter, checked against its source and against MotionCaptureROM.ase):
+//! - time: seconds from the clip's first sample (`timing` decides where that is);
 //! - sampled rotations (`*CONTROL_ROT_SAMPLE`) and rotation keys are **relative to the previous one**: the exporter
 //!   writes `q_k = abs_k / abs_(k−1)` starting from the identity, so the absolute rotation is accumulated from the
 //!   identity (the first sample, at the first frame, is therefore the node's local rotation — on
@@ -16,28 +16,17 @@
 //!   the curve, so the arriving slope is −in) or, when a key has none, Catmull–Rom tangents;
 //! - scale keys carry a scale axis (`S = SR⁻¹·S·SR`); a bone's SRT cannot hold a rotated non-uniform scale, so the
 //!   axis is dropped (reported when it matters).
+//!
+//! Files whose samples are world transforms (GothicSourcer, see `dialect`) are built with
+//! [`Rotations::Absolute`]: each rotation sample is taken as it is, and `world_samples` then makes positions and
+//! rotations parent-relative.
 
 use glam::{Mat3, Quat, Vec3, Vec4};
 
-use super::parse::{RawAnim, RawKey, RawTrack, TrackKind};
+use super::records::{RawAnim, RawKey, RawTrack, TrackKind};
+use super::timing::Timing;
 use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
 use crate::scene::{BoneTrack, Curve, Interpolation, Warning};
-
-/// The scene's time base.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Timing {
-    pub start_tick: i64,
-    pub end_tick: i64,
-    pub ticks_per_second: f64,
-    /// Distance between written samples (ticks), for filling left-out samples.
-    pub step: i64,
-}
-
-impl Timing {
-    pub fn seconds(&self, tick: i64) -> f32 {
-        ((tick - self.start_tick) as f64 / self.ticks_per_second) as f32
-    }
-}
 
 /// 3ds Max axis-angle (left-handed sense) → glam quaternion.
 pub(super) fn max_axis_angle(v: Vec4) -> Quat {
@@ -50,30 +39,13 @@ pub(super) fn max_axis_angle(v: Vec4) -> Quat {
 
 /// How a relative rotation key composes with the accumulated one (glam order). The exporter writes
 /// `q = abs_k / abs_(k−1)` with 3ds Max's `p/q = r` such that `q·r = p` (Max's row-vector order), so
-/// `abs_k = abs_(k−1)·q` applies `abs_(k−1)` first: `q · abs_(k−1)` with glam's column vectors. The seed's
-/// `R_k = dR_k · R_(k−1)` (row vectors) composes the other way; on MotionCaptureROM.ase that order lifts the feet
-/// above the pelvis within seconds, while this one keeps them on the floor and returns the range-of-motion take
-/// to its start pose (a test checks both).
+/// `abs_k = abs_(k−1)·q` applies `abs_(k−1)` first: `q · abs_(k−1)` with glam's column vectors
+/// (`R_k = D_k · R_(k−1)`). Read as row vectors the other way round, `R_k = R_(k−1) · D_k` lifts MotionCaptureROM's
+/// feet above the pelvis within seconds, while this order keeps them on the floor and returns the range-of-motion
+/// take to its start pose (a test checks both).
 #[inline]
 pub(super) fn accumulate(previous: Quat, relative: Quat) -> Quat {
     (relative * previous).normalize()
-}
-
-/// Greatest common divisor of all positive gaps between sample ticks: the exporter's sampling step.
-pub(super) fn sample_step<'a>(tracks: impl Iterator<Item = &'a RawTrack>) -> Option<i64> {
-    fn gcd(a: i64, b: i64) -> i64 {
-        if b == 0 { a } else { gcd(b, a % b) }
-    }
-    let mut step = 0i64;
-    for track in tracks.filter(|t| t.kind == TrackKind::Sampled) {
-        for pair in track.keys.windows(2) {
-            let d = pair[1].tick.saturating_sub(pair[0].tick);
-            if d > 0 {
-                step = gcd(d, step);
-            }
-        }
-    }
-    (step > 0).then_some(step)
 }
 
 /// Keys in time order; equal ticks keep the later key. Reports out-of-order keys.
@@ -97,7 +69,7 @@ fn sorted_keys(track: &RawTrack, name: &str, warnings: &mut Vec<Warning>) -> Vec
     keys
 }
 
-/// Sampled values → keys with the seed's hold and padding rules.
+/// Sampled values → keys with the exporter's hold and padding rules (left-out samples held, short tracks padded).
 fn hold_filled<T: Copy + PartialEq>(
     ticks: &[i64],
     values: &[T],
@@ -177,12 +149,17 @@ fn vec_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, value: impl Fn(&
     }
 }
 
-fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing) -> Curve<Quat> {
-    // Accumulate the relative keys, keeping neighbours in one hemisphere so interpolation takes the short way.
+fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, rotations: Rotations) -> Curve<Quat> {
+    // Accumulate relative keys (or take absolute ones as they are), keeping neighbours in one hemisphere so
+    // interpolation takes the short way.
     let mut values = Vec::with_capacity(keys.len());
     let mut acc = Quat::IDENTITY;
     for k in keys {
-        let mut q = accumulate(acc, max_axis_angle(k.value));
+        let key = max_axis_angle(k.value);
+        let mut q = match rotations {
+            Rotations::Relative => accumulate(acc, key),
+            Rotations::Absolute => key,
+        };
         if q.dot(acc) < 0.0 {
             q = -q;
         }
@@ -192,7 +169,9 @@ fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing) -> Curve<Quat> {
     match kind {
         TrackKind::Sampled => {
             let ticks: Vec<i64> = keys.iter().map(|k| k.tick).collect();
-            let (times, values) = hold_filled(&ticks, &values, timing, Some(Quat::IDENTITY));
+            // Before a late first sample: a relative track held the identity, an absolute one its first value.
+            let before = (rotations == Rotations::Relative).then_some(Quat::IDENTITY);
+            let (times, values) = hold_filled(&ticks, &values, timing, before);
             Curve::linear(times, values)
         }
         TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
@@ -205,8 +184,22 @@ fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing) -> Curve<Quat> {
     }
 }
 
-/// Builds the clip track of one node.
-pub(super) fn build_track(name: &str, anim: &RawAnim, timing: &Timing, warnings: &mut Vec<Warning>) -> BoneTrack {
+/// What rotation keys are: changes from the previous key (3ds Max's exporter), or rotations in their own right
+/// (world rotations in GothicSourcer files; assimp reads every version ≤ 110 file this way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rotations {
+    Relative,
+    Absolute,
+}
+
+/// Builds the clip track of one node, values as the file means them (see [`Rotations`]).
+pub(super) fn build_track(
+    name: &str,
+    anim: &RawAnim,
+    timing: &Timing,
+    rotations: Rotations,
+    warnings: &mut Vec<Warning>,
+) -> BoneTrack {
     let mut track = BoneTrack { bone_name: name.to_owned(), ..BoneTrack::default() };
     if let Some(pos) = &anim.pos {
         let keys = sorted_keys(pos, name, warnings);
@@ -214,7 +207,7 @@ pub(super) fn build_track(name: &str, anim: &RawAnim, timing: &Timing, warnings:
     }
     if let Some(rot) = &anim.rot {
         let keys = sorted_keys(rot, name, warnings);
-        track.rotation = rot_curve(&keys, rot.kind, timing);
+        track.rotation = rot_curve(&keys, rot.kind, timing, rotations);
     }
     if let Some(scale) = &anim.scale {
         let keys = sorted_keys(scale, name, warnings);
@@ -265,7 +258,7 @@ mod tests {
             key(800, Vec4::new(0.0, 0.0, 1.0, a)),
             key(1600, Vec4::new(0.0, 0.0, 1.0, a)),
         ];
-        let c = rot_curve(&keys, TrackKind::Sampled, &timing());
+        let c = rot_curve(&keys, TrackKind::Sampled, &timing(), Rotations::Relative);
         let expected = [-30f32, -60.0, -90.0].map(|d| Quat::from_rotation_z(d.to_radians()));
         for (i, e) in expected.iter().enumerate() {
             assert!(c.values[i].angle_between(*e) < 1e-5, "{i}: {:?}", c.values[i]);
@@ -293,7 +286,8 @@ mod tests {
         assert_eq!(c.values[1], Vec3::X);
         assert_eq!(c.values[3], Vec3::new(4.0, 0.0, 0.0));
         // A rotation track whose first sample comes late held the identity before it.
-        let r = rot_curve(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))], TrackKind::Sampled, &timing());
+        let r =
+            rot_curve(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))], TrackKind::Sampled, &timing(), Rotations::Relative);
         let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
         assert_eq!(r.values[1], Quat::IDENTITY);
@@ -316,21 +310,11 @@ mod tests {
         };
         let mut warnings = Vec::new();
         // About z, with x and y scaled alike: no difference.
-        build_track("a", &track(Vec4::new(0.0, 0.0, 1.0, 0.3)), &timing(), &mut warnings);
+        build_track("a", &track(Vec4::new(0.0, 0.0, 1.0, 0.3)), &timing(), Rotations::Relative, &mut warnings);
         assert!(warnings.is_empty(), "{warnings:?}");
         // About x: the stretch along z is tilted.
-        build_track("b", &track(Vec4::new(1.0, 0.0, 0.0, 0.3)), &timing(), &mut warnings);
+        build_track("b", &track(Vec4::new(1.0, 0.0, 0.0, 0.3)), &timing(), Rotations::Relative, &mut warnings);
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].position, "line 7");
-    }
-
-    #[test]
-    fn sample_step_is_the_gcd_of_gaps() {
-        let t = RawTrack {
-            line: 1,
-            kind: TrackKind::Sampled,
-            keys: vec![key(0, Vec4::ZERO), key(1600, Vec4::ZERO), key(2400, Vec4::ZERO)],
-        };
-        assert_eq!(sample_step([&t].into_iter()), Some(800));
     }
 }
