@@ -11,6 +11,7 @@ mod influences;
 mod material;
 mod mesh;
 mod recording;
+mod script;
 mod skeleton;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
@@ -19,4 +20,8 @@ pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
 pub use recording::*;
+pub use script::{
+    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, ClipScript, ClipVertexFrames,
+    Hitbox, IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
+};
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
