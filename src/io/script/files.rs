@@ -29,8 +29,9 @@ impl DirCache {
         })
     }
 
-    /// `relative` (as written in a script: `/` or `\`, `.` and `..` allowed, or absolute) under `base`. Each
-    /// component is matched exactly first, then case-insensitively. `None` when nothing matches.
+    /// `relative` (as written in a script: `/` or `\`, `.` and `..` allowed, or absolute) under `base`: a file
+    /// or a folder. Each component is matched exactly first, then case-insensitively. `None` when nothing
+    /// matches.
     pub fn find(&mut self, base: &Path, relative: &str) -> Option<PathBuf> {
         let written = relative.trim().replace('\\', "/");
         if written.is_empty() {
@@ -52,14 +53,14 @@ impl DirCache {
                 Component::Normal(name) => {
                     let name = name.to_str()?;
                     let exact = at.join(name);
-                    let want_dir = i < last;
-                    let exists = if want_dir { exact.is_dir() } else { exact.is_file() };
+                    let inner = i < last;
+                    let exists = if inner { exact.is_dir() } else { exact.exists() };
                     if exists {
                         at = exact;
                         continue;
                     }
                     let (real, is_dir) = self.listing(&at).get(&name.to_lowercase()).cloned()?;
-                    if is_dir != want_dir {
+                    if inner && !is_dir {
                         return None;
                     }
                     at.push(real);

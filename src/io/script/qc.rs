@@ -255,23 +255,28 @@ impl Parser<'_> {
                     if self.cd.is_some() {
                         self.warn(file, line, "a second `$cd` (studiomdl stops here); the later one is used");
                     }
-                    self.cd = Some(self.dirs_join(&self.root_dir.clone(), dir));
+                    let root = self.root_dir.clone();
+                    let found = self.dirs.find(&root, dir).filter(|p| p.is_dir());
+                    if found.is_none() {
+                        self.warn(file, line, format!("`$cd` folder \"{dir}\" does not exist"));
+                    }
+                    self.cd = Some(found.unwrap_or_else(|| self.dirs_join(&root, dir)));
                 }
                 None => self.warn(file, line, "`$cd` without a folder"),
             },
             "$cdtexture" => {
                 for dir in args {
-                    let resolved = self.dirs_join(&self.root_dir.clone(), dir);
-                    let resolved = if resolved.is_dir() {
-                        resolved
-                    } else {
-                        // Not where studiomdl looks; a folder of that name beside the including file will do.
-                        let here = self.script.files.get(file).and_then(|p| p.parent()).map(Path::to_path_buf);
-                        here.map(|h| self.dirs_join(&h, dir)).filter(|p| p.is_dir()).unwrap_or(resolved)
-                    };
-                    if !resolved.is_dir() {
-                        self.warn(file, line, format!("`$cdtexture` folder {} does not exist", resolved.display()));
-                    }
+                    let root = self.root_dir.clone();
+                    // Where studiomdl looks (the QC's folder), else beside the file that says it.
+                    let here = self.script.files.get(file).and_then(|p| p.parent()).map(Path::to_path_buf);
+                    let found = [Some(root.clone()), here]
+                        .into_iter()
+                        .flatten()
+                        .find_map(|base| self.dirs.find(&base, dir).filter(|p| p.is_dir()));
+                    let resolved = found.unwrap_or_else(|| {
+                        self.warn(file, line, format!("`$cdtexture` folder \"{dir}\" does not exist"));
+                        self.dirs_join(&root, dir)
+                    });
                     self.script.texture_dirs.push(resolved);
                 }
             }
