@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bonescope::anim::Pose;
 use bonescope::anim::controller::{Controller, PlaybackType};
 use bonescope::anim::curve::sample_vec3;
+use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, diagnose};
 use bonescope::io::{self, LoadOptions, Position};
 use bonescope::scene::{Asset, Format, SequenceKind};
 use glam::Vec3;
@@ -242,6 +243,40 @@ fn headcrab_events_fire_through_the_controller_and_poses_hold_together() {
             }
         }
     }
+}
+
+#[test]
+fn scripted_characters_pass_the_rig_checks_their_files_pass() {
+    let (Some(qc), Some(mds)) = (
+        common::corpus_file("qc/halflife/models/headcrab/headcrab.qc"),
+        common::corpus_file("mds/gothic/Anims/BLOODFLY.MDS"),
+    ) else {
+        return;
+    };
+    let errors = |a: &Asset| -> Vec<Finding> {
+        diagnose(a, &DiagnoseOptions::default()).into_iter().filter(|f| f.severity == Severity::Error).collect()
+    };
+    // The headcrab: bind pose, weights, bone mapping and every sequence's stretch without an error.
+    let crab = load(&qc);
+    assert!(errors(&crab).is_empty(), "{:#?}", errors(&crab));
+
+    // The bloodfly: its errors are the stretch of its animation files as such. `s_FistRun` plays the whole
+    // of Blo_Ambient_M01 at its own rate: the same figure as that file bound to the body directly.
+    let fly = load(&mds);
+    let fly_errors = errors(&fly);
+    assert!(fly_errors.iter().all(|f| f.kind == FindingKind::ClipStretch), "{fly_errors:#?}");
+    let anims = mds.parent().unwrap();
+    let files = [anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"), anims.join("ASC_ANIMS/BLOODFLY/BLO_AMBIENT_M01.ASC")];
+    let (direct, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let stretch = |a: &Asset, clip: &str| -> f32 {
+        diagnose(a, &DiagnoseOptions::default())
+            .iter()
+            .filter(|f| f.kind == FindingKind::ClipStretch && f.message.contains(&format!("clip '{clip}'")))
+            .filter_map(|f| f.value)
+            .fold(0.0, f32::max)
+    };
+    let (scripted, file) = (stretch(&fly, "s_FistRun"), stretch(&direct, "BLO_AMBIENT_M01"));
+    assert!((scripted - file).abs() <= 1e-3 * file.max(1.0), "{scripted} vs {file}");
 }
 
 #[test]
@@ -693,4 +728,25 @@ fn a_generated_tree_of_fifty_characters_loads_correctly() {
         assert!(a.warnings.iter().all(|w| w.message.contains("texture")), "{:?}", a.warnings);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Robustness: any jumble of the languages' own words gives a result or an error, never a panic.
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn script_soup_never_panics(words in proptest::collection::vec(0usize..40, 0..80), lang in 0usize..3) {
+        const VOCAB: [&str; 40] = [
+            "$sequence", "$body", "$bodygroup", "$include", "$hbox", "$attachment", "$cd", "$bbox", "{", "}", "\n",
+            "\"a\"", "event", "fps", "loop", "frame", "-3", "2147483647", "blend", "ACT_X", "/*", "*/", "//", ";",
+            "Model", "(\"m\")", "aniEnum", "ani", "aniAlias", "*eventSFX", "(", ")", "FPS:", "M.", "F", "R",
+            "morphMesh", "morphAni", "1.5", "\"",
+        ];
+        let text: String = words.iter().map(|w| VOCAB[*w]).collect::<Vec<_>>().join(" ");
+        let format = [Format::Qc, Format::Mds, Format::Mms][lang];
+        let opts = LoadOptions { base_dir: Some(std::env::temp_dir().join("bonescope-no-such-dir")), ..LoadOptions::default() };
+        let _ = io::load_format(format, text.as_bytes(), &opts);
+    }
 }

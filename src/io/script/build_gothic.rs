@@ -240,7 +240,7 @@ fn skeletal_clip(
         return None;
     };
     let cut = cut_for(seq, loaded.first_frame, source.frame_rate, source.frame_count, at, warnings)?;
-    let mut clip = cut_clip(&source, &seq.name, &cut);
+    let mut clip = cut_clip(source, &seq.name, &cut);
     let (keys, outside) = event_keys(&seq.events, &cut);
     if !outside.is_empty() {
         warnings.push(Warning::new(
@@ -278,7 +278,7 @@ fn morph_clip(
     };
     let file_frames = asset.clips.first().map(|c| c.frame_count).unwrap_or(frames.len() as u32).max(1);
     let cut = cut_for(seq, loaded.first_frame, file_fps, file_frames, at, warnings)?;
-    let mut clip = cut_clip(&Clip::default(), &seq.name, &cut);
+    let mut clip = cut_clip(Clip::default(), &seq.name, &cut);
     let mut info = script_info(seq, index, &cut);
     let cut_frames = cut_vertex_frames(&frames, &cut);
     match head {

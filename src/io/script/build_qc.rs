@@ -152,7 +152,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 continue;
             }
         }
-        let mut clip = cut_clip(&source, &seq.name, &cut);
+        let mut clip = cut_clip(source, &seq.name, &cut);
         let (keys, outside) = event_keys(&seq.events, &cut);
         if !outside.is_empty() {
             warnings.push(Warning::new(

@@ -60,11 +60,11 @@ impl Cut {
     }
 
     fn t0(&self) -> f32 {
-        (self.first - self.file_first) as f32 / self.file_fps
+        frames_between(self.file_first, self.first) / self.file_fps
     }
 
     fn t1(&self) -> f32 {
-        (self.last - self.file_first) as f32 / self.file_fps
+        frames_between(self.file_first, self.last) / self.file_fps
     }
 
     /// Source time → clip time factor.
@@ -77,13 +77,14 @@ impl Cut {
     }
 
     pub fn duration(&self) -> f32 {
-        (self.last - self.first) as f32 / self.play_fps
+        frames_between(self.first, self.last) / self.play_fps
     }
 
     /// Clip time of a source frame (clamped into the clip).
     pub fn time_of_frame(&self, frame: i32) -> f32 {
-        let from_start = if self.reversed { self.last - frame } else { frame - self.first };
-        (from_start as f32 / self.play_fps).clamp(0.0, self.duration())
+        let from_start =
+            if self.reversed { frames_between(frame, self.last) } else { frames_between(self.first, frame) };
+        (from_start / self.play_fps).clamp(0.0, self.duration())
     }
 
     /// Keeps the whole file as it is: no key needs to move.
@@ -95,10 +96,16 @@ impl Cut {
     }
 }
 
-/// The tracks of `source` cut to `cut`, in a clip named `name` (no callback keys, no script info).
-pub fn cut_clip(source: &Clip, name: &str, cut: &Cut) -> Clip {
+/// `to − from` frames, without overflow for any frame numbers a file may hold.
+fn frames_between(from: i32, to: i32) -> f32 {
+    (i64::from(to) - i64::from(from)) as f32
+}
+
+/// The tracks of `source` cut to `cut`, in a clip named `name` (no callback keys, no script info). The whole
+/// file at its own rate keeps its keys as they are.
+pub fn cut_clip(source: Clip, name: &str, cut: &Cut) -> Clip {
     let tracks = if cut.is_identity() {
-        source.tracks.clone()
+        source.tracks
     } else {
         source
             .tracks
@@ -333,7 +340,7 @@ mod tests {
     fn a_range_plays_its_frames_at_the_new_rate() {
         let cut =
             Cut { file_first: 0, file_fps: 10.0, file_frames: 11, first: 2, last: 6, play_fps: 20.0, reversed: false };
-        let c = cut_clip(&ramp(), "part", &cut);
+        let c = cut_clip(ramp(), "part", &cut);
         assert_eq!((c.frame_count, c.frame_rate), (5, 20.0));
         assert!((c.duration - 0.2).abs() < 1e-6);
         assert!((x_at(&c, 0.0) - 2.0).abs() < 1e-4);
@@ -353,7 +360,7 @@ mod tests {
             play_fps: 10.0,
             reversed: true,
         };
-        let c = cut_clip(&ramp(), "back", &cut);
+        let c = cut_clip(ramp(), "back", &cut);
         assert!((x_at(&c, 0.0) - 4.0).abs() < 1e-4, "starts at frame 15 = x 4");
         assert!((x_at(&c, 0.2) - 2.0).abs() < 1e-4);
         assert!((cut.time_of_frame(15) - 0.0).abs() < 1e-6);

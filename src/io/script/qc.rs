@@ -210,10 +210,10 @@ impl Parser<'_> {
             if depth > 0 {
                 self.skip_open_block(cur, open, depth, file)?;
             }
-        } else if cur.peek().is_some_and(|t| t.kind == Kind::Open) {
-            if let Some(open) = cur.next() {
-                self.skip_block(cur, open, file)?;
-            }
+        } else if cur.peek().is_some_and(|t| t.kind == Kind::Open)
+            && let Some(open) = cur.next()
+        {
+            self.skip_block(cur, open, file)?;
         }
         Ok(args)
     }
