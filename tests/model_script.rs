@@ -529,6 +529,17 @@ fn file_names_match_case_insensitively_and_comments_are_everywhere() {
 }
 
 #[test]
+fn scripts_are_recognised_by_extension_in_any_case_and_by_content() {
+    let detect = |bytes: &[u8], name: &str| io::detect_format(bytes, Some(Path::new(name)));
+    assert_eq!(detect(b"anything", "model.QC"), Some(Format::Qc));
+    assert_eq!(detect(b"anything", "BLOODFLY.Mds"), Some(Format::Mds));
+    assert_eq!(detect(b"anything", "head.mms"), Some(Format::Mms));
+    assert_eq!(detect(b"// a model\n$modelname \"x.mdl\"\n", "model.txt"), Some(Format::Qc));
+    assert_eq!(detect(b"Model (\"Fly\")\n{\n}\n", "fly.txt"), Some(Format::Mds));
+    assert_eq!(detect(b"hello", "notes.txt"), None);
+}
+
+#[test]
 fn unbalanced_braces_are_an_error_with_the_line() {
     let dir = temp_dir("braces");
     write(&dir.join("reference.smd"), &reference_smd("skin.bmp"));

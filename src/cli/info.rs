@@ -287,6 +287,12 @@ fn print_script(out: &mut String, script: &Value) {
         if !s(&q["flags"]).is_empty() {
             parts.push(format!("flags {}", s(&q["flags"])));
         }
+        if let Some(layer) = q["layer"].as_i64() {
+            parts.push(format!("layer {layer}"));
+        }
+        if q["hold"].is_number() {
+            parts.push(format!("hold {} s", num(&q["hold"])));
+        }
         if q["activity"].is_object() {
             parts.push(format!("{} {}", s(&q["activity"]["name"]), q["activity"]["weight"]));
         }
