@@ -151,7 +151,15 @@ fn sampled_clip(name: &str, skeleton: &Skeleton, duration: f32, rotation: impl F
             scale: Curve::default(),
         })
         .collect();
-    Clip { name: name.into(), duration, frame_rate: fps, frame_count: frames, tracks, callback_keys: Vec::new() }
+    Clip {
+        name: name.into(),
+        duration,
+        frame_rate: fps,
+        frame_count: frames,
+        tracks,
+        callback_keys: Vec::new(),
+        script: None,
+    }
 }
 
 /// A travelling wave along the chain; loops seamlessly over 2 s.
@@ -165,8 +173,7 @@ fn sway_clip(skeleton: &Skeleton) -> Clip {
             Quat::from_rotation_z(0.28 * (phase - bone as f32 * 0.6).sin())
         }
     });
-    clip.callback_keys =
-        vec![CallbackKey { time: 0.5, data: "sway_left".into() }, CallbackKey { time: 1.5, data: "sway_right".into() }];
+    clip.callback_keys = vec![CallbackKey::new(0.5, "sway_left"), CallbackKey::new(1.5, "sway_right")];
     clip
 }
 

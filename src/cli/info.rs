@@ -158,6 +158,8 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
                 "tracks": c.tracks.len(),
                 "keys": c.key_count(),
                 "callback_keys": c.callback_keys.len(),
+                "loop": c.script.as_ref().map(|s| s.looping),
+                "next": c.script.as_ref().and_then(|s| s.next.clone()),
             })
         })
         .collect();
@@ -178,7 +180,18 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
         "recordings": recordings,
         "companions": companions,
         "warnings": asset.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "script": script_json(asset),
     })
+}
+
+/// The model script (QC/MDS/MMS) the asset was opened from: everything it describes, plus the names of the
+/// commands read and ignored. `null` for single files.
+fn script_json(asset: &Asset) -> Value {
+    let Some(script) = asset.model_script.as_deref() else { return Value::Null };
+    let mut value = serde_json::to_value(script).unwrap_or(Value::Null);
+    value["language"] = Value::String(script.language.name().to_owned());
+    value["ignored_commands"] = json!(script.ignored_names());
+    value
 }
 
 fn recording_json(recording: &bonescope::scene::Recording) -> Value {
@@ -279,8 +292,139 @@ fn print_text(out: &mut String, report: &Value) {
             let _ = writeln!(out, "    {}", s(w));
         }
     }
+    if !report["script"].is_null() {
+        print_script(out, &report["script"]);
+    }
     if let Some(findings) = report["findings"].as_array() {
         print_findings(out, findings);
+    }
+}
+
+/// The model script, compactly: one line per body group, sequence, hitbox and attachment.
+fn print_script(out: &mut String, script: &Value) {
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let num = |v: &Value| v.as_f64().map_or_else(|| "?".to_owned(), |f| format!("{}", (f * 1000.0).round() / 1000.0));
+    let vec3 = |v: &Value| format!("({})", list(v).iter().map(num).collect::<Vec<_>>().join(", "));
+    let files = list(&script["files"]);
+    let file_names: Vec<String> = files
+        .iter()
+        .map(|f| std::path::Path::new(&s(f)).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        .collect();
+    let _ =
+        writeln!(out, "  script:    {} \"{}\" ({})", s(&script["language"]), s(&script["name"]), file_names.join(", "));
+    for group in list(&script["body_groups"]) {
+        let choices: Vec<String> = list(&group["choices"])
+            .iter()
+            .map(|c| match list(&c["meshes"]).len() {
+                0 => s(&c["name"]),
+                n => format!("{} ({n} mesh{})", s(&c["name"]), if n == 1 { "" } else { "es" }),
+            })
+            .collect();
+        let _ = writeln!(out, "  body group \"{}\": {}", s(&group["name"]), choices.join(" | "));
+    }
+    let sequences = list(&script["sequences"]);
+    let loaded = sequences.iter().filter(|q| q["loaded"].as_bool() == Some(true)).count();
+    let _ = writeln!(out, "  sequences: {} ({loaded} loaded)", sequences.len());
+    for q in &sequences {
+        let mut parts: Vec<String> = Vec::new();
+        match q["kind"].as_object().and_then(|k| k.get("Alias")) {
+            Some(alias) => parts.push(format!("alias of {}", s(&alias["of"]))),
+            None => parts.push(list(&q["files"]).iter().map(s).collect::<Vec<_>>().join(" + ")),
+        }
+        parts.push(format!("{} fps", num(&q["fps"])));
+        if let (Some(a), Some(b)) = (q["first_frame"].as_i64(), q["last_frame"].as_i64()) {
+            parts.push(format!("frames {a}–{b}"));
+        }
+        if q["reversed"].as_bool() == Some(true) {
+            parts.push("reversed".to_owned());
+        }
+        if q["looping"].as_bool() == Some(true) {
+            parts.push("loop".to_owned());
+        }
+        if let Some(next) = q["next"].as_str() {
+            parts.push(format!("next {next}"));
+        }
+        if q["blend_in"].as_f64().unwrap_or(0.0) > 0.0 || q["blend_out"].as_f64().unwrap_or(0.0) > 0.0 {
+            parts.push(format!("blend {}/{} s", num(&q["blend_in"]), num(&q["blend_out"])));
+        }
+        let motion: Vec<String> = list(&q["motion"]).iter().map(s).collect();
+        if !motion.is_empty() {
+            parts.push(motion.join(" "));
+        }
+        if !s(&q["flags"]).is_empty() {
+            parts.push(format!("flags {}", s(&q["flags"])));
+        }
+        if let Some(layer) = q["layer"].as_i64() {
+            parts.push(format!("layer {layer}"));
+        }
+        if q["hold"].is_number() {
+            parts.push(format!("hold {} s", num(&q["hold"])));
+        }
+        if q["activity"].is_object() {
+            parts.push(format!("{} {}", s(&q["activity"]["name"]), q["activity"]["weight"]));
+        }
+        for b in list(&q["blends"]) {
+            parts.push(format!("blend {} {}…{}", s(&b["control"]), num(&b["start"]), num(&b["end"])));
+        }
+        let events: Vec<String> = list(&q["events"])
+            .iter()
+            .map(|e| {
+                let text = s(&e["text"]);
+                let text = if text.is_empty() { String::new() } else { format!(" \"{text}\"") };
+                format!("{}@{}{text}", s(&e["kind"]), e["frame"])
+            })
+            .collect();
+        if !events.is_empty() {
+            parts.push(format!("events {}", events.join(", ")));
+        }
+        if let Some(problem) = q["problem"].as_str() {
+            parts.push(format!("({problem})"));
+        }
+        let _ = writeln!(out, "    \"{}\": {}", s(&q["name"]), parts.join(", "));
+    }
+    for b in list(&script["ani_blends"]) {
+        let _ = writeln!(
+            out,
+            "  aniBlend \"{}\" → \"{}\", blend {}/{} s",
+            s(&b["name"]),
+            s(&b["next"]),
+            num(&b["blend_in"]),
+            num(&b["blend_out"])
+        );
+    }
+    let hitboxes = list(&script["hitboxes"]);
+    if !hitboxes.is_empty() {
+        let _ = writeln!(out, "  hitboxes:  {}", hitboxes.len());
+        for h in &hitboxes {
+            let _ = writeln!(
+                out,
+                "    \"{}\" group {}: {}–{}",
+                s(&h["bone"]),
+                h["group"],
+                vec3(&h["min"]),
+                vec3(&h["max"])
+            );
+        }
+    }
+    let attachments = list(&script["attachments"]);
+    if !attachments.is_empty() {
+        let _ = writeln!(out, "  attachments: {}", attachments.len());
+        for a in &attachments {
+            let _ = writeln!(out, "    {} on \"{}\" at {}", s(&a["name"]), s(&a["bone"]), vec3(&a["offset"]));
+        }
+    }
+    for (key, label) in [("bbox", "bbox"), ("cbox", "cbox")] {
+        if script[key].is_object() {
+            let _ = writeln!(out, "  {label}:      {}–{}", vec3(&script[key]["min"]), vec3(&script[key]["max"]));
+        }
+    }
+    if script["eye_position"].is_array() {
+        let _ = writeln!(out, "  eye position: {}", vec3(&script["eye_position"]));
+    }
+    let ignored: Vec<String> = list(&script["ignored_commands"]).iter().map(s).collect();
+    if !ignored.is_empty() {
+        let _ = writeln!(out, "  read, not used: {}", ignored.join(", "));
     }
 }
 

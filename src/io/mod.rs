@@ -13,6 +13,7 @@ pub mod mrtk;
 pub mod mrtk_write;
 pub mod psa;
 pub mod psk;
+pub mod script;
 pub mod smd;
 pub mod smoothing;
 pub mod text;
@@ -127,6 +128,9 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
     }
     let extension =
         path.and_then(Path::extension).and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    if let Some(format) = script::format_from_extension(&extension) {
+        return Some(format);
+    }
     if first_token == b"version" {
         // SMD and VTA share the header; VTA has a `vertexanimation` block and is usually named .vta.
         let is_vta = extension == "vta" || memchr::memmem::find(&head, b"vertexanimation").is_some();
@@ -139,7 +143,8 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
         "vta" => Some(Format::Vta),
         "ase" => Some(Format::Ase),
         "bin" | "mrtk" => Some(Format::Mrtk),
-        _ => None,
+        // A model script under another name (`.txt`, `.qci`): recognised by its first words.
+        _ => script::sniff(&bytes[..bytes.len().min(4096)]),
     }
 }
 
@@ -153,6 +158,7 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Ase => ase::load(bytes, opts),
         Format::Mrtk => mrtk::load(bytes, opts),
         Format::Demo => Ok(crate::demo::demo_asset()),
+        Format::Qc | Format::Mds | Format::Mms => script::load(format, bytes, None, opts),
     }
 }
 
@@ -188,10 +194,17 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     }
     let format = detect_format(&bytes, Some(path)).ok_or_else(|| {
         fail(LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`) or an MRTK recording",
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
         ))
     })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
+    if script::is_script_format(format) {
+        // A script's error may belong to a file it includes, which the error already names.
+        return script::load(format, &bytes, Some(path), &opts).map_err(|e| match e.file {
+            Some(_) => e,
+            None => e.in_file(path),
+        });
+    }
     let mut asset = load_format(format, &bytes, &opts).map_err(fail)?;
     if format == Format::Smd {
         smd::name_clips_after_file(&mut asset, path);

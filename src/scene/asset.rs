@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::{Clip, Material, Mesh, Reading, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub};
+use super::{
+    Clip, Material, Mesh, ModelScript, Reading, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub,
+};
 
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -18,6 +20,12 @@ pub enum Format {
     Vta,
     Ase,
     Mrtk,
+    /// Valve QC model script (the whole character it describes).
+    Qc,
+    /// Gothic MDS model script.
+    Mds,
+    /// Gothic MMS morph-mesh script.
+    Mms,
 }
 
 impl Format {
@@ -30,6 +38,9 @@ impl Format {
             Format::Vta => "Valve VTA (vertex animation)",
             Format::Ase => "3ds Max ASE",
             Format::Mrtk => "MRTK input animation",
+            Format::Qc => "Valve QC model script",
+            Format::Mds => "Gothic MDS model script",
+            Format::Mms => "Gothic MMS morph-mesh script",
         }
     }
 }
@@ -104,6 +115,11 @@ pub struct Asset {
     pub warnings: Vec<Warning>,
     /// How the file was read where its meaning depends on the tool that wrote it (dialects), and why.
     pub readings: Vec<Reading>,
+
+    // --- Model script (QC / MDS / MMS) ---
+    /// The model script the character was opened from (bodies, body groups, sequences, hitboxes, attachments,
+    /// boxes, ignored commands); `None` for single files.
+    pub model_script: Option<Box<ModelScript>>,
 }
 
 impl Asset {
@@ -119,6 +135,7 @@ impl Asset {
             axes: AxisConversion::IDENTITY,
             warnings: Vec::new(),
             readings: Vec::new(),
+            model_script: None,
         }
     }
 

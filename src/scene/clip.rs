@@ -64,10 +64,27 @@ pub struct BoneTrack {
 }
 
 /// A user callback key: fired by the controller when playback crosses `time`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct CallbackKey {
     pub time: f32,
     pub data: String,
+    /// What kind of event the key is, as its source names it (a model script's event keyword or number, e.g.
+    /// `eventSFX` or `1003`); empty for plain keys.
+    pub kind: String,
+    /// The source frame the key was written at (model-script events), for display.
+    pub frame: Option<i32>,
+}
+
+impl CallbackKey {
+    /// A plain key carrying `data`.
+    pub fn new(time: f32, data: impl Into<String>) -> Self {
+        Self { time, data: data.into(), kind: String::new(), frame: None }
+    }
+
+    /// A model-script event: `kind` at source `frame`, carrying `data` (the event's text).
+    pub fn event(time: f32, frame: i32, kind: impl Into<String>, data: impl Into<String>) -> Self {
+        Self { time, data: data.into(), kind: kind.into(), frame: Some(frame) }
+    }
 }
 
 /// A named animation ("animation set" in D3DX terms).
@@ -82,6 +99,11 @@ pub struct Clip {
     pub frame_count: u32,
     pub tracks: Vec<BoneTrack>,
     pub callback_keys: Vec<CallbackKey>,
+
+    // --- Model-script playback (QC `$sequence`, MDS `ani`/`aniAlias`, MMS `morphAni`) ---
+    /// How the model script that defined this clip plays it (loop flag, next clip, blend times, source frames,
+    /// vertex animation); `None` for clips of animation files opened on their own.
+    pub script: Option<Box<super::ClipScript>>,
 }
 
 impl Clip {

@@ -12,6 +12,7 @@ mod material;
 mod mesh;
 mod reading;
 mod recording;
+mod script;
 mod skeleton;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
@@ -21,4 +22,8 @@ pub use material::{Material, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
 pub use reading::Reading;
 pub use recording::*;
+pub use script::{
+    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, ClipScript, ClipVertexFrames,
+    Hitbox, IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
+};
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};

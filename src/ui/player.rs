@@ -554,7 +554,8 @@ mod tests {
                 translation: Curve::linear(vec![0.0, duration], vec![Vec3::ZERO, Vec3::new(x_at_end, 0.0, 0.0)]),
                 ..BoneTrack::default()
             }],
-            callback_keys: keys.iter().map(|(t, d)| CallbackKey { time: *t, data: (*d).into() }).collect(),
+            callback_keys: keys.iter().map(|(t, d)| CallbackKey::new(*t, *d)).collect(),
+            script: None,
         }
     }
 

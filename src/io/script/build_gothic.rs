@@ -1,0 +1,391 @@
+//! A parsed MDS or MMS → the whole character.
+//!
+//! MDS: the `meshAndTree` ASC gives the skeleton (and its mesh unless `DONT_USE_MESH`), each `registerMesh`
+//! ASC a body mesh; one clip per `ani` (the ASC's frames `first`–`last`, forwards or backwards, at `FPS:` or
+//! the game's 25) and per `aniAlias` (the frames of the animation it names, reversed again for `R`), with the
+//! events as callback keys. MMS: the `morphRef` ASC is the head mesh; each `morphAni` is a clip whose vertex
+//! frames (`ClipScript::vertex_frames`) are the named ASC's frames `first`–`last` at `SPD:`.
+//!
+//! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]). A missing or broken mesh
+//! file fails the character with the script line; a missing or broken animation file is a warning on its
+//! animation. The clips use whatever the ASC loader makes of a file: its clip's time 0 is the file's
+//! `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::cut::{Cut, cut_clip, cut_vertex_frames, event_keys, reverse_clip};
+use super::files::AscIndex;
+use super::load::{Job, Loaded, job_of, load_all, release, take};
+use super::mds::{DEFAULT_FPS, ParsedMds};
+use super::merge::{add_part, add_skeleton_only};
+use super::{error_at, position, warn_unmatched_tracks};
+use crate::io::LoadError;
+use crate::scene::{
+    Asset, Clip, ClipScript, ClipVertexFrames, Format, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame,
+    Warning,
+};
+
+pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
+    let ParsedMds { mut script, skeleton, mut warnings } = parsed;
+    let mms = script.language == ScriptLanguage::GothicMms;
+    let index = AscIndex::build(dir);
+    let files = script.files.clone();
+    let not_found = |what: &str, name: &str, line: usize| {
+        error_at(
+            &files,
+            0,
+            line,
+            format!(
+                "{what} \"{name}\" not found in the ASC_* folders of {} or beside the script",
+                index.root.display()
+            ),
+        )
+    };
+
+    let mut jobs: Vec<Job> = Vec::new();
+    let skeleton_job = match &skeleton {
+        Some((name, _, line)) => match index.find(name) {
+            Some(path) => Some(job_of(path, DEFAULT_FPS, &mut jobs)),
+            None => return Err(not_found(if mms { "morphRef" } else { "meshAndTree" }, name, *line)),
+        },
+        None => None,
+    };
+    let mut body_jobs: Vec<Vec<usize>> = Vec::new();
+    for group in &mut script.body_groups {
+        let mut row = Vec::new();
+        for choice in &mut group.choices {
+            let Some(path) = index.find(&choice.name) else {
+                return Err(not_found(&group.name, &choice.name, choice.line));
+            };
+            choice.path = Some(path.clone());
+            row.push(job_of(path, DEFAULT_FPS, &mut jobs));
+        }
+        body_jobs.push(row);
+    }
+    let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
+    for seq in &mut script.sequences {
+        seq.paths = seq.files.iter().map(|f| index.find(f).cloned()).collect();
+        sequence_jobs.push(seq.paths.first().cloned().flatten().map(|p| job_of(&p, DEFAULT_FPS, &mut jobs)));
+    }
+    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs).into_iter().map(Some).collect();
+    let mut uses = vec![0usize; jobs.len()];
+    for j in skeleton_job.iter().chain(body_jobs.iter().flatten()).chain(sequence_jobs.iter().flatten()) {
+        uses[*j] += 1;
+    }
+
+    // The skeleton, then the meshes (a file named twice is added once).
+    let mut character = Asset::new(if mms { Format::Mms } else { Format::Mds });
+    let mut meshes_of_job: HashMap<usize, Vec<usize>> = HashMap::new();
+    if let (Some(job), Some((name, use_mesh, line))) = (skeleton_job, &skeleton) {
+        if *use_mesh {
+            // Its mesh is the first body choice, which brings the skeleton with it.
+            release(&mut results, &mut uses, job);
+        } else {
+            let mut part = take(&mut results, &mut uses, job)
+                .map_err(|e| error_at(&files, 0, *line, format!("\"{name}\" did not load: {e}")))?
+                .asset;
+            warnings.append(&mut part.warnings);
+            add_skeleton_only(&mut character, &part, name, &mut warnings);
+        }
+    }
+    for (g, group) in script.body_groups.iter_mut().enumerate() {
+        for (c, choice) in group.choices.iter_mut().enumerate() {
+            let job = body_jobs[g][c];
+            if let Some(meshes) = meshes_of_job.get(&job) {
+                choice.meshes = meshes.clone();
+                release(&mut results, &mut uses, job);
+                continue;
+            }
+            let loaded = take(&mut results, &mut uses, job).map_err(|e| {
+                error_at(&files, 0, choice.line, format!("{} \"{}\" did not load: {e}", group.name, choice.name))
+            })?;
+            let mut part = loaded.asset;
+            warnings.append(&mut part.warnings);
+            if part.meshes.is_empty() {
+                warnings
+                    .push(Warning::new(format!("line {}", choice.line), format!("\"{}\" holds no mesh", choice.name)));
+            }
+            part.clips.clear();
+            choice.meshes = add_part(&mut character, part, &choice.name, &mut warnings);
+            meshes_of_job.insert(job, choice.meshes.clone());
+        }
+    }
+
+    let head_mesh = script.body_groups.first().and_then(|g| g.choices.first()).and_then(|c| c.meshes.first().copied());
+    let mut built: Vec<Option<Clip>> = vec![None; script.sequences.len()];
+    for i in 0..script.sequences.len() {
+        if matches!(script.sequences[i].kind, SequenceKind::Alias { .. }) {
+            continue;
+        }
+        let seq = &mut script.sequences[i];
+        let at = position(&files, seq.file, seq.line);
+        let Some(job) = sequence_jobs[i] else {
+            let problem = format!(
+                "\"{}\" not found in the ASC_* folders of {}",
+                seq.files.first().map(String::as_str).unwrap_or_default(),
+                index.root.display()
+            );
+            warnings.push(Warning::new(at, format!("{} \"{}\": {problem}; not loaded", kind_word(seq), seq.name)));
+            seq.problem = Some(problem);
+            continue;
+        };
+        let loaded = match take(&mut results, &mut uses, job) {
+            Ok(l) => l,
+            Err(e) => {
+                let problem = format!("animation file did not load: {e}");
+                warnings.push(Warning::new(at, format!("{} \"{}\": {problem}", kind_word(seq), seq.name)));
+                seq.problem = Some(problem);
+                continue;
+            }
+        };
+        let clip = if mms {
+            morph_clip(
+                seq,
+                i,
+                loaded,
+                head_mesh.and_then(|m| character.meshes.get(m).map(|mesh| (m, mesh.vertex_count()))),
+                &at,
+                &mut warnings,
+            )
+        } else {
+            skeletal_clip(seq, i, loaded, &at, &mut warnings)
+        };
+        built[i] = clip;
+    }
+    resolve_aliases(&mut script.sequences, &mut built, &files, &mut warnings);
+    let clips: Vec<Clip> = built.into_iter().flatten().collect();
+    warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
+    for (name, places) in &index.duplicates {
+        if script.sequences.iter().any(|s| s.files.iter().any(|f| f.eq_ignore_ascii_case(name))) {
+            let places: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
+            warnings.push(Warning::new(
+                "",
+                format!("\"{name}\" is in several ASC_* folders; the first is used: {}", places.join(", ")),
+            ));
+        }
+    }
+    character.clips = clips;
+    character.warnings = warnings;
+    character.model_script = Some(Box::new(script));
+    Ok(character)
+}
+
+fn kind_word(seq: &ScriptSequence) -> &'static str {
+    match seq.kind {
+        SequenceKind::MorphAni => "morphAni",
+        SequenceKind::Alias { .. } => "aniAlias",
+        _ => "ani",
+    }
+}
+
+/// The cut of a sequence's frames in a loaded file. `None` (warned, recorded) when the range misses the file.
+fn cut_for(
+    seq: &mut ScriptSequence,
+    file_first: i32,
+    file_fps: f32,
+    file_frames: u32,
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Cut> {
+    let mut cut = Cut {
+        file_first,
+        file_fps: file_fps.max(f32::EPSILON),
+        file_frames: file_frames.max(1),
+        first: seq.first_frame.unwrap_or(file_first),
+        last: seq.last_frame.unwrap_or(file_first),
+        play_fps: seq.fps,
+        reversed: seq.reversed,
+    };
+    match cut.clamp_to_file() {
+        Ok(None) => {}
+        Ok(Some(note)) => {
+            warnings.push(Warning::new(at, format!("{} \"{}\": {note}", kind_word(seq), seq.name)));
+            seq.problem = Some(note);
+        }
+        Err(problem) => {
+            warnings.push(Warning::new(at, format!("{} \"{}\": {problem}; not loaded", kind_word(seq), seq.name)));
+            seq.problem = Some(problem);
+            return None;
+        }
+    }
+    Some(cut)
+}
+
+fn script_info(seq: &ScriptSequence, index: usize, cut: &Cut) -> ClipScript {
+    ClipScript {
+        sequence: index,
+        looping: seq.looping,
+        next: seq.next.clone(),
+        blend_in: seq.blend_in,
+        blend_out: seq.blend_out,
+        reversed: cut.reversed,
+        first_frame: cut.first,
+        last_frame: cut.last,
+        vertex_frames: None,
+    }
+}
+
+fn skeletal_clip(
+    seq: &mut ScriptSequence,
+    index: usize,
+    loaded: Loaded,
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Clip> {
+    let Some(source) = loaded.asset.clips.into_iter().next() else {
+        let problem = "the file holds no animation".to_owned();
+        warnings.push(Warning::new(at, format!("ani \"{}\": {problem}; not loaded", seq.name)));
+        seq.problem = Some(problem);
+        return None;
+    };
+    let cut = cut_for(seq, loaded.first_frame, source.frame_rate, source.frame_count, at, warnings)?;
+    let mut clip = cut_clip(source, &seq.name, &cut);
+    let (keys, outside) = event_keys(&seq.events, &cut);
+    if !outside.is_empty() {
+        warnings.push(Warning::new(
+            at,
+            format!(
+                "ani \"{}\": event frame(s) {outside:?} outside frames {}–{}; placed at the nearer end",
+                seq.name, cut.first, cut.last
+            ),
+        ));
+    }
+    clip.callback_keys = keys;
+    clip.script = Some(Box::new(script_info(seq, index, &cut)));
+    seq.frame_count = clip.frame_count;
+    seq.loaded = true;
+    Some(clip)
+}
+
+/// A `morphAni`: the head's vertex frames `first`–`last` of the named file, at `SPD:`.
+fn morph_clip(
+    seq: &mut ScriptSequence,
+    index: usize,
+    loaded: Loaded,
+    head: Option<(usize, usize)>,
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Clip> {
+    let asset = loaded.asset;
+    let file_fps = asset.clips.first().map(|c| c.frame_rate).or(loaded.frame_rate).unwrap_or(DEFAULT_FPS);
+    let mesh = asset.meshes.iter().find(|m| !m.vertex_frames.is_empty()).or_else(|| asset.meshes.first());
+    // The frames of the file: its vertex animation, or the mesh itself as its only frame.
+    let frames: Vec<VertexFrame> = match mesh {
+        Some(m) if !m.vertex_frames.is_empty() => m.vertex_frames.clone(),
+        Some(m) => vec![VertexFrame { time: 0.0, positions: m.positions.clone(), normals: m.normals.clone() }],
+        None => Vec::new(),
+    };
+    let file_frames = asset.clips.first().map(|c| c.frame_count).unwrap_or(frames.len() as u32).max(1);
+    let cut = cut_for(seq, loaded.first_frame, file_fps, file_frames, at, warnings)?;
+    let mut clip = cut_clip(Clip::default(), &seq.name, &cut);
+    let mut info = script_info(seq, index, &cut);
+    let cut_frames = cut_vertex_frames(&frames, &cut);
+    match head {
+        _ if cut_frames.is_empty() => {
+            let problem =
+                "the file holds no vertex frames of the head in this range; the clip has its timing only".to_owned();
+            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
+            seq.problem = Some(problem);
+        }
+        Some((mesh, vertices)) if cut_frames.iter().all(|f| f.positions.len() == vertices) => {
+            info.vertex_frames = Some(ClipVertexFrames { mesh, frames: cut_frames });
+        }
+        Some((_, vertices)) => {
+            let found = cut_frames.first().map_or(0, |f| f.positions.len());
+            let problem = format!("its frames have {found} vertices, the head mesh {vertices}; they are not played");
+            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
+            seq.problem = Some(problem);
+        }
+        None => {
+            let problem = "there is no head mesh to animate".to_owned();
+            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
+            seq.problem = Some(problem);
+        }
+    }
+    clip.script = Some(Box::new(info));
+    seq.frame_count = clip.frame_count;
+    seq.loaded = true;
+    Some(clip)
+}
+
+/// `aniAlias`: the clip of the animation it names (itself possibly an alias, defined before or after it),
+/// renamed, with the alias's next animation and blend times, reversed again for `R`.
+fn resolve_aliases(
+    sequences: &mut [ScriptSequence],
+    built: &mut [Option<Clip>],
+    files: &[std::path::PathBuf],
+    warnings: &mut Vec<Warning>,
+) {
+    let by_name: HashMap<String, usize> =
+        sequences.iter().enumerate().rev().map(|(i, s)| (s.name.to_lowercase(), i)).collect();
+    // Each pass resolves the aliases whose target is built; chains need as many passes as they are long.
+    for _ in 0..sequences.len() {
+        let mut progress = false;
+        for i in 0..sequences.len() {
+            let SequenceKind::Alias { of } = &sequences[i].kind else { continue };
+            if built[i].is_some() || sequences[i].problem.is_some() {
+                continue;
+            }
+            let Some(&target) = by_name.get(&of.to_lowercase()) else {
+                let problem = format!("aliases \"{of}\", which the script does not define");
+                warnings.push(Warning::new(
+                    position(files, 0, sequences[i].line),
+                    format!("aniAlias \"{}\": {problem}", sequences[i].name),
+                ));
+                sequences[i].problem = Some(problem);
+                continue;
+            };
+            let Some(source) = built[target].clone() else {
+                if sequences[target].problem.is_some() && !matches!(sequences[target].kind, SequenceKind::Alias { .. })
+                    || target == i
+                {
+                    let problem = format!("\"{of}\" did not load");
+                    warnings.push(Warning::new(
+                        position(files, 0, sequences[i].line),
+                        format!("aniAlias \"{}\": {problem}", sequences[i].name),
+                    ));
+                    sequences[i].problem = Some(problem);
+                }
+                continue;
+            };
+            let (t_first, t_last, t_fps, t_files, t_paths, t_reversed) = {
+                let t = &sequences[target];
+                (t.first_frame, t.last_frame, t.fps, t.files.clone(), t.paths.clone(), t.reversed)
+            };
+            let seq = &mut sequences[i];
+            let mut clip = source;
+            clip.name = seq.name.clone();
+            if seq.reversed {
+                reverse_clip(&mut clip);
+            }
+            let mut info = clip.script.as_deref().cloned().unwrap_or_default();
+            info.sequence = i;
+            info.looping = seq.looping;
+            info.next = seq.next.clone();
+            info.blend_in = seq.blend_in;
+            info.blend_out = seq.blend_out;
+            info.reversed = t_reversed != seq.reversed;
+            clip.script = Some(Box::new(info));
+            seq.first_frame = t_first;
+            seq.last_frame = t_last;
+            seq.fps = t_fps;
+            seq.files = t_files;
+            seq.paths = t_paths;
+            seq.frame_count = clip.frame_count;
+            seq.loaded = true;
+            built[i] = Some(clip);
+            progress = true;
+        }
+        if !progress {
+            break;
+        }
+    }
+    for (i, seq) in sequences.iter_mut().enumerate() {
+        if matches!(seq.kind, SequenceKind::Alias { .. }) && built[i].is_none() && seq.problem.is_none() {
+            let problem = "its aliases form a cycle or end in an animation that did not load".to_owned();
+            warnings.push(Warning::new(position(files, 0, seq.line), format!("aniAlias \"{}\": {problem}", seq.name)));
+            seq.problem = Some(problem);
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! A parsed QC → the whole character: every body choice's reference SMD merged into one skeleton and mesh
+//! list, one clip per `$sequence` (named as the sequence, at its `fps`, cut to `frame a b`, events as callback
+//! keys), textures looked up in `$cdtexture` folders.
+//!
+//! Files are relative to `$cd` (studiomdl: `cd / (name + ".smd")`; the extension is added when the script
+//! leaves it out). A reference mesh that is missing or broken fails the character with an error naming the
+//! script line; an animation that is missing or broken is a warning on its sequence, and the rest loads.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use super::cut::{Cut, bind_pose_clip, cut_clip, event_keys};
+use super::files::DirCache;
+use super::load::{Job, Loaded, job_of, load_all, take};
+use super::merge::add_part;
+use super::qc::ParsedQc;
+use super::{error_at, position, warn_unmatched_tracks};
+use crate::io::{LoadError, LoadOptions, resolve_texture};
+use crate::scene::{Asset, ClipScript, Format, TextureRef, Warning};
+
+/// Extensions tried for a file named without one (studiomdl reads SMD).
+const MESH_EXTENSIONS: [&str; 1] = ["smd"];
+
+pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Result<Asset, LoadError> {
+    let ParsedQc { mut script, cd, mut warnings } = parsed;
+
+    // Resolve every file first, then load them all at once.
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
+    for group in &mut script.body_groups {
+        let mut row = Vec::new();
+        for choice in &mut group.choices {
+            if choice.name.eq_ignore_ascii_case("blank") {
+                row.push(None);
+                continue;
+            }
+            let Some(path) = dirs.find_with_extensions(&cd, &choice.name, &MESH_EXTENSIONS) else {
+                return Err(error_at(
+                    &script.files,
+                    choice.file,
+                    choice.line,
+                    format!(
+                        "reference mesh \"{}\" of body group \"{}\" not found (looked for {} in {})",
+                        choice.name,
+                        group.name,
+                        with_extension(&choice.name),
+                        cd.display()
+                    ),
+                ));
+            };
+            choice.path = Some(path.clone());
+            row.push(Some(job_of(&path, opts.default_fps, &mut jobs)));
+        }
+        body_jobs.push(row);
+    }
+    let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
+    for seq in &mut script.sequences {
+        seq.paths = seq.files.iter().map(|f| dirs.find_with_extensions(&cd, f, &MESH_EXTENSIONS)).collect();
+        let first = seq.paths.first().cloned().flatten();
+        sequence_jobs.push(first.map(|p| job_of(&p, seq.fps, &mut jobs)));
+    }
+
+    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs).into_iter().map(Some).collect();
+    let mut uses: Vec<usize> = vec![0; jobs.len()];
+    for j in body_jobs.iter().flatten().flatten().chain(sequence_jobs.iter().flatten()) {
+        uses[*j] += 1;
+    }
+
+    // Reference meshes, in script order; the first one's skeleton is the character's.
+    let mut character = Asset::new(Format::Qc);
+    for (g, group) in script.body_groups.iter_mut().enumerate() {
+        for (c, choice) in group.choices.iter_mut().enumerate() {
+            let Some(job) = body_jobs[g][c] else { continue };
+            let loaded = take(&mut results, &mut uses, job).map_err(|e| {
+                error_at(
+                    &script.files,
+                    choice.file,
+                    choice.line,
+                    format!("reference mesh \"{}\" of body group \"{}\" did not load: {e}", choice.name, group.name),
+                )
+            })?;
+            let mut part = loaded.asset;
+            find_textures(&mut part, &script.texture_dirs);
+            warnings.append(&mut part.warnings);
+            let label = file_label(&jobs[job].path);
+            if part.meshes.is_empty() {
+                warnings.push(Warning::new(
+                    position(&script.files, choice.file, choice.line),
+                    format!("reference \"{}\" holds no triangles", choice.name),
+                ));
+            }
+            part.clips.clear();
+            choice.meshes = add_part(&mut character, part, &label, &mut warnings);
+        }
+    }
+
+    // One clip per sequence.
+    let mut clips = Vec::with_capacity(script.sequences.len());
+    let files = script.files.clone();
+    for (i, seq) in script.sequences.iter_mut().enumerate() {
+        let at = position(&files, seq.file, seq.line);
+        let Some(job) = sequence_jobs[i] else {
+            let problem = match seq.files.first() {
+                Some(f) => {
+                    format!("animation \"{f}\" not found (looked for {} in {})", with_extension(f), cd.display())
+                }
+                None => "names no animation file".to_owned(),
+            };
+            warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}; not loaded", seq.name)));
+            seq.problem = Some(problem);
+            continue;
+        };
+        let loaded = match take(&mut results, &mut uses, job) {
+            Ok(l) => l,
+            Err(e) => {
+                let problem = format!("animation did not load: {e}");
+                warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}", seq.name)));
+                seq.problem = Some(problem);
+                continue;
+            }
+        };
+        if character.skeleton.is_empty() {
+            warnings
+                .push(Warning::new(at.clone(), "no reference mesh: the skeleton of this sequence's animation is used"));
+            character.skeleton = loaded.asset.skeleton.clone();
+            character.axes = loaded.asset.axes;
+        }
+        let source = match loaded.asset.clips.into_iter().next() {
+            Some(c) => c,
+            // A reference SMD used as a one-frame animation (studiomdl accepts it).
+            None => bind_pose_clip(&loaded.asset.skeleton, &seq.name, seq.fps),
+        };
+        let mut cut = Cut {
+            file_first: loaded.first_frame,
+            file_fps: source.frame_rate.max(f32::EPSILON),
+            file_frames: source.frame_count.max(1),
+            first: seq.first_frame.unwrap_or(loaded.first_frame),
+            last: seq.last_frame.unwrap_or(i32::MAX),
+            play_fps: seq.fps,
+            reversed: false,
+        };
+        cut.last = cut.last.min(cut.file_last());
+        match cut.clamp_to_file() {
+            Ok(None) => {}
+            Ok(Some(note)) => {
+                warnings.push(Warning::new(at.clone(), format!("sequence \"{}\": {note}", seq.name)));
+                seq.problem = Some(note);
+            }
+            Err(problem) => {
+                warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}; not loaded", seq.name)));
+                seq.problem = Some(problem);
+                continue;
+            }
+        }
+        let mut clip = cut_clip(source, &seq.name, &cut);
+        let (keys, outside) = event_keys(&seq.events, &cut);
+        if !outside.is_empty() {
+            warnings.push(Warning::new(
+                at,
+                format!(
+                    "sequence \"{}\": event frame(s) {outside:?} outside frames {}–{}; placed at the nearer end (as \
+                     studiomdl does)",
+                    seq.name, cut.first, cut.last
+                ),
+            ));
+        }
+        clip.callback_keys = keys;
+        clip.script = Some(Box::new(ClipScript {
+            sequence: i,
+            looping: seq.looping,
+            first_frame: cut.first,
+            last_frame: cut.last,
+            ..ClipScript::default()
+        }));
+        seq.first_frame = Some(cut.first);
+        seq.last_frame = Some(cut.last);
+        seq.frame_count = clip.frame_count;
+        seq.loaded = true;
+        clips.push(clip);
+    }
+    warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
+    character.clips = clips;
+    character.warnings = warnings;
+    character.model_script = Some(Box::new(script));
+    Ok(character)
+}
+
+fn file_label(path: &std::path::Path) -> String {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("mesh").to_owned()
+}
+
+fn with_extension(name: &str) -> String {
+    let has_extension = std::path::Path::new(&name.replace('\\', "/")).extension().is_some();
+    if has_extension { name.to_owned() } else { format!("{name}.smd") }
+}
+
+/// Textures the SMD loader did not find next to the mesh, looked up in the `$cdtexture` folders (studiomdl
+/// reads textures only from there). The loader's "not found" warning goes when every texture is found.
+fn find_textures(part: &mut Asset, dirs: &[PathBuf]) {
+    if dirs.is_empty() {
+        return;
+    }
+    let mut cache: HashMap<String, Option<PathBuf>> = HashMap::new();
+    for m in &mut part.materials {
+        let Some(tex) = m.texture.as_mut() else { continue };
+        if tex.path.is_some() {
+            continue;
+        }
+        let name = tex.name.clone();
+        let found =
+            cache.entry(name.clone()).or_insert_with(|| dirs.iter().find_map(|d| resolve_texture(Some(d), &name)));
+        *tex = TextureRef { name, path: found.clone() };
+    }
+    let all_found = part.materials.iter().all(|m| m.texture.as_ref().is_none_or(|t| t.path.is_some()));
+    if all_found {
+        part.warnings.retain(|w| !w.message.starts_with("no texture file found next to the model"));
+    }
+}

@@ -1,0 +1,181 @@
+//! Loading the files a script names, all at once on every core (rayon), each file once however many
+//! sequences use it.
+//!
+//! Each result carries the file's own first frame number (SMD: the smallest `time` of its `skeleton` block;
+//! ASC: `*SCENE_FIRSTFRAME`), which the loaders' clips do not keep (their time 0 is that frame) and the script's
+//! frame numbers are counted in. Warnings of a file are re-labelled with its name so that, gathered on the
+//! character, they still say where they are.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::io::{LoadError, LoadOptions};
+use crate::scene::{Asset, Warning};
+
+/// A file to load and how: `fps` is the frame rate given to formats that store none (SMD animations).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    pub path: PathBuf,
+    pub fps: f32,
+}
+
+/// A loaded file.
+#[derive(Debug)]
+pub struct Loaded {
+    pub asset: Asset,
+    /// The file's first frame number.
+    pub first_frame: i32,
+    /// The file's own frame rate where it states one (ASC `*SCENE_FRAMESPEED`).
+    pub frame_rate: Option<f32>,
+}
+
+/// The index of the job loading `path` at `fps`, added when new.
+pub fn job_of(path: &Path, fps: f32, jobs: &mut Vec<Job>) -> usize {
+    let job = Job { path: path.to_path_buf(), fps };
+    jobs.iter().position(|j| *j == job).unwrap_or_else(|| {
+        jobs.push(job);
+        jobs.len() - 1
+    })
+}
+
+/// Takes a loaded file for one of its users: moved out on its last use (`uses` counts the users left),
+/// cloned before.
+pub fn take(
+    results: &mut [Option<Result<Loaded, LoadError>>],
+    uses: &mut [usize],
+    job: usize,
+) -> Result<Loaded, LoadError> {
+    let internal = || LoadError::whole_file("internal: a file was asked for more often than counted");
+    let (Some(slot), Some(count)) = (results.get_mut(job), uses.get_mut(job)) else { return Err(internal()) };
+    *count = count.saturating_sub(1);
+    if *count == 0 {
+        return slot.take().unwrap_or_else(|| Err(internal()));
+    }
+    match slot {
+        Some(Ok(l)) => Ok(Loaded { asset: l.asset.clone(), first_frame: l.first_frame, frame_rate: l.frame_rate }),
+        Some(Err(e)) => Err(e.clone()),
+        None => Err(internal()),
+    }
+}
+
+/// One user of a loaded file no longer needs it (the file is dropped after its last user).
+pub fn release(results: &mut [Option<Result<Loaded, LoadError>>], uses: &mut [usize], job: usize) {
+    if let Some(count) = uses.get_mut(job) {
+        *count = count.saturating_sub(1);
+        if *count == 0
+            && let Some(slot) = results.get_mut(job)
+        {
+            *slot = None;
+        }
+    }
+}
+
+/// Loads every job in parallel; results in job order.
+pub fn load_all(jobs: &[Job]) -> Vec<Result<Loaded, LoadError>> {
+    jobs.par_iter().map(load_one).collect()
+}
+
+fn load_one(job: &Job) -> Result<Loaded, LoadError> {
+    let path = &job.path;
+    let bytes = std::fs::read(path).map_err(|e| LoadError::whole_file(format!("cannot read: {e}")).in_file(path))?;
+    if bytes.is_empty() {
+        return Err(LoadError::whole_file("the file is empty (0 bytes)").in_file(path));
+    }
+    let format = crate::io::detect_format(&bytes, Some(path))
+        .filter(|f| !super::is_script_format(*f))
+        .ok_or_else(|| LoadError::whole_file("not a mesh or animation file bonescope reads").in_file(path))?;
+    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps };
+    let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
+    asset.path = Some(path.clone());
+    let label = path.file_name().and_then(|n| n.to_str()).unwrap_or("file").to_owned();
+    for w in &mut asset.warnings {
+        *w = relabel(w, &label);
+    }
+    let (first_frame, frame_rate) = match format {
+        crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_frame_speed(&bytes)),
+        _ => (smd_first_frame(&bytes), None),
+    };
+    Ok(Loaded { asset, first_frame, frame_rate })
+}
+
+/// A warning of a file named `label`, positioned in that file.
+pub fn relabel(w: &Warning, label: &str) -> Warning {
+    let position = if w.position.is_empty() { label.to_owned() } else { format!("{label} {}", w.position) };
+    Warning::new(position, w.message.clone())
+}
+
+/// `*SCENE_FIRSTFRAME n` near the top of an ASE/ASC file (0 when absent).
+pub fn asc_first_frame(bytes: &[u8]) -> i32 {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let key = b"*SCENE_FIRSTFRAME";
+    let Some(at) = memchr::memmem::find(head, key) else { return 0 };
+    first_int(&head[at + key.len()..]).unwrap_or(0)
+}
+
+/// `*SCENE_FRAMESPEED n` near the top of an ASE/ASC file, when usable.
+pub fn asc_frame_speed(bytes: &[u8]) -> Option<f32> {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let key = b"*SCENE_FRAMESPEED";
+    let at = memchr::memmem::find(head, key)?;
+    let rest = trim_start(&head[at + key.len()..]);
+    let end = rest.iter().position(|c| c.is_ascii_whitespace()).unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..end]).ok()?.parse::<f32>().ok().filter(|f| f.is_finite() && *f > 0.0)
+}
+
+/// The smallest `time n` of an SMD's `skeleton` block (0 when there is none).
+pub fn smd_first_frame(bytes: &[u8]) -> i32 {
+    let Some(start) = line_starting_with(bytes, 0, b"skeleton") else { return 0 };
+    let mut min: Option<i32> = None;
+    let mut at = start;
+    while let Some(line_start) = memchr::memchr(b'\n', &bytes[at..]).map(|p| at + p + 1) {
+        let line = &bytes[line_start..];
+        let trimmed = trim_start(line);
+        if trimmed.starts_with(b"end") && trimmed.get(3).is_none_or(|c| c.is_ascii_whitespace()) {
+            break;
+        }
+        if let Some(rest) = trimmed.strip_prefix(b"time")
+            && let Some(n) = first_int(rest)
+        {
+            min = Some(min.map_or(n, |m: i32| m.min(n)));
+        }
+        at = line_start;
+    }
+    min.unwrap_or(0)
+}
+
+fn line_starting_with(bytes: &[u8], from: usize, word: &[u8]) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let line = trim_start(bytes.get(at..)?);
+        if line.starts_with(word) {
+            return Some(at);
+        }
+        at += memchr::memchr(b'\n', &bytes[at..])? + 1;
+    }
+}
+
+fn trim_start(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|c| **c == b' ' || **c == b'\t').count();
+    &s[n..]
+}
+
+fn first_int(s: &[u8]) -> Option<i32> {
+    let s = trim_start(s);
+    let end = s.iter().position(|c| !(c.is_ascii_digit() || *c == b'-')).unwrap_or(s.len());
+    std::str::from_utf8(&s[..end]).ok()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_frames_are_read_from_the_files() {
+        let smd = b"version 1\nnodes\n0 \"a\" -1\nend\nskeleton\ntime 5\n0 0 0 0 0 0 0\ntime 3\n0 0 0 0 0 0 0\nend\n";
+        assert_eq!(smd_first_frame(smd), 3);
+        assert_eq!(smd_first_frame(b"version 1\nnodes\nend\n"), 0);
+        let asc = b"*3DSMAX_ASCIIEXPORT 110\n*SCENE {\n\t*SCENE_FIRSTFRAME 11\n\t*SCENE_LASTFRAME 20\n}";
+        assert_eq!(asc_first_frame(asc), 11);
+    }
+}

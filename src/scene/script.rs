@@ -1,0 +1,376 @@
+//! What a character's model script says beyond meshes and clips: the Valve QC (`$body`, `$sequence`, `$hbox`,
+//! `$attachment`, …) or Gothic MDS/MMS (`meshAndTree`, `ani`, `aniAlias`, `aniBlend`, `morphAni`, …) that the
+//! character was opened from, as plain data.
+//!
+//! The loader (`io::script`) fills it; the viewer reads it to switch body-group choices, draw hitboxes,
+//! attachments and boxes on their bones, follow "next" transitions and label events. Clips built from the script
+//! carry the playback rules the controller needs ([`ClipScript`] on each clip); this description keeps
+//! everything else, including what was read and deliberately not used ([`IgnoredCommand`]). Positions and boxes
+//! are in the script's own units and frame (QC: the SMD's Z-up frame; the asset's `AxisConversion` applies).
+//!
+//! Every item records where it was written: `file` indexes [`ModelScript::files`] (0 is the script itself,
+//! further entries are included files) and `line` is 1-based in that file.
+
+use std::path::PathBuf;
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::VertexFrame;
+
+/// The script languages bonescope reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ScriptLanguage {
+    /// Valve studiomdl QC (Half-Life and Source model sources).
+    ValveQc,
+    /// Gothic model script (`Model ("…") { … }`).
+    GothicMds,
+    /// Gothic morph-mesh script (`morphMesh ("…") { … }`).
+    GothicMms,
+}
+
+impl ScriptLanguage {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScriptLanguage::ValveQc => "Valve QC",
+            ScriptLanguage::GothicMds => "Gothic MDS",
+            ScriptLanguage::GothicMms => "Gothic MMS",
+        }
+    }
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Bounds {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+/// The description of a model script.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelScript {
+    pub language: ScriptLanguage,
+    /// The files read, the script first, then every included file in the order they were entered.
+    pub files: Vec<PathBuf>,
+    /// `$modelname`, `Model ("…")`, `morphMesh ("…")`.
+    pub name: String,
+    /// Folders textures are searched in (QC `$cdtexture`), resolved.
+    pub texture_dirs: Vec<PathBuf>,
+    /// QC `$scale` (the SMD data is shown unscaled; this is listed).
+    pub scale: Option<f32>,
+    /// QC `$origin`.
+    pub origin: Option<Vec3>,
+    /// QC `$bbox`: the bounding box.
+    pub bbox: Option<Bounds>,
+    /// QC `$cbox`: the clipping (collision) box.
+    pub cbox: Option<Bounds>,
+    /// QC `$eyeposition`.
+    pub eye_position: Option<Vec3>,
+    /// Groups of interchangeable meshes; the viewer shows one choice per group (QC `$body`/`$bodygroup`, MDS
+    /// `meshAndTree`/`registerMesh`, MMS `morphRef`).
+    pub body_groups: Vec<BodyGroup>,
+    /// Every animation the script defines, in script order (QC `$sequence`, MDS `ani`/`aniAlias`, MMS
+    /// `morphAni`). Each loaded one is a clip of the same name.
+    pub sequences: Vec<ScriptSequence>,
+    /// QC `$hbox`.
+    pub hitboxes: Vec<Hitbox>,
+    /// QC `$attachment`.
+    pub attachments: Vec<Attachment>,
+    /// MDS `aniBlend`: names that cross-fade into another animation instead of playing frames.
+    pub ani_blends: Vec<AniBlend>,
+    /// MDS `aniComb`: animations the game combines from others at run time (listed, not played).
+    pub ani_combs: Vec<AniComb>,
+    /// MDS `aniDisable`: animations switched off.
+    pub ani_disabled: Vec<String>,
+    /// MDS `modelTag`.
+    pub model_tags: Vec<ModelTag>,
+    /// Commands read and not used for viewing, in script order.
+    pub ignored: Vec<IgnoredCommand>,
+}
+
+impl ModelScript {
+    pub fn new(language: ScriptLanguage) -> Self {
+        Self {
+            language,
+            files: Vec::new(),
+            name: String::new(),
+            texture_dirs: Vec::new(),
+            scale: None,
+            origin: None,
+            bbox: None,
+            cbox: None,
+            eye_position: None,
+            body_groups: Vec::new(),
+            sequences: Vec::new(),
+            hitboxes: Vec::new(),
+            attachments: Vec::new(),
+            ani_blends: Vec::new(),
+            ani_combs: Vec::new(),
+            ani_disabled: Vec::new(),
+            model_tags: Vec::new(),
+            ignored: Vec::new(),
+        }
+    }
+
+    /// The sequence of this name (case-insensitive, as both engines look names up).
+    pub fn sequence(&self, name: &str) -> Option<&ScriptSequence> {
+        self.sequences.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The names of the ignored commands, each once, in first-use order.
+    pub fn ignored_names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in &self.ignored {
+            if !out.iter().any(|n| n.eq_ignore_ascii_case(&c.name)) {
+                out.push(&c.name);
+            }
+        }
+        out
+    }
+}
+
+/// A set of interchangeable meshes (HLMV's "body part"): one choice is shown at a time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BodyGroup {
+    pub name: String,
+    pub choices: Vec<BodyChoice>,
+    pub file: usize,
+    pub line: usize,
+}
+
+/// One choice of a body group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BodyChoice {
+    /// The mesh file as the script names it (`"reference"`, `"Blo_Body.asc"`), or `blank`.
+    pub name: String,
+    /// The file it was found at; `None` for `blank` and for files not found.
+    pub path: Option<PathBuf>,
+    /// Indices into `Asset::meshes` of the meshes this choice shows (empty for `blank`, for a skeleton-only
+    /// `meshAndTree … DONT_USE_MESH`, or when the file did not load).
+    pub meshes: Vec<usize>,
+    pub file: usize,
+    pub line: usize,
+}
+
+/// What kind of script statement defined a sequence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum SequenceKind {
+    /// QC `$sequence`.
+    Sequence,
+    /// MDS `ani`.
+    Ani,
+    /// MDS `aniAlias`: the frames of another animation (named here), possibly reversed.
+    Alias { of: String },
+    /// MMS `morphAni`: vertex animation of the morph mesh.
+    MorphAni,
+}
+
+/// A QC activity (`ACT_WALK 1`: name and weight).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Activity {
+    pub name: String,
+    pub weight: i32,
+}
+
+/// One axis of a QC blend sequence: the control (`XR`, `LX`, …) and the range the blend covers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlendRange {
+    pub control: String,
+    pub start: f32,
+    pub end: f32,
+}
+
+/// An event of a sequence, at a frame of its source file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScriptEvent {
+    /// Frame in the source file's numbering (QC: the SMD's `time` numbers; MDS/MMS: the ASC's frames).
+    pub frame: i32,
+    /// QC: the event number as written (`1003`, or a Source name such as `AE_CL_PLAYSOUND`); MDS: the event
+    /// keyword without its star (`eventSFX`, `eventSFXGrnd`, `eventTag`, …).
+    pub kind: String,
+    /// A readable name for a numbered QC event (`SCRIPT_EVENT_FIREEVENT`), when it is a known one.
+    pub kind_name: Option<String>,
+    /// The event's main text: QC options string, MDS sound / effect / tag name.
+    pub text: String,
+    /// Every argument after the frame, as written (MDS `EMPTY_SLOT`, `R:2000`, tag parameters, …).
+    pub args: Vec<String>,
+    pub line: usize,
+}
+
+/// An animation of the script and how it plays.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScriptSequence {
+    pub name: String,
+    pub kind: SequenceKind,
+    /// Animation files as the script names them (QC blend sequences name several; the clip plays the first).
+    pub files: Vec<String>,
+    /// Where each file was found (same order; `None` when not found). Empty for aliases.
+    pub paths: Vec<Option<PathBuf>>,
+    /// Frames per second the clip plays at (QC `fps`, default 30; MDS `FPS:`, default 25; MMS `SPD:`).
+    pub fps: f32,
+    /// QC `loop`; MDS: the next animation is itself; MMS: flag `L`.
+    pub looping: bool,
+    /// The frame range in the source file's numbering (QC `frame a b`; MDS/MMS first and last frame). `None`
+    /// where the script gives none (the whole file plays).
+    pub first_frame: Option<i32>,
+    pub last_frame: Option<i32>,
+    /// Played backwards (MDS direction `R`; for an alias, relative to the animation it aliases).
+    pub reversed: bool,
+    /// QC motion flags (`LX`, `XR`, …) as written.
+    pub motion: Vec<String>,
+    /// MDS/MMS flags as written (`M.`, `MF`, `L`, `.`).
+    pub flags: String,
+    pub activity: Option<Activity>,
+    /// QC `blend` ranges (multi-file blend sequences).
+    pub blends: Vec<BlendRange>,
+    /// MDS/MMS layer.
+    pub layer: Option<i32>,
+    /// The animation that follows (MDS next ani); `None` when the script names none.
+    pub next: Option<String>,
+    /// Cross-fade times in seconds (MDS/MMS).
+    pub blend_in: f32,
+    pub blend_out: f32,
+    /// MMS hold time in seconds (`-1`: hold until stopped).
+    pub hold: Option<f32>,
+    /// MDS `CVS:` (collision volume scale).
+    pub collision_scale: Option<f32>,
+    pub events: Vec<ScriptEvent>,
+    /// Options read and not used for viewing, as written (`node 3`, `transition 1 2`, `ikrule …`).
+    pub options: Vec<String>,
+    /// Frames of the clip that was built (0 when none was).
+    pub frame_count: u32,
+    /// True when a clip of this name was built.
+    pub loaded: bool,
+    /// Why no clip was built, or what was adjusted (missing file, frame range outside the file, …).
+    pub problem: Option<String>,
+    pub file: usize,
+    pub line: usize,
+}
+
+impl ScriptSequence {
+    pub fn new(name: impl Into<String>, kind: SequenceKind, fps: f32, file: usize, line: usize) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            files: Vec::new(),
+            paths: Vec::new(),
+            fps,
+            looping: false,
+            first_frame: None,
+            last_frame: None,
+            reversed: false,
+            motion: Vec::new(),
+            flags: String::new(),
+            activity: None,
+            blends: Vec::new(),
+            layer: None,
+            next: None,
+            blend_in: 0.0,
+            blend_out: 0.0,
+            hold: None,
+            collision_scale: None,
+            events: Vec::new(),
+            options: Vec::new(),
+            frame_count: 0,
+            loaded: false,
+            problem: None,
+            file,
+            line,
+        }
+    }
+}
+
+/// A QC `$hbox`: a box in the space of a bone, animated with it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hitbox {
+    pub group: i32,
+    pub bone: String,
+    pub min: Vec3,
+    pub max: Vec3,
+    pub file: usize,
+    pub line: usize,
+}
+
+/// A QC `$attachment`: a point at an offset from a bone (weapons, effects).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attachment {
+    /// The attachment's name (Source) or index (Half-Life) as written.
+    pub name: String,
+    pub bone: String,
+    pub offset: Vec3,
+    pub file: usize,
+    pub line: usize,
+}
+
+/// MDS `aniBlend ("name" "next" blendIn blendOut)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AniBlend {
+    pub name: String,
+    pub next: String,
+    pub blend_in: f32,
+    pub blend_out: f32,
+    pub line: usize,
+}
+
+/// MDS `aniComb ("name" layer "next" blendIn blendOut flags "prefix" count)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AniComb {
+    pub name: String,
+    pub layer: i32,
+    pub next: String,
+    pub blend_in: f32,
+    pub blend_out: f32,
+    pub flags: String,
+    /// Name prefix of the animations combined.
+    pub prefix: String,
+    pub count: i32,
+    pub line: usize,
+}
+
+/// MDS `modelTag ("DEF_HIT_LIMB" "bone")`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelTag {
+    pub kind: String,
+    pub bone: String,
+    pub line: usize,
+}
+
+/// A command that was read and is not used for viewing (`$gamma`, `$texrendermode`, `$controller`, …).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IgnoredCommand {
+    pub name: String,
+    /// Its arguments as written.
+    pub args: Vec<String>,
+    pub file: usize,
+    pub line: usize,
+}
+
+/// How the model script that defined a clip says it is played. Stored on [`super::Clip::script`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClipScript {
+    /// Index of the defining entry in `ModelScript::sequences`.
+    pub sequence: usize,
+    /// The clip repeats (QC `loop`; MDS next ani = itself; MMS flag `L`).
+    pub looping: bool,
+    /// The clip that follows when this one ends (MDS next ani), when the script names one.
+    pub next: Option<String>,
+    /// Cross-fade in and out, in seconds (MDS/MMS blend times; 0 for QC).
+    pub blend_in: f32,
+    pub blend_out: f32,
+    /// The source frames were played backwards to make this clip.
+    pub reversed: bool,
+    /// The source frames the clip covers, in the source file's numbering.
+    pub first_frame: i32,
+    pub last_frame: i32,
+    /// Vertex animation of one mesh (MMS `morphAni`): full positions of `Asset::meshes[mesh]` at clip times.
+    pub vertex_frames: Option<ClipVertexFrames>,
+}
+
+/// A clip's own vertex animation of one mesh (sampled with `anim::tween::frame_pair`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClipVertexFrames {
+    /// Index into `Asset::meshes`.
+    pub mesh: usize,
+    /// Frames sorted by time, each as long as the mesh's vertex arrays.
+    pub frames: Vec<VertexFrame>,
+}
