@@ -45,11 +45,6 @@ fn no_corpus_file_has_an_error_finding() {
     for path in files {
         // Files the loaders reject (the empty SMD, a broken ASE) are the loaders' business.
         let Ok(asset) = load_path(&path, &LoadOptions::default()) else { continue };
-        // A model script's character combines files this walk also sees one by one; tests/model_script.rs
-        // diagnoses those characters.
-        if bonescope::io::script::is_script_format(asset.format) {
-            continue;
-        }
         let findings = diagnose(&asset, &DiagnoseOptions::default());
         let errors: Vec<&Finding> = findings.iter().filter(|f| f.severity == Severity::Error).collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
