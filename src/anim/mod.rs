@@ -6,6 +6,9 @@
 //! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
 //! `offset * to_root` is `to_root * offset`.
 
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod blend;
 pub mod controller;
 pub mod curve;

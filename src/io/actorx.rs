@@ -106,7 +106,7 @@ impl<'a> Chunk<'a> {
 
     /// Checks that records are at least `size_of::<T>()` bytes.
     pub fn expect_records<T: Pod>(&self) -> Result<(), LoadError> {
-        let size = std::mem::size_of::<T>();
+        let size = size_of::<T>();
         if self.record_size < size && self.count > 0 {
             return Err(self.error(format_args!("{size}-byte records expected, found {}", self.record_size)));
         }
@@ -116,7 +116,7 @@ impl<'a> Chunk<'a> {
     /// The records, each read from the first `size_of::<T>()` bytes of its slot. No allocation.
     pub fn iter<T: Pod>(&self) -> Result<impl ExactSizeIterator<Item = T> + 'a, LoadError> {
         self.expect_records::<T>()?;
-        let size = std::mem::size_of::<T>();
+        let size = size_of::<T>();
         // `max(1)`: `chunks_exact(0)` panics; a zero record size only gets here with zero records.
         let step = self.record_size.max(size).max(1);
         let count = if self.record_size == 0 { 0 } else { self.count };
@@ -126,7 +126,7 @@ impl<'a> Chunk<'a> {
     /// All records in a new `Vec`: one `memcpy` when the declared size is the natural one.
     pub fn records<T: Pod>(&self) -> Result<Vec<T>, LoadError> {
         self.expect_records::<T>()?;
-        if self.record_size == std::mem::size_of::<T>() {
+        if self.record_size == size_of::<T>() {
             // The chunk length was checked against the file, so this allocation is bounded by the file size. The
             // copy goes into aligned storage, so unaligned file data is fine.
             let mut out = vec![T::zeroed(); self.count];
@@ -280,7 +280,7 @@ pub struct VBone {
     pub size: [f32; 3],
 }
 
-const _: () = assert!(std::mem::size_of::<VBone>() == 120);
+const _: () = assert!(size_of::<VBone>() == 120);
 
 /// A file quaternion (x, y, z, w) as an ordinary rotation: conjugated back unless it belongs to bone 0, and
 /// normalised. `None` when it is not finite or has (near) zero length.

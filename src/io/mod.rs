@@ -3,6 +3,9 @@
 //! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
 //! defines the one error type loaders return. It knows nothing about the GPU or the UI.
 
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod actorx;
 pub mod ase;
 pub mod companions;

@@ -58,9 +58,9 @@ pub struct VScaleAnimKey {
 }
 
 const _: () = {
-    assert!(std::mem::size_of::<AnimInfoBinary>() == 168);
-    assert!(std::mem::size_of::<VQuatAnimKey>() == 32);
-    assert!(std::mem::size_of::<VScaleAnimKey>() == 16);
+    assert!(size_of::<AnimInfoBinary>() == 168);
+    assert!(size_of::<VQuatAnimKey>() == 32);
+    assert!(size_of::<VScaleAnimKey>() == 16);
 };
 
 /// The records of a PSA file as written.

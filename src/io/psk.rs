@@ -104,13 +104,13 @@ pub struct VMorphData {
 }
 
 const _: () = {
-    assert!(std::mem::size_of::<VVertex>() == 16);
-    assert!(std::mem::size_of::<VTriangle16>() == 12);
-    assert!(std::mem::size_of::<VTriangle32>() == 18);
-    assert!(std::mem::size_of::<VMaterial>() == 88);
-    assert!(std::mem::size_of::<VRawBoneInfluence>() == 12);
-    assert!(std::mem::size_of::<VMorphInfo>() == 68);
-    assert!(std::mem::size_of::<VMorphData>() == 28);
+    assert!(size_of::<VVertex>() == 16);
+    assert!(size_of::<VTriangle16>() == 12);
+    assert!(size_of::<VTriangle32>() == 18);
+    assert!(size_of::<VMaterial>() == 88);
+    assert!(size_of::<VRawBoneInfluence>() == 12);
+    assert!(size_of::<VMorphInfo>() == 68);
+    assert!(size_of::<VMorphData>() == 28);
 };
 
 /// A face of either face chunk.

@@ -374,7 +374,7 @@ impl OverlayRenderer {
                 Depth::Tested => (wgpu::CompareFunction::LessEqual, None),
                 Depth::OnTop => (wgpu::CompareFunction::Always, None),
             };
-            let cull = if topology == wgpu::PrimitiveTopology::TriangleList { Some(wgpu::Face::Back) } else { cull };
+            let cull = if topology == TriangleList { Some(wgpu::Face::Back) } else { cull };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&layout),

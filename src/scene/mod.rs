@@ -5,6 +5,9 @@
 //! Y up), so the conversion happens in exactly one place per format (the loader declares it) and is applied once
 //! (as the model matrix when drawing, or on request in the CLI).
 
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod asset;
 mod clip;
 mod influences;

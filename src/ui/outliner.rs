@@ -29,8 +29,7 @@ pub struct OutlinerView {
 pub fn animated_bones(doc: &Document, clip: Option<usize>) -> Vec<bool> {
     let skeleton = &doc.asset.skeleton;
     let Some(clip) = clip.and_then(|c| doc.asset.clips.get(c)) else { return vec![false; skeleton.len()] };
-    let tracks: std::collections::HashSet<String> =
-        clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
+    let tracks: HashSet<String> = clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
     skeleton.names.iter().map(|n| tracks.contains(&crate::scene::normalize_bone_name(n))).collect()
 }
 

@@ -30,6 +30,7 @@ pub struct LargestAllocation;
 pub static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: forwards to the system allocator unchanged; only records sizes.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for LargestAllocation {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
