@@ -10,6 +10,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod blend;
+pub mod bounds;
 pub mod controller;
 pub mod curve;
 pub mod diagnostics;
@@ -22,6 +23,7 @@ pub mod tween;
 pub mod unity_curve;
 
 pub use blend::{Blender, BoneMask, apply_additive};
+pub use bounds::{bounds_of_placed, posed_bounds};
 pub use controller::{Controller, PlaybackType};
 pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};

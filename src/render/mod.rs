@@ -27,7 +27,8 @@ pub mod skinned;
 pub mod textures;
 pub mod viewport;
 
-pub use camera::{Bounds, CameraMatrices, OrbitCamera, posed_bounds};
+pub use crate::scene::Bounds;
+pub use camera::{CameraMatrices, OrbitCamera};
 pub use context::GpuContext;
 pub use frame::{FrameData, ModelId, ModelInstance, ShadingMode};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget};

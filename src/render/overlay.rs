@@ -6,8 +6,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::camera::Bounds;
 use super::gpu::{OverlayPoint, OverlayVertex, overlay_point_layout, overlay_vertex_layout};
+use crate::scene::Bounds;
 
 /// sRGB colour with alpha.
 pub type Rgba = [u8; 4];

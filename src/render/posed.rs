@@ -5,10 +5,9 @@
 use glam::Mat4;
 
 use super::RenderError;
-use super::camera::{Bounds, posed_bounds};
 use super::overlay::{Overlay, SkeletonStyle};
-use crate::anim::{ClipBinding, Pose};
-use crate::scene::{Asset, Clip};
+use crate::anim::{ClipBinding, Pose, posed_bounds};
+use crate::scene::{Asset, Bounds, Clip};
 
 pub struct PosedAsset<'a> {
     pub asset: &'a Asset,

@@ -13,9 +13,9 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::RenderError;
-use super::camera::Bounds;
 use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, SkinParamsGpu, SkinnedVertexGpu};
 use super::textures;
+use crate::scene::Bounds;
 use crate::scene::{Asset, Material, Mesh};
 
 /// The WGSL source shared by the draw and the compute pipelines.

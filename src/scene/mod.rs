@@ -9,6 +9,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod asset;
+mod bounds;
 mod clip;
 mod influences;
 mod material;
@@ -17,6 +18,7 @@ mod recording;
 mod skeleton;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
+pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};

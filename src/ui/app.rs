@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::anim::Pose;
 use crate::anim::recording::{RecordingPose, evaluate as evaluate_recording};
+use crate::anim::{Pose, posed_bounds};
 use crate::io::{self, LoadError};
 use crate::scene::{Asset, Format};
 
@@ -474,13 +474,13 @@ impl ViewerApp {
     /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
     fn frame_clip(&mut self) {
         let asset = &self.doc.asset;
-        let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+        let mut b = posed_bounds(&self.doc.asset, &self.pose.palette, &self.pose.to_root);
         if let Some(clip) = self.player.track(self.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c)) {
             const SAMPLES: usize = 12;
             for i in 0..=SAMPLES {
                 let t = clip.duration * i as f32 / SAMPLES as f32;
                 let pose = Pose::from_clip(&asset.skeleton, clip, t);
-                let pb = viewport::pose_bounds(&self.doc, &pose);
+                let pb = posed_bounds(asset, &pose.palette, &pose.to_root);
                 if !pb.is_empty() {
                     b.add(pb.min);
                     b.add(pb.max);
@@ -698,7 +698,7 @@ impl ViewerApp {
             Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
-                let mut b = viewport::pose_bounds(&self.doc, &self.pose);
+                let mut b = posed_bounds(&self.doc.asset, &self.pose.palette, &self.pose.to_root);
                 if let Some(r) = self.viewport_cache.pose_bounds {
                     // Recordings (hands, head) add to what the pose covers.
                     b.add(r.min);

@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
-use crate::scene::{Asset, BindReport, Format};
+use crate::anim::bounds_of_placed;
+use crate::scene::{Asset, BindReport, Bounds, Format};
 
 /// A file the document was made from.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,9 +49,6 @@ impl SourceFile {
 pub fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
-
-/// Boxes in the viewer frame are the renderer's (one type for both draw paths).
-pub use crate::render::Bounds;
 
 /// What one bone does to the meshes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -107,26 +105,11 @@ impl Document {
             .filter(|&i| asset.skeleton.parents[i].is_none_or(|p| p >= i || p >= asset.skeleton.len()))
             .collect();
         let bind_to_root = asset.skeleton.bind_to_root();
-        let bind_bounds = Self::bounds_of(&asset, &bind_to_root, None);
+        let bind_bounds = bounds_of_placed(&asset, &bind_to_root, asset.meshes.iter().map(|m| m.positions.as_slice()));
         let bind_palette =
             bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
         let influence = bone_influence(&asset);
         Self { asset, files, reports, children, roots, bind_bounds, bind_to_root, bind_palette, influence, generation }
-    }
-
-    /// Bounds of the joints (`to_root`) and of the mesh vertices (`skinned`, or the bind positions when None),
-    /// in the viewer frame.
-    pub fn bounds_of(asset: &Asset, to_root: &[Mat4], skinned: Option<&[Vec<Vec3>]>) -> Bounds {
-        let m = asset.axes.to_viewer;
-        let mut b = Bounds::EMPTY;
-        for t in to_root {
-            b.add(m.transform_point3(t.w_axis.truncate()));
-        }
-        match skinned {
-            Some(meshes) => meshes.iter().flatten().for_each(|p| b.add(m.transform_point3(*p))),
-            None => asset.meshes.iter().flat_map(|mesh| &mesh.positions).for_each(|p| b.add(m.transform_point3(*p))),
-        }
-        b
     }
 
     /// Nothing to show: no skeleton, mesh or recording (before the first load, or after it failed).

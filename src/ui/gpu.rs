@@ -135,7 +135,7 @@ pub struct SceneInput<'a> {
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
     /// Bounds of the current pose (viewer frame), for the grid and the box.
-    pub bounds: Option<super::document::Bounds>,
+    pub bounds: Option<crate::scene::Bounds>,
     pub dark: bool,
 }
 
