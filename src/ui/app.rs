@@ -17,10 +17,10 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use crate::anim::recording::{RecordingPose, evaluate as evaluate_recording};
 use crate::anim::{Pose, posed_bounds};
 use crate::io::{self, LoadError};
-use crate::scene::{Asset, Format};
+use crate::render::camera::{OrbitCamera, ViewPreset};
+use crate::scene::{Asset, Bounds, Format};
 
 use super::ViewerArgs;
-use super::camera::{OrbitCamera, ViewPreset};
 use super::command::{Command, OpenMode, TrackEdit};
 use super::diagnostics::{self, DiagnosticsView, Highlight};
 use super::document::{Document, display_name};
@@ -166,7 +166,8 @@ impl ViewerApp {
             pose: Pose::default(),
             recording_poses: Vec::new(),
             player: Player::for_asset(&Asset::new(Format::Demo), None, PlaybackType::Loop),
-            camera: OrbitCamera::default(),
+            // The viewer's opening angles: from the front right, a little above.
+            camera: OrbitCamera { yaw: 0.5, pitch: 0.25, ..OrbitCamera::default() },
             selected: None,
             focus_track: 0,
             job: None,
@@ -494,7 +495,7 @@ impl ViewerApp {
         if b.is_empty() {
             b = self.doc.bind_bounds;
         }
-        self.camera.frame(b.center(), b.sizing_radius());
+        self.camera.frame_for_orbiting(&b);
     }
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
@@ -707,14 +708,15 @@ impl ViewerApp {
                 if b.is_empty() {
                     b = self.doc.bind_bounds;
                 }
-                self.camera.frame(b.center(), b.sizing_radius());
+                self.camera.frame_for_orbiting(&b);
             }
             Command::FrameSelected => {
                 if let Some(t) = self.selected.and_then(|b| self.pose.to_root.get(b)) {
                     let p = asset.axes.to_viewer.transform_point3(t.w_axis.truncate());
                     let r = self.doc.bind_bounds.sizing_radius() * 0.25;
                     let keep = self.camera.scene_radius;
-                    self.camera.frame(p, r);
+                    // A cube whose bounding sphere has radius r around the joint.
+                    self.camera.frame_for_orbiting(&Bounds::cube(p, r / 3f32.sqrt()));
                     self.camera.scene_radius = keep;
                 }
             }

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use super::camera::ViewPreset;
 use super::player::{MixMode, PlaybackType};
 use super::state::{Overlay, PanelId, RightTab, Shading};
+use crate::render::camera::ViewPreset;
 
 /// How files being opened relate to what is loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,6 @@
 //! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
 
 pub mod app;
-pub mod camera;
 pub mod command;
 pub mod diagnostics;
 pub mod document;

@@ -13,9 +13,9 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, bounds_of_placed, skin_mesh, skin_vertex};
+use crate::render::camera::{OrbitCamera, ViewPreset};
 use crate::scene::{Bounds, HAND_BONES, Hand};
 
-use super::camera::{OrbitCamera, ViewPreset};
 use super::command::Command;
 use super::diagnostics::Highlight;
 use super::document::Document;
@@ -950,7 +950,7 @@ mod tests {
     fn segments_behind_the_camera_are_clipped_not_flipped() {
         let mut cam = OrbitCamera::default();
         cam.set_preset(ViewPreset::Front);
-        cam.frame(Vec3::ZERO, 1.0);
+        cam.frame_for_orbiting(&Bounds::cube(Vec3::ZERO, 0.5));
         let vp = cam.view_projection(1.0);
         let rect = Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0));
         // From the target straight back through the eye: the visible part ends at the screen centre.
