@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Quat, Vec3};
 
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::io::{self, LoadOptions, gltf_export::export_glb};
+use bonescope::io::{self, LoadOptions, gltf::export_glb};
 use bonescope::scene::Asset;
 
 /// Node transforms of a glTF document at time `t` of `animation` (None: rest pose).

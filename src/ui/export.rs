@@ -1,11 +1,11 @@
 //! File › Export glTF: asks where to save (rfd's save dialog), then writes the open scene — meshes, skin, every
-//! bound clip, recordings — as `.glb` with [`crate::io::gltf_export`], all on a worker thread so a large scene
+//! bound clip, recordings — as `.glb` with [`crate::io::gltf`], all on a worker thread so a large scene
 //! never stalls the UI. The outcome comes back as one line for the notice bar.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
-use crate::io::gltf_export::export_glb;
+use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
 /// An export in flight: the dialog, then the writing.
