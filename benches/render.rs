@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use bonescope::demo::demo_asset;
-use bonescope::render::cli::{BACKGROUND, Framing, Scene};
+use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode};
 
 fn frames(c: &mut Criterion) {

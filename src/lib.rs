@@ -10,9 +10,12 @@
 pub mod anim;
 pub mod demo;
 pub mod demo_recording;
+mod error;
 pub mod io;
 #[cfg(feature = "gui")]
 pub mod render;
 pub mod scene;
 #[cfg(feature = "gui")]
 pub mod ui;
+
+pub use error::AppError;
