@@ -8,14 +8,17 @@
 #![forbid(unsafe_code)]
 
 pub mod anim;
-pub mod demo;
-pub mod demo_recording;
 mod error;
 pub mod io;
 #[cfg(feature = "gui")]
 pub mod render;
 pub mod scene;
+pub mod source;
 #[cfg(feature = "gui")]
 pub mod ui;
 
 pub use error::AppError;
+
+// Short paths to the sample scenes, for code written before they moved under `scene::samples`.
+#[doc(hidden)]
+pub use scene::samples::{demo, demo_recording};

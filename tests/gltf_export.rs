@@ -206,7 +206,7 @@ fn export_and_check(name: &str, asset: &Asset) {
 
 #[test]
 fn demo_exports_valid_and_round_trips() {
-    export_and_check("demo", &bonescope::demo::demo_asset());
+    export_and_check("demo", &bonescope::scene::samples::demo::demo_asset());
 }
 
 fn corpus_set(files: &[&str]) -> Option<Asset> {

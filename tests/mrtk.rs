@@ -398,7 +398,7 @@ fn oddities_are_warnings_with_positions() {
 
 #[test]
 fn demo_recording_is_written_loaded_and_evaluates_the_same() {
-    let rec = bonescope::demo_recording::demo_recording();
+    let rec = bonescope::scene::samples::demo_recording::demo_recording();
     let bytes = write(&rec).unwrap();
     assert!(bytes.len() < 1 << 20, "{} bytes", bytes.len());
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -406,7 +406,7 @@ fn demo_recording_is_written_loaded_and_evaluates_the_same() {
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(detect_format(&bytes, None), Some(Format::Mrtk));
     let asset = load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Mrtk);
+    assert_eq!(asset.format, Some(Format::Mrtk));
     assert!(asset.warnings.is_empty(), "{:?}", asset.warnings);
     assert!(asset.axes.mirrors());
     let back = &asset.recordings[0];
@@ -429,7 +429,7 @@ fn checked_in_demo_asset_matches_the_generator() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin");
     let asset = load_path(&path, &LoadOptions::default()).unwrap();
     let rec = &asset.recordings[0];
-    let demo = bonescope::demo_recording::demo_recording();
+    let demo = bonescope::scene::samples::demo_recording::demo_recording();
     assert_eq!(rec.layout, RecordingLayout::V1_1);
     assert_eq!(rec.markers, demo.markers);
     assert_eq!(rec.duration, demo.duration);

@@ -142,7 +142,7 @@ fn psa_keys_use_the_psk_convention() {
         ..Psa::default()
     };
     let anim = psa::load(&anim.to_bytes(), &LoadOptions::default()).unwrap();
-    assert_eq!(anim.format, Format::Psa);
+    assert_eq!(anim.format, Some(Format::Psa));
     let report = mesh.bind_animations(anim);
     assert!(report.unmatched_tracks.is_empty(), "{report:?}");
     let clip = mesh.clips[0].clone();

@@ -12,12 +12,12 @@ use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
 
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::demo::demo_asset;
 use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::skinned::stretch_ratios_cpu;
 use bonescope::render::{
     BoneStyle, ComputeSkinner, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
 };
+use bonescope::scene::samples::demo::demo_asset;
 use bonescope::scene::{Asset, AxisConversion, Material, Mesh, TextureRef};
 
 /// The shared headless context, or `None` (test skipped) when there is no adapter outside CI.

@@ -98,7 +98,7 @@ fn corpus_files_survive_truncation_and_byte_flips() {
 
 #[test]
 fn project_written_files_survive_truncation_and_byte_flips() {
-    let (glb, _) = bonescope::io::gltf::export_glb(&bonescope::demo::demo_asset()).unwrap();
+    let (glb, _) = bonescope::io::gltf::export_glb(&bonescope::scene::samples::demo::demo_asset()).unwrap();
     // Not a format bonescope reads: detection must refuse it, and every loader must reject it cleanly.
     assert_eq!(detect_format(&glb, None), None);
     for format in [Format::Psk, Format::Psa, Format::Smd, Format::Vta, Format::Ase, Format::Mrtk] {

@@ -42,7 +42,7 @@ fn corner_count(mesh: &Mesh) -> usize {
 fn corpus_triangle() {
     let Some(path) = common::corpus_file("smd/triangle.smd") else { return };
     let asset = io::load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Smd);
+    assert_eq!(asset.format, Some(Format::Smd));
     assert_eq!(asset.skeleton.len(), 1);
     assert_eq!(asset.skeleton.names[0], "TriangleTest0");
     assert_eq!(asset.triangle_count(), 1);
@@ -144,7 +144,7 @@ fn corpus_action_filter_animation() {
 fn corpus_cube_vta_loads_named_morph() {
     let Some(path) = common::corpus_file("vta/bst_Cube_NoArmature.vta") else { return };
     let vta = io::load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(vta.format, Format::Vta);
+    assert_eq!(vta.format, Some(Format::Vta));
     let mesh = &vta.meshes[0];
     assert_eq!(mesh.vertex_count(), 36);
     assert_eq!(mesh.morph_targets.len(), 1);
@@ -654,7 +654,7 @@ fn detect_and_load_path_pick_the_right_loader() {
     let vta_path = dir.join("face.vta");
     std::fs::write(&vta_path, VTA_SMALL).unwrap();
     let asset = io::load_path(&vta_path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Vta);
+    assert_eq!(asset.format, Some(Format::Vta));
     std::fs::remove_dir_all(dir).ok();
 }
 

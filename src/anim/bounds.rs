@@ -52,7 +52,7 @@ fn joint_bounds(asset: &Asset, to_root: &[Mat4]) -> Bounds {
 mod tests {
     use super::*;
     use crate::anim::{Pose, skin_mesh};
-    use crate::demo::demo_asset as demo_character;
+    use crate::scene::samples::demo::demo_asset as demo_character;
 
     #[test]
     fn posed_bounds_match_the_skinned_mesh_and_joints() {

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use bonescope::io::{self, LoadOptions, gltf};
+use bonescope::io::{LoadOptions, gltf};
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
@@ -19,7 +20,7 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs) -> Result<(), String> {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
+    let (asset, _) = source::load_set(&Source::from_args(&args.files), &opts).map_err(|e| e.to_string())?;
     let (bytes, report) = gltf::export_glb(&asset).map_err(|e| format!("{}: {e}", args.files[0].display()))?;
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: cannot write: {e}", args.output.display()))?;
     println!(

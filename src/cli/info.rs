@@ -5,13 +5,14 @@
 //! exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, diagnose};
 use bonescope::io::{self, LoadOptions};
 use bonescope::scene::Asset;
+use bonescope::source::Source;
 
 /// Findings of one kind listed in the text output before the rest are counted (JSON lists them all).
 const TEXT_FINDINGS_PER_KIND: usize = 10;
@@ -38,10 +39,10 @@ pub fn run(args: &InfoArgs) -> i32 {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
     let mut reports = Vec::new();
     let mut failed = false;
-    for path in &args.files {
-        match io::load_path(path, &opts) {
+    for source in Source::from_args(&args.files) {
+        match source.load(&opts) {
             Ok(asset) => {
-                let mut report = describe(path, &asset);
+                let mut report = describe(&source, &asset);
                 if args.check {
                     let findings = diagnose(&asset, &DiagnoseOptions::default());
                     report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
@@ -51,7 +52,7 @@ pub fn run(args: &InfoArgs) -> i32 {
             Err(e) => {
                 failed = true;
                 if args.json {
-                    reports.push(json!({ "file": path, "error": e.to_string() }));
+                    reports.push(json!({ "file": source.to_string(), "error": e.to_string() }));
                 } else {
                     eprintln!("error: {e}");
                 }
@@ -70,8 +71,8 @@ pub fn run(args: &InfoArgs) -> i32 {
     i32::from(failed)
 }
 
-/// The facts about one loaded file, as JSON (the text output is printed from the same value).
-pub fn describe(path: &Path, asset: &Asset) -> Value {
+/// The facts about one loaded file (or sample), as JSON (the text output is printed from the same value).
+pub fn describe(source: &Source, asset: &Asset) -> Value {
     let materials: Vec<Value> = asset
         .materials
         .iter()
@@ -114,10 +115,14 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
         })
         .collect();
     let recordings: Vec<Value> = asset.recordings.iter().map(recording_json).collect();
-    let companions: Vec<PathBuf> = io::animation_companions(path);
+    let companions: Vec<PathBuf> = source.path().map(io::animation_companions).unwrap_or_default();
+    let kind = match source {
+        Source::Sample(sample) => sample.title(),
+        Source::File(_) => asset.kind(),
+    };
     json!({
-        "file": path,
-        "format": asset.format.name(),
+        "file": source.to_string(),
+        "format": kind,
         "axes": asset.axes.description,
         "bones": asset.skeleton.len(),
         "bone_names": asset.skeleton.names,

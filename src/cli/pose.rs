@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use bonescope::anim::recording::RecordingPose;
 use bonescope::anim::{Pose, bind_pose_error};
-use bonescope::io::{self, LoadOptions};
+use bonescope::io::LoadOptions;
 use bonescope::scene::{Asset, Transform};
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug)]
 pub struct PoseArgs {
@@ -39,7 +40,7 @@ pub struct PoseArgs {
 
 pub fn run(args: &PoseArgs) -> Result<(), String> {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
+    let (asset, _reports) = source::load_set(&Source::from_args(&args.files), &opts).map_err(|e| e.to_string())?;
     let report = evaluate(&asset, args)?;
     let mut out = String::new();
     if args.json {

@@ -10,17 +10,20 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use bonescope::AppError;
-use bonescope::io::{self, LoadOptions};
+use bonescope::io::LoadOptions;
 use bonescope::render::headless::{BACKGROUND, Framing, Scene, time_frames};
 use bonescope::render::posed::heaviest_bone;
 use bonescope::render::{
     BoneStyle, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
 };
 use bonescope::scene::Asset;
+use bonescope::scene::samples::Sample;
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct RenderArgs {
-    /// The model, then animation files to bind to it by bone name. The built-in demo (`@demo`) when none.
+    /// The model, then animation files to bind to it by bone name (`@demo`: the built-in demo, also used when
+    /// none is given).
     pub files: Vec<PathBuf>,
     /// Clip to play (name, case-insensitive). Without it: the bind pose for a still, the first clip for
     /// --frames, --gif, --grid and --bench-frames.
@@ -99,9 +102,10 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 
 /// The `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), AppError> {
-    let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
+    let sources =
+        if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = io::load_set(&files, &opts)?;
+    let (asset, _reports) = source::load_set(&sources, &opts)?;
     for w in &asset.warnings {
         eprintln!("warning: {w}");
     }

@@ -153,25 +153,15 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Vta => smd::load_vta(bytes, opts),
         Format::Ase => ase::load(bytes, opts),
         Format::Mrtk => mrtk::load(bytes, opts),
-        Format::Demo => Ok(crate::demo::demo_asset()),
     }
 }
 
 /// Largest file the loaders accept (text formats are parsed in memory).
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// The name under which the command line and the viewer open the built-in demo character.
-pub const DEMO_NAME: &str = "@demo";
-
-/// Reads and loads one file, detecting its format. Errors name the file. [`DEMO_NAME`] gives the built-in demo
-/// character (unless a file of that name exists).
+/// Reads and loads one file, detecting its format. Errors name the file.
 pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
-    if path.as_os_str() == DEMO_NAME && !path.exists() {
-        let mut asset = crate::demo::demo_asset();
-        asset.path = Some(path.to_path_buf());
-        return Ok(asset);
-    }
     let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
     if meta.is_dir() {
         return Err(fail(LoadError::whole_file("is a directory, not a file")));
@@ -202,7 +192,7 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
 }
 
 /// Opens a set of files as one scene: the first file is the main asset; every further file (animations: PSA,
-/// animation SMDs, ASE with animation) is bound to it by bone name.
+/// animation SMDs, ASE with animation; VTA vertex animation) is bound to it with [`bind`].
 pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
     let Some((first, rest)) = paths.split_first() else {
         return Err(LoadError::whole_file("no file given"));
@@ -210,14 +200,20 @@ pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<Bin
     let mut asset = load_path(first, opts)?;
     let mut reports = Vec::new();
     for path in rest {
-        let other = load_path(path, opts)?;
-        if other.format == Format::Vta {
-            // Vertex animation: morph targets for the mesh, matched by vertex rather than by bone.
-            smd::attach_vta(&mut asset, &other).map_err(|e| e.in_file(path))?;
-            reports.push(BindReport { source: other.path, ..BindReport::default() });
-            continue;
-        }
-        reports.push(asset.bind_animations(other));
+        reports.push(bind(&mut asset, load_path(path, opts)?)?);
     }
     Ok((asset, reports))
+}
+
+/// Binds what another file holds to `asset`: clips by bone name ([`Asset::bind_animations`]), or, for a VTA,
+/// its vertex animation as morph targets matched by vertex. Errors name `other`'s file.
+pub fn bind(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
+    if other.format == Some(Format::Vta) {
+        smd::attach_vta(asset, &other).map_err(|e| match &other.path {
+            Some(path) => e.in_file(path),
+            None => e,
+        })?;
+        return Ok(BindReport { source: other.path, ..BindReport::default() });
+    }
+    Ok(asset.bind_animations(other))
 }

@@ -11,28 +11,18 @@
 
 use std::fmt;
 
-use glam::{Mat4, Vec3};
-
 use super::{LoadError, LoadOptions, MRTK_MAGIC};
 use crate::scene::{
     Asset, AxisConversion, BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_NAMES, Hand, HandCurves, KeyLayout,
     Keyframe, Marker, PoseCurves, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
 };
 
-/// Unity (left-handed, Y up) → viewer (right-handed, Y up): `(x, y, z) → (x, y, −z)`.
-pub fn unity_axes() -> AxisConversion {
-    AxisConversion {
-        to_viewer: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
-        description: "Unity left-handed Y up → right-handed Y up: (x, y, z) → (x, y, −z)",
-    }
-}
-
 /// Loads a recording as an asset (format Mrtk, one recording, Unity → viewer axes).
 pub fn load(bytes: &[u8], _opts: &LoadOptions) -> Result<Asset, LoadError> {
     let (recording, warnings) = read_recording(bytes)?;
     let mut asset = Asset::new(Format::Mrtk);
     asset.recordings.push(recording);
-    asset.axes = unity_axes();
+    asset.axes = AxisConversion::unity_left_handed();
     asset.warnings = warnings;
     Ok(asset)
 }
@@ -527,8 +517,8 @@ mod tests {
 
     #[test]
     fn axes_mirror_z() {
-        let a = unity_axes();
+        let a = AxisConversion::unity_left_handed();
         assert!(a.mirrors());
-        assert_eq!(a.to_viewer.transform_point3(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 2.0, -3.0));
+        assert_eq!(a.to_viewer.transform_point3(glam::Vec3::new(1.0, 2.0, 3.0)), glam::Vec3::new(1.0, 2.0, -3.0));
     }
 }

@@ -107,7 +107,7 @@ pub fn heaviest_bone(asset: &Asset) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::demo_asset;
+    use crate::scene::samples::demo::demo_asset;
 
     #[test]
     fn clip_bounds_cover_every_pose_and_unknown_clips_are_named() {

@@ -303,7 +303,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
             .as_ref()
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| asset.format.name().to_owned()),
+            .unwrap_or_else(|| asset.kind().to_owned()),
         bone_count: asset.skeleton.len() as u32,
         ..ModelInfo::default()
     };

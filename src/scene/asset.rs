@@ -10,8 +10,6 @@ use super::{Clip, Material, Mesh, Recording, Skeleton, normalize_bone_name as no
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Format {
-    /// Built-in demo character, made by code.
-    Demo,
     Psk,
     Psa,
     Smd,
@@ -23,7 +21,6 @@ pub enum Format {
 impl Format {
     pub fn name(self) -> &'static str {
         match self {
-            Format::Demo => "built-in demo",
             Format::Psk => "Unreal ActorX PSK (skeletal mesh)",
             Format::Psa => "Unreal ActorX PSA (skeletal animation)",
             Format::Smd => "Valve SMD",
@@ -51,6 +48,14 @@ impl AxisConversion {
         Self {
             to_viewer: Mat4::from_mat3(Mat3::from_cols(Vec3::X, -Vec3::Z, Vec3::Y)),
             description: "right-handed Z up → Y up: (x, y, z) → (x, z, −y)",
+        }
+    }
+
+    /// Unity's frame, left-handed Y up (MRTK recordings): `(x, y, z) → (x, y, −z)`, a mirror, winding flips.
+    pub fn unity_left_handed() -> Self {
+        Self {
+            to_viewer: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
+            description: "Unity left-handed Y up → right-handed Y up: (x, y, z) → (x, y, −z)",
         }
     }
 
@@ -90,9 +95,10 @@ impl std::fmt::Display for Warning {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Asset {
-    pub format: Format,
+    /// The format of the file it was read from; `None` for assets made by code (the samples, tests).
+    pub format: Option<Format>,
     /// The file it came from (None for generated assets).
     pub path: Option<PathBuf>,
     pub skeleton: Skeleton,
@@ -105,18 +111,14 @@ pub struct Asset {
 }
 
 impl Asset {
+    /// An empty asset read from a file of `format` (loaders fill it in).
     pub fn new(format: Format) -> Self {
-        Self {
-            format,
-            path: None,
-            skeleton: Skeleton::default(),
-            meshes: Vec::new(),
-            materials: Vec::new(),
-            clips: Vec::new(),
-            recordings: Vec::new(),
-            axes: AxisConversion::IDENTITY,
-            warnings: Vec::new(),
-        }
+        Self { format: Some(format), ..Self::default() }
+    }
+
+    /// What to call the asset's kind in reports: the format's name, or "made by code".
+    pub fn kind(&self) -> &'static str {
+        self.format.map_or("made by code", Format::name)
     }
 
     pub fn vertex_count(&self) -> usize {

@@ -15,6 +15,7 @@ mod influences;
 mod material;
 mod mesh;
 mod recording;
+pub mod samples;
 mod skeleton;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};

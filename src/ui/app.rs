@@ -16,14 +16,16 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 
 use crate::anim::recording::{RecordingPose, evaluate as evaluate_recording};
 use crate::anim::{Pose, posed_bounds};
-use crate::io::{self, LoadError};
+use crate::io::LoadError;
 use crate::render::camera::{OrbitCamera, ViewPreset};
-use crate::scene::{Asset, Bounds, Format};
+use crate::scene::samples::Sample;
+use crate::scene::{Asset, Bounds};
+use crate::source::Source;
 
 use super::ViewerArgs;
 use super::command::{Command, OpenMode, TrackEdit};
 use super::diagnostics::{self, DiagnosticsView, Highlight};
-use super::document::{Document, display_name};
+use super::document::{Document, Origin, SourceFile, display_name};
 use super::export::ExportJob;
 use super::gpu::GpuState;
 use super::inspector;
@@ -162,10 +164,10 @@ impl ViewerApp {
         let mut app = Self {
             state,
             gpu,
-            doc: Document::new(Asset::new(Format::Demo), Vec::new(), Vec::new(), 0),
+            doc: Document::empty(),
             pose: Pose::default(),
             recording_poses: Vec::new(),
-            player: Player::for_asset(&Asset::new(Format::Demo), None, PlaybackType::Loop),
+            player: Player::for_asset(&Asset::default(), None, PlaybackType::Loop),
             // The viewer's opening angles: from the front right, a little above.
             camera: OrbitCamera { yaw: 0.5, pitch: 0.25, ..OrbitCamera::default() },
             selected: None,
@@ -231,9 +233,10 @@ impl ViewerApp {
         }
         app.player.set_mode(app.state.playback);
         app.player.speed = app.state.speed.max(0.0);
-        let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
+        let sources =
+            if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
         let ctx = cc.egui_ctx.clone();
-        app.job = Some(LoadJob::spawn(files, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
+        app.job = Some(LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint()));
         app
     }
 
@@ -255,12 +258,12 @@ impl ViewerApp {
 
     // ----- loading -------------------------------------------------------------------------------------------
 
-    fn start_load(&mut self, ctx: &egui::Context, paths: Vec<PathBuf>, purpose: Purpose) {
-        if paths.is_empty() {
+    fn start_load(&mut self, ctx: &egui::Context, sources: Vec<Source>, purpose: Purpose) {
+        if sources.is_empty() {
             return;
         }
         let ctx = ctx.clone();
-        self.job = Some(LoadJob::spawn(paths, purpose, move || ctx.request_repaint()));
+        self.job = Some(LoadJob::spawn(sources, purpose, move || ctx.request_repaint()));
     }
 
     fn poll_job(&mut self) {
@@ -276,7 +279,7 @@ impl ViewerApp {
                 if job.purpose == Purpose::Reload {
                     // Retry on the next change only, not every poll.
                     for f in &mut self.doc.files {
-                        *f = super::document::SourceFile::new(&f.path, f.format);
+                        *f = SourceFile::new(&f.path, f.format);
                     }
                 }
                 if let Some(run) = &mut self.screenshot {
@@ -301,7 +304,7 @@ impl ViewerApp {
             for l in loaded {
                 let report = self.doc.asset.bind_animations(l.asset);
                 self.doc.reports.push(report);
-                if let Some(f) = l.file {
+                if let Origin::File(f) = l.origin {
                     self.doc.files.push(f);
                 }
             }
@@ -323,15 +326,15 @@ impl ViewerApp {
         let mut iter = loaded.into_iter();
         let Some(first) = iter.next() else { return };
         let mut asset = first.asset;
-        let mut files: Vec<_> = first.file.into_iter().collect();
+        let mut origins = vec![first.origin];
         let mut reports = Vec::new();
         for l in iter {
             reports.push(asset.bind_animations(l.asset));
-            files.extend(l.file);
+            origins.push(l.origin);
         }
         let generation = self.next_generation();
         self.highlight = None;
-        let old = std::mem::replace(&mut self.doc, Document::new(asset, files, reports, generation));
+        let old = std::mem::replace(&mut self.doc, Document::new(asset, origins, reports, generation));
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
             self.selected = self
@@ -371,7 +374,7 @@ impl ViewerApp {
             self.log.clear();
             self.timeline_view.fit = true;
             self.frame_next = true;
-            if !self.doc.files.is_empty() {
+            if !self.doc.files.is_empty() && self.doc.sample.is_none() {
                 self.state.remember(&self.doc.paths());
             }
         }
@@ -507,7 +510,9 @@ impl ViewerApp {
         };
         let Some(d) = self.dialog.take() else { return };
         match result {
-            Some(paths) if !paths.is_empty() => self.start_load(ctx, paths, Purpose::Open(d.mode)),
+            Some(paths) if !paths.is_empty() => {
+                self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(d.mode));
+            }
             _ => {
                 // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
                 if d.started.elapsed() < Duration::from_millis(400) {
@@ -554,7 +559,7 @@ impl ViewerApp {
         }
         self.last_poll = Instant::now();
         if self.doc.files.iter().any(|f| f.changed_on_disk()) {
-            self.start_load(ctx, self.doc.paths(), Purpose::Reload);
+            self.start_load(ctx, self.doc.sources(), Purpose::Reload);
         }
     }
 
@@ -671,13 +676,15 @@ impl ViewerApp {
         let asset = &self.doc.asset;
         match cmd {
             Command::OpenDialog => self.open_dialog(ctx, OpenMode::Replace),
-            Command::Open { paths, mode } => self.start_load(ctx, paths, Purpose::Open(mode)),
-            Command::OpenDemo => {
-                self.start_load(ctx, vec![PathBuf::from(io::DEMO_NAME)], Purpose::Open(OpenMode::Replace))
+            Command::Open { paths, mode } => {
+                self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(mode));
+            }
+            Command::OpenSample(sample) => {
+                self.start_load(ctx, vec![Source::Sample(sample)], Purpose::Open(OpenMode::Replace));
             }
             Command::Reload => {
                 if !self.doc.files.is_empty() {
-                    self.start_load(ctx, self.doc.paths(), Purpose::Reload);
+                    self.start_load(ctx, self.doc.sources(), Purpose::Reload);
                 }
             }
             Command::ExportDialog => {
@@ -853,7 +860,10 @@ impl ViewerApp {
                     }
                 });
                 if ui.button("Open the built-in demo").clicked() {
-                    cmds.push(Command::OpenDemo);
+                    cmds.push(Command::OpenSample(Sample::Demo));
+                }
+                if ui.button("Open the demo recording").on_hover_text("Two hands pinching, head and gaze").clicked() {
+                    cmds.push(Command::OpenSample(Sample::DemoRecording));
                 }
                 let can_export = !self.doc.is_empty() && self.export.is_none();
                 if ui
@@ -1082,7 +1092,7 @@ impl ViewerApp {
         if ctx.input(|i| !i.raw.hovered_files.is_empty()) {
             let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop")));
             painter.rect_filled(viewport_rect, 0.0, egui::Color32::from_black_alpha(150));
-            let text = if !self.doc.is_demo() && !self.doc.asset.skeleton.is_empty() {
+            let text = if self.doc.has_model_file() {
                 "Drop: a model opens; animation files (PSA, animation SMD, recordings) bind to the open model"
             } else {
                 "Drop to open (the first file is the model, the rest bind to it)"
@@ -1171,12 +1181,11 @@ pub fn parse_track_spec(spec: &str) -> Result<(&str, f32, f32), String> {
     Ok((name.trim(), pos, weight))
 }
 
-/// Whether dropped files bind to the open model: when a model (not the demo) is open and every dropped file is
-/// animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its reference.
-/// Anything with a mesh opens as a new scene instead.
+/// Whether dropped files bind to the open model: when a model file (not a sample) is open and every dropped
+/// file is animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its
+/// reference. Anything with a mesh opens as a new scene instead.
 pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
-    let has_model = !doc.asset.skeleton.is_empty() && !doc.is_demo();
-    has_model
+    doc.has_model_file()
         && !dropped.is_empty()
         && dropped.iter().all(|a| a.meshes.is_empty() && (!a.clips.is_empty() || !a.recordings.is_empty()))
 }
@@ -1201,7 +1210,14 @@ pub fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), 
 }
 
 fn job_text(job: &LoadJob) -> String {
-    let names: Vec<String> = job.paths.iter().map(|p| display_name(p)).collect();
+    let names: Vec<String> = job
+        .sources
+        .iter()
+        .map(|s| match s {
+            Source::File(path) => display_name(path),
+            Source::Sample(sample) => sample.title().to_owned(),
+        })
+        .collect();
     let stage = job.progress.stage();
     let what = if stage.is_empty() { format!("loading {}", names.join(", ")) } else { stage };
     let total = job.progress.bytes_total.load(std::sync::atomic::Ordering::Relaxed);
@@ -1369,24 +1385,27 @@ impl eframe::App for ViewerApp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::Format;
+    use crate::scene::samples::demo::demo_asset;
 
     fn model() -> Document {
-        let mut a = crate::demo::demo_asset();
-        a.format = Format::Psk;
-        Document::new(a, Vec::new(), Vec::new(), 1)
+        let mut a = demo_asset();
+        a.format = Some(Format::Psk);
+        let file = SourceFile { path: "hero.psk".into(), format: Format::Psk, size: 0, modified: None };
+        Document::new(a, vec![Origin::File(file)], Vec::new(), 1)
     }
 
     #[test]
     fn animation_files_dropped_on_a_model_bind_and_models_replace() {
         let mut anim = Asset::new(Format::Psa);
-        anim.clips = crate::demo::demo_asset().clips;
-        let mesh = crate::demo::demo_asset();
+        anim.clips = demo_asset().clips;
+        let mesh = demo_asset();
         assert!(drop_binds(&model(), &[&anim]));
         assert!(drop_binds(&model(), &[&anim, &anim]));
         // A mesh among the dropped files: a new scene.
         assert!(!drop_binds(&model(), &[&anim, &mesh]));
         // Nothing to bind to on the demo: the animation opens on its own.
-        let demo = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        let demo = Document::new(demo_asset(), vec![Origin::Sample(Sample::Demo)], Vec::new(), 1);
         assert!(!drop_binds(&demo, &[&anim]));
         // An empty file set never binds.
         assert!(!drop_binds(&model(), &[]));

@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn findings_mark_their_edge_triangle_or_vertex() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         let tri = Finding::new(
             Severity::Warning,
             FindingKind::DegenerateTriangle,
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn a_check_runs_off_thread_and_lands_for_its_document_only() {
-        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 7);
+        let doc = Document::new(crate::scene::samples::demo::demo_asset(), Vec::new(), Vec::new(), 7);
         let mut view = DiagnosticsView::default();
         view.ensure(&doc, &[], false, || {});
         assert!(view.running());

@@ -85,12 +85,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bonescope-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("demo.glb");
-        let text = write_glb(&crate::demo::demo_asset(), &path).unwrap();
+        let text = write_glb(&crate::scene::samples::demo::demo_asset(), &path).unwrap();
         assert!(text.contains("2 animations"), "{text}");
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[..4], b"glTF");
         assert!(
-            write_glb(&crate::demo::demo_asset(), &dir.join("missing/x.glb")).unwrap_err().contains("cannot write")
+            write_glb(&crate::scene::samples::demo::demo_asset(), &dir.join("missing/x.glb"))
+                .unwrap_err()
+                .contains("cannot write")
         );
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(suggested_name(Some(Path::new("/a/hero.psk"))), "hero.glb");

@@ -1,19 +1,21 @@
 //! Loading files off the UI thread. A [`LoadJob`] reads each file in chunks on a worker thread (so the UI can
-//! show how far reading has got), parses it with `io`, and sends the assets back; the app decides what to do
+//! show how far reading has got), parses it with `io` (a built-in sample is made instead), and sends the assets
+//! back; the app decides what to do
 //! with them (new scene, or bind to the loaded model). A failure names the file, the position and the reason,
 //! and leaves whatever was open untouched.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::io::{self, LoadError, LoadOptions};
 use crate::scene::Asset;
+use crate::source::Source;
 
 use super::command::OpenMode;
-use super::document::SourceFile;
+use super::document::{Origin, SourceFile};
 
 /// Shared between the worker and the UI.
 #[derive(Debug, Default)]
@@ -43,10 +45,10 @@ impl Progress {
     }
 }
 
-/// One loaded file.
+/// One loaded file or sample.
 pub struct Loaded {
     pub asset: Asset,
-    pub file: Option<SourceFile>,
+    pub origin: Origin,
 }
 
 /// Why a job was started, so the result is applied the right way.
@@ -58,7 +60,7 @@ pub enum Purpose {
 }
 
 pub struct LoadJob {
-    pub paths: Vec<PathBuf>,
+    pub sources: Vec<Source>,
     pub purpose: Purpose,
     pub started: Instant,
     pub progress: Arc<Progress>,
@@ -66,14 +68,14 @@ pub struct LoadJob {
 }
 
 impl LoadJob {
-    /// Starts loading `paths` on a worker thread; `wake` is called when it is done (to repaint the UI).
-    pub fn spawn(paths: Vec<PathBuf>, purpose: Purpose, wake: impl FnOnce() + Send + 'static) -> Self {
+    /// Starts loading `sources` on a worker thread; `wake` is called when it is done (to repaint the UI).
+    pub fn spawn(sources: Vec<Source>, purpose: Purpose, wake: impl FnOnce() + Send + 'static) -> Self {
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
-        let worker_paths = paths.clone();
+        let worker_sources = sources.clone();
         let worker_progress = progress.clone();
         let spawned = std::thread::Builder::new().name("bonescope-load".into()).spawn(move || {
-            let result = load_all(&worker_paths, &worker_progress);
+            let result = load_all(&worker_sources, &worker_progress);
             let _ = tx.send(result);
             wake();
         });
@@ -81,9 +83,9 @@ impl LoadJob {
             // No thread: load right here rather than not at all.
             let (tx, rx2) = mpsc::channel();
             let _ = tx.send(Err(LoadError::whole_file(format!("could not start a loading thread: {e}"))));
-            return Self { paths, purpose, started: Instant::now(), progress, rx: rx2 };
+            return Self { sources, purpose, started: Instant::now(), progress, rx: rx2 };
         }
-        Self { paths, purpose, started: Instant::now(), progress, rx }
+        Self { sources, purpose, started: Instant::now(), progress, rx }
     }
 
     /// The result once the worker has finished.
@@ -98,19 +100,22 @@ impl LoadJob {
     }
 }
 
-fn load_all(paths: &[PathBuf], progress: &Progress) -> Result<Vec<Loaded>, LoadError> {
-    let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+fn load_all(sources: &[Source], progress: &Progress) -> Result<Vec<Loaded>, LoadError> {
+    let total: u64 =
+        sources.iter().filter_map(Source::path).filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
-    paths.iter().map(|p| load_one(p, progress)).collect()
+    sources
+        .iter()
+        .map(|source| match source {
+            Source::File(path) => load_one(path, progress),
+            Source::Sample(sample) => Ok(Loaded { asset: sample.asset(), origin: Origin::Sample(*sample) }),
+        })
+        .collect()
 }
 
 /// Like `io::load_path`, reading in chunks so that progress can be shown.
 pub fn load_one(path: &Path, progress: &Progress) -> Result<Loaded, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
-    if path.as_os_str() == io::DEMO_NAME && !path.exists() {
-        let asset = io::load_path(path, &LoadOptions::default())?;
-        return Ok(Loaded { asset, file: None });
-    }
     let name = super::document::display_name(path);
     progress.set_stage(format!("reading {name}"));
     let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
@@ -151,12 +156,13 @@ pub fn load_one(path: &Path, progress: &Progress) -> Result<Loaded, LoadError> {
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..LoadOptions::default() };
     let mut asset = io::load_format(format, &bytes, &opts).map_err(fail)?;
     asset.path = Some(path.to_path_buf());
-    Ok(Loaded { asset, file: Some(SourceFile::new(path, format)) })
+    Ok(Loaded { asset, origin: Origin::File(SourceFile::new(path, format)) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::samples::Sample;
 
     fn wait(job: &LoadJob) -> Result<Vec<Loaded>, LoadError> {
         let start = Instant::now();
@@ -171,11 +177,11 @@ mod tests {
 
     #[test]
     fn demo_loads_on_the_worker() {
-        let job = LoadJob::spawn(vec![PathBuf::from(io::DEMO_NAME)], Purpose::Open(OpenMode::Replace), || {});
+        let job = LoadJob::spawn(vec![Source::Sample(Sample::Demo)], Purpose::Open(OpenMode::Replace), || {});
         let loaded = wait(&job).unwrap();
         assert_eq!(loaded.len(), 1);
-        assert_eq!(loaded[0].asset.skeleton.len(), crate::demo::BONES);
-        assert!(loaded[0].file.is_none());
+        assert_eq!(loaded[0].asset.skeleton.len(), crate::scene::samples::demo::BONES);
+        assert_eq!(loaded[0].origin, Origin::Sample(Sample::Demo));
     }
 
     #[test]
@@ -184,7 +190,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let empty = dir.join("empty.smd");
         std::fs::write(&empty, b"").unwrap();
-        let job = LoadJob::spawn(vec![empty.clone()], Purpose::Open(OpenMode::Replace), || {});
+        let job = LoadJob::spawn(vec![Source::File(empty.clone())], Purpose::Open(OpenMode::Replace), || {});
         let err = wait(&job).err().unwrap();
         assert_eq!(err.file.as_deref(), Some(empty.as_path()));
         assert!(err.message.contains("empty"), "{err}");
