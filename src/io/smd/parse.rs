@@ -10,7 +10,7 @@ use super::lex::{FieldError, Fields, Reader, first_token, trim};
 use super::weld::{Corner, MeshBuilder};
 use crate::io::LoadError;
 use crate::io::text::{self, decode_name, parse_i64};
-use crate::scene::{InfluenceReport, Influences, Warning, reduce_influences};
+use crate::scene::{InfluenceReport, Warning, reduce_influences};
 
 /// Bone indices are stored as u16 in render vertices.
 const MAX_BONE_INDEX: i64 = u16::MAX as i64;
@@ -481,48 +481,10 @@ fn parse_vertex(
     if sum < 1.0 - 1e-4 {
         pairs.push((parent, 1.0 - sum));
     }
-    let reduced = match reduce_few(pairs, influences) {
-        Some(reduced) => reduced,
-        None => reduce_influences(pairs, parent, influences),
-    };
+    let reduced = reduce_influences(pairs, parent, influences);
     corner.joints = reduced.joints;
     corner.weights = reduced.weights;
     Ok(corner)
-}
-
-/// `scene::reduce_influences` for the common case (one to four links, distinct bones, usable weights) without
-/// its sorting and merging passes; same result, bit for bit. `None` hands the case to the general reducer.
-#[inline]
-fn reduce_few(pairs: &[(u16, f32)], report: &mut InfluenceReport) -> Option<Influences> {
-    if pairs.is_empty() || pairs.len() > 4 {
-        return None;
-    }
-    // Insertion sort by weight (descending), then bone (ascending): the reducer's order.
-    let mut sorted = [(0u16, 0.0f32); 4];
-    for (i, &(bone, weight)) in pairs.iter().enumerate() {
-        if !(weight.is_finite() && weight > 0.0) || sorted[..i].iter().any(|p| p.0 == bone) {
-            return None;
-        }
-        let mut j = i;
-        while j > 0 && (sorted[j - 1].1 < weight || (sorted[j - 1].1 == weight && sorted[j - 1].0 > bone)) {
-            sorted[j] = sorted[j - 1];
-            j -= 1;
-        }
-        sorted[j] = (bone, weight);
-    }
-    let kept = &sorted[..pairs.len()];
-    let sum: f32 = kept.iter().map(|p| p.1).sum();
-    report.vertices += 1;
-    report.max_influences = report.max_influences.max(kept.len());
-    if (sum - 1.0).abs() > 1e-3 {
-        report.renormalized += 1;
-    }
-    let mut out = Influences { joints: [0; 4], weights: [0.0; 4] };
-    for (slot, &(bone, weight)) in kept.iter().enumerate() {
-        out.joints[slot] = bone;
-        out.weights[slot] = weight / sum;
-    }
-    Some(out)
 }
 
 fn parse_triangles(r: &mut Reader<'_>, start: usize, file_len: usize, p: &mut Parsed) -> Result<(), LoadError> {
@@ -631,21 +593,6 @@ mod tests {
         let order = parent_first_order(&[Some(2), None, Some(1)]).unwrap();
         assert_eq!(order, vec![1, 2, 0]);
         assert_eq!(parent_first_order(&[Some(1), Some(0)]), Err(0));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn few_links_reduce_like_the_general_reducer(
-            pairs in proptest::collection::vec((0u16..6, -0.5f32..2.0), 0..6)
-        ) {
-            let mut fast_report = InfluenceReport::default();
-            let mut slow_report = InfluenceReport::default();
-            if let Some(fast) = reduce_few(&pairs, &mut fast_report) {
-                let slow = reduce_influences(&mut pairs.clone(), 0, &mut slow_report);
-                proptest::prop_assert_eq!(fast, slow);
-                proptest::prop_assert_eq!(fast_report, slow_report);
-            }
-        }
     }
 
     #[test]
