@@ -9,7 +9,7 @@
 use eframe::egui;
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers};
@@ -26,9 +26,10 @@ use super::ViewerArgs;
 use super::command::{Command, OpenMode, TrackEdit};
 use super::diagnostics::{self, DiagnosticsView, Highlight};
 use super::document::{Document, Origin, SourceFile, display_name};
-use super::export::ExportJob;
+use super::export::{ExportJob, spawn_export};
 use super::gpu::GpuState;
 use super::inspector;
+use super::job::Job;
 use super::loader::{LoadJob, Loaded, Purpose};
 use super::outliner::{self, OutlinerView};
 use super::player::PlaybackType;
@@ -86,10 +87,9 @@ struct ScreenshotRun {
     failure: Option<String>,
 }
 
-/// The file-dialog request in flight.
+/// The file-dialog request in flight: the files picked (`None`: cancelled, or no dialog could be shown).
 struct DialogJob {
-    rx: mpsc::Receiver<Option<Vec<PathBuf>>>,
-    started: Instant,
+    job: Job<Option<Vec<PathBuf>>>,
     mode: OpenMode,
 }
 
@@ -463,15 +463,17 @@ impl ViewerApp {
     fn poll_export(&mut self) {
         let Some(job) = &self.export else { return };
         let Some(outcome) = job.poll() else { return };
-        let quick = job.started.elapsed() < Duration::from_millis(400);
+        // A cancel takes a human a moment; "nothing" straight away means no dialog could be shown.
+        let quick = job.elapsed() < Duration::from_millis(400);
         self.export = None;
         match outcome {
-            Some(text) => self.notify(text),
-            None if quick => self.notify(
+            Ok(Some(text)) => self.notify(text),
+            Err(lost) => self.notify(format!("Export failed: {lost}")),
+            Ok(None) if quick => self.notify(
                 "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
                  Export from the command line: bonescope export FILE… -o out.glb",
             ),
-            None => {}
+            Ok(None) => {}
         }
     }
 
@@ -503,19 +505,15 @@ impl ViewerApp {
 
     fn poll_dialog(&mut self, ctx: &egui::Context) {
         let Some(d) = &self.dialog else { return };
-        let result = match d.rx.try_recv() {
-            Ok(r) => r,
-            Err(mpsc::TryRecvError::Empty) => return,
-            Err(mpsc::TryRecvError::Disconnected) => None,
-        };
+        let Some(result) = d.job.poll() else { return };
         let Some(d) = self.dialog.take() else { return };
-        match result {
+        match result.ok().flatten() {
             Some(paths) if !paths.is_empty() => {
                 self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(d.mode));
             }
             _ => {
                 // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
-                if d.started.elapsed() < Duration::from_millis(400) {
+                if d.job.elapsed() < Duration::from_millis(400) {
                     self.notify(
                         "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
                          Drag files onto the window, use File › Open recent, or pass them on the command line.",
@@ -529,10 +527,9 @@ impl ViewerApp {
         if self.dialog.is_some() {
             return;
         }
-        let (tx, rx) = mpsc::channel();
         let start_dir = self.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
         let ctx = ctx.clone();
-        let spawned = std::thread::Builder::new().name("bonescope-dialog".into()).spawn(move || {
+        let pick = move || {
             let mut dialog = rfd::FileDialog::new()
                 .set_title(if mode == OpenMode::Bind { "Bind animation files" } else { "Open model and animations" })
                 .add_filter("All supported", &["psk", "pskx", "psa", "smd", "vta", "ase", "bin", "mrtk"])
@@ -544,11 +541,10 @@ impl ViewerApp {
             if let Some(dir) = start_dir {
                 dialog = dialog.set_directory(dir);
             }
-            let _ = tx.send(dialog.pick_files());
-            ctx.request_repaint();
-        });
-        match spawned {
-            Ok(_) => self.dialog = Some(DialogJob { rx, started: Instant::now(), mode }),
+            dialog.pick_files()
+        };
+        match Job::spawn("bonescope-dialog", pick, move || ctx.request_repaint()) {
+            Ok(job) => self.dialog = Some(DialogJob { job, mode }),
             Err(e) => self.notify(format!("Could not open the file dialog: {e}")),
         }
     }
@@ -691,7 +687,7 @@ impl ViewerApp {
                 if self.export.is_none() && !self.doc.is_empty() {
                     let waker = ctx.clone();
                     let start = self.doc.files.first().map(|f| f.path.clone());
-                    match ExportJob::spawn(self.doc.asset.clone(), start, move || waker.request_repaint()) {
+                    match spawn_export(self.doc.asset.clone(), start, move || waker.request_repaint()) {
                         Ok(job) => self.export = Some(job),
                         Err(e) => self.notify(e),
                     }
@@ -1056,7 +1052,7 @@ impl ViewerApp {
                 });
         }
         if let Some(job) = &self.job
-            && job.started.elapsed() > Duration::from_millis(150)
+            && job.elapsed() > Duration::from_millis(150)
         {
             egui::Area::new(egui::Id::unique("loading"))
                 .fixed_pos(viewport_rect.center() - egui::vec2(160.0, 30.0))

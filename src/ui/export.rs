@@ -3,17 +3,15 @@
 //! never stalls the UI. The outcome comes back as one line for the notice bar.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 
 use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
-/// An export in flight: the dialog, then the writing.
-pub struct ExportJob {
-    rx: mpsc::Receiver<Option<String>>,
-    /// A cancel takes a human a moment; "nothing" straight away means no dialog could be shown.
-    pub started: std::time::Instant,
-}
+use super::job::Job;
+
+/// An export in flight: the dialog, then the writing. Its value is the sentence for the notice bar, or `None`
+/// when the dialog was cancelled (or could not be shown).
+pub type ExportJob = Job<Option<String>>;
 
 /// File name offered in the save dialog: the model's name with `.glb`.
 pub fn suggested_name(model: Option<&Path>) -> String {
@@ -40,40 +38,26 @@ pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, String> {
     Ok(text)
 }
 
-impl ExportJob {
-    /// Opens the save dialog on a worker thread and exports a copy of `asset` there.
-    pub fn spawn(asset: Asset, start: Option<PathBuf>, wake: impl Fn() + Send + 'static) -> Result<Self, String> {
-        let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("bonescope-export".into())
-            .spawn(move || {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Export glTF binary")
-                    .add_filter("glTF binary (.glb)", &["glb"])
-                    .set_file_name(suggested_name(start.as_deref()));
-                if let Some(dir) = start.as_deref().and_then(Path::parent) {
-                    dialog = dialog.set_directory(dir);
-                }
-                let outcome = dialog.save_file().map(|path| {
-                    let path = if path.extension().is_none() { path.with_extension("glb") } else { path };
-                    write_glb(&asset, &path).unwrap_or_else(|e| e)
-                });
-                let _ = tx.send(outcome);
-                wake();
-            })
-            .map_err(|e| format!("Could not start the export: {e}"))?;
-        Ok(Self { rx, started: std::time::Instant::now() })
-    }
-
-    /// `Some(Some(text))` when done, `Some(None)` when the dialog was cancelled (or could not be shown), `None`
-    /// while still running.
-    pub fn poll(&self) -> Option<Option<String>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(mpsc::TryRecvError::Empty) => None,
-            Err(mpsc::TryRecvError::Disconnected) => Some(None),
+/// Opens the save dialog on a worker thread and exports `asset` there.
+pub fn spawn_export(
+    asset: Asset,
+    start: Option<PathBuf>,
+    wake: impl FnOnce() + Send + 'static,
+) -> Result<ExportJob, String> {
+    let work = move || {
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export glTF binary")
+            .add_filter("glTF binary (.glb)", &["glb"])
+            .set_file_name(suggested_name(start.as_deref()));
+        if let Some(dir) = start.as_deref().and_then(Path::parent) {
+            dialog = dialog.set_directory(dir);
         }
-    }
+        dialog.save_file().map(|path| {
+            let path = if path.extension().is_none() { path.with_extension("glb") } else { path };
+            write_glb(&asset, &path).unwrap_or_else(|e| e)
+        })
+    };
+    Job::spawn("bonescope-export", work, wake).map_err(|e| format!("Could not start the export: {e}"))
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::io::{self, LoadError, LoadOptions};
 use crate::scene::Asset;
@@ -16,6 +16,7 @@ use crate::source::Source;
 
 use super::command::OpenMode;
 use super::document::{Origin, SourceFile};
+use super::job::Job;
 
 /// Shared between the worker and the UI.
 #[derive(Debug, Default)]
@@ -59,44 +60,34 @@ pub enum Purpose {
     Reload,
 }
 
+/// Files (or samples) being loaded, and why.
 pub struct LoadJob {
     pub sources: Vec<Source>,
     pub purpose: Purpose,
-    pub started: Instant,
     pub progress: Arc<Progress>,
-    rx: mpsc::Receiver<Result<Vec<Loaded>, LoadError>>,
+    job: Job<Result<Vec<Loaded>, LoadError>>,
 }
 
 impl LoadJob {
     /// Starts loading `sources` on a worker thread; `wake` is called when it is done (to repaint the UI).
     pub fn spawn(sources: Vec<Source>, purpose: Purpose, wake: impl FnOnce() + Send + 'static) -> Self {
         let progress = Arc::new(Progress::default());
-        let (tx, rx) = mpsc::channel();
-        let worker_sources = sources.clone();
-        let worker_progress = progress.clone();
-        let spawned = std::thread::Builder::new().name("bonescope-load".into()).spawn(move || {
-            let result = load_all(&worker_sources, &worker_progress);
-            let _ = tx.send(result);
-            wake();
-        });
-        if let Err(e) = spawned {
-            // No thread: load right here rather than not at all.
-            let (tx, rx2) = mpsc::channel();
-            let _ = tx.send(Err(LoadError::whole_file(format!("could not start a loading thread: {e}"))));
-            return Self { sources, purpose, started: Instant::now(), progress, rx: rx2 };
-        }
-        Self { sources, purpose, started: Instant::now(), progress, rx }
+        let (worker_sources, worker_progress) = (sources.clone(), progress.clone());
+        let job = Job::spawn("bonescope-load", move || load_all(&worker_sources, &worker_progress), wake)
+            .unwrap_or_else(|e| {
+                Job::finished(Err(LoadError::whole_file(format!("could not start a loading thread: {e}"))))
+            });
+        Self { sources, purpose, progress, job }
     }
 
     /// The result once the worker has finished.
     pub fn poll(&self) -> Option<Result<Vec<Loaded>, LoadError>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(mpsc::TryRecvError::Empty) => None,
-            Err(mpsc::TryRecvError::Disconnected) => {
-                Some(Err(LoadError::whole_file("the loading thread stopped unexpectedly (a bug: please report it)")))
-            }
-        }
+        self.job.poll().map(|r| r.unwrap_or_else(|lost| Err(LoadError::whole_file(lost.to_string()))))
+    }
+
+    /// How long the job has been running.
+    pub fn elapsed(&self) -> Duration {
+        self.job.elapsed()
     }
 }
 
@@ -165,13 +156,11 @@ mod tests {
     use crate::scene::samples::Sample;
 
     fn wait(job: &LoadJob) -> Result<Vec<Loaded>, LoadError> {
-        let start = Instant::now();
         loop {
             if let Some(r) = job.poll() {
                 return r;
             }
-            assert!(start.elapsed().as_secs() < 30, "load did not finish");
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 

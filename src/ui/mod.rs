@@ -14,6 +14,7 @@ pub mod document;
 pub mod export;
 pub mod gpu;
 pub mod inspector;
+pub mod job;
 pub mod loader;
 pub mod mixer;
 pub mod outliner;
