@@ -302,7 +302,7 @@ impl ViewerApp {
         if bind {
             let first_new_clip = self.doc.asset.clips.len();
             for l in loaded {
-                let report = self.doc.asset.bind_animations(l.asset);
+                let report = Arc::make_mut(&mut self.doc.asset).bind_animations(l.asset);
                 self.doc.reports.push(report);
                 if let Origin::File(f) = l.origin {
                     self.doc.files.push(f);
@@ -687,7 +687,7 @@ impl ViewerApp {
                 if self.export.is_none() && !self.doc.is_empty() {
                     let waker = ctx.clone();
                     let start = self.doc.files.first().map(|f| f.path.clone());
-                    match spawn_export(self.doc.asset.clone(), start, move || waker.request_repaint()) {
+                    match spawn_export(Arc::clone(&self.doc.asset), start, move || waker.request_repaint()) {
                         Ok(job) => self.export = Some(job),
                         Err(e) => self.notify(e),
                     }

@@ -108,7 +108,7 @@ impl DiagnosticsView {
             self.findings.clear();
             return;
         }
-        let asset = doc.asset.clone();
+        let asset = std::sync::Arc::clone(&doc.asset);
         let opts = DiagnoseOptions {
             current_palette: (!palette.is_empty()).then(|| palette.to_vec()),
             ..DiagnoseOptions::default()

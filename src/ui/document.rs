@@ -3,6 +3,7 @@
 //! bind-pose bounds in the viewer frame). Built on the UI thread from what the loader returns.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use glam::Mat4;
@@ -88,7 +89,9 @@ pub enum Origin {
 
 /// What is open. Before anything is, and after the first load failed, the viewer holds [`Document::empty`].
 pub struct Document {
-    pub asset: Asset,
+    /// Shared with the workers that read it (diagnostics, export) without copying; changed only by binding
+    /// more animation files to it, copy-on-write.
+    pub asset: Arc<Asset>,
     /// The built-in sample the scene was opened from, when it was (its model is then made by code).
     pub sample: Option<Sample>,
     /// The files it was read from: the model first, then bound animation files (after a sample: only what was
@@ -137,7 +140,7 @@ impl Document {
             bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
         let influence = bone_influence(&asset);
         Self {
-            asset,
+            asset: Arc::new(asset),
             sample,
             files,
             reports,

@@ -3,6 +3,7 @@
 //! never stalls the UI. The outcome comes back as one line for the notice bar.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::io::gltf::export_glb;
 use crate::scene::Asset;
@@ -38,9 +39,9 @@ pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, String> {
     Ok(text)
 }
 
-/// Opens the save dialog on a worker thread and exports `asset` there.
+/// Opens the save dialog on a worker thread and exports `asset` there (shared, not copied).
 pub fn spawn_export(
-    asset: Asset,
+    asset: Arc<Asset>,
     start: Option<PathBuf>,
     wake: impl FnOnce() + Send + 'static,
 ) -> Result<ExportJob, String> {
