@@ -100,6 +100,8 @@ pub enum Command {
     /// Show what diagnostics finding `i` is about (select, seek, mark in the viewport).
     ShowFinding(usize),
     SetPanel(PanelId, bool),
+    /// Show the outliner and put the keyboard in its bone search.
+    SearchBones,
     SetRightTab(RightTab),
     ShowHelp(bool),
     SetAutoReload(bool),

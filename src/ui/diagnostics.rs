@@ -14,7 +14,7 @@ use crate::scene::Asset;
 
 use super::command::Command;
 use super::document::Document;
-use super::job::Job;
+use super::jobs::Job;
 
 /// Vertices of one mesh marked in the viewport (a finding's vertex, triangle or edge).
 #[derive(Clone, Debug, PartialEq)]

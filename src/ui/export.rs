@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
-use super::job::Job;
+use super::jobs::Job;
 
 /// An export in flight: the dialog, then the writing. Its value is the sentence for the notice bar, or `None`
 /// when the dialog was cancelled (or could not be shown).

@@ -16,7 +16,7 @@ use crate::source::Source;
 
 use super::command::OpenMode;
 use super::document::{Origin, SourceFile};
-use super::job::Job;
+use super::jobs::Job;
 
 /// Shared between the worker and the UI.
 #[derive(Debug, Default)]

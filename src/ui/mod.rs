@@ -8,21 +8,27 @@
 //! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
 
 pub mod app;
+mod apply;
 pub mod command;
 pub mod diagnostics;
 pub mod document;
 pub mod export;
 pub mod gpu;
 pub mod inspector;
-pub mod job;
+pub mod jobs;
+pub mod keymap;
 pub mod loader;
+mod menu;
 pub mod mixer;
 pub mod outliner;
 pub mod player;
 pub mod recording_view;
+pub mod script;
+pub mod session;
 pub mod state;
 pub mod timeline;
 pub mod viewport;
+mod windows;
 
 use std::path::PathBuf;
 
