@@ -5,7 +5,7 @@
 use bonescope::anim::recording::RecordingPose;
 use bonescope::io::mrtk::read_recording;
 use bonescope::io::mrtk_write::write;
-use bonescope::io::{LoadOptions, Position, detect_format, load_path};
+use bonescope::io::{LoadErrorKind, LoadOptions, Position, detect_format, load_path};
 use bonescope::scene::{
     BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_COUNT, HandCurves, KeyLayout, Keyframe, Marker, PoseCurves,
     RayCurves, Recording, RecordingLayout, WrapMode,
@@ -310,14 +310,16 @@ fn wrong_magic_and_unknown_versions_are_refused() {
         bytes[8..12].copy_from_slice(&i32::to_le_bytes(major));
         bytes[12..16].copy_from_slice(&i32::to_le_bytes(minor));
         let e = read_recording(&bytes).unwrap_err();
-        assert_eq!(e.position, Position::Byte(8));
+        assert_eq!((e.position, e.kind), (Position::Byte(8), LoadErrorKind::Unsupported));
         assert!(e.message.contains(&format!("{major}.{minor}")) && e.message.contains("1.0 and 1.1"), "{e}");
     }
     bytes[0] = b'P';
     let e = read_recording(&bytes).unwrap_err();
-    assert_eq!(e.position, Position::Byte(0));
+    assert_eq!((e.position, e.kind), (Position::Byte(0), LoadErrorKind::NotThisFormat));
     assert!(e.message.contains("not an MRTK input animation"), "{e}");
-    assert!(read_recording(b"").unwrap_err().message.contains("magic"));
+    let empty = read_recording(b"").unwrap_err();
+    assert_eq!(empty.kind, LoadErrorKind::Truncated, "{empty}");
+    assert!(empty.message.contains("magic"));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use bonescope::anim::{Pose, bind_pose_error, skin_mesh};
-use bonescope::io::{self, LoadOptions, Position, smd};
+use bonescope::io::{self, LoadErrorKind, LoadOptions, Position, smd};
 use bonescope::scene::{Asset, AxisConversion, Format, Mesh};
 use common::Rng;
 use glam::{Mat4, Vec3};
@@ -214,6 +214,7 @@ fn vta_of_another_model_is_refused() {
     .unwrap();
     let mut reference = load_str(&two_bone_reference());
     let err = smd::attach_vta(&mut reference, &vta).unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::Mismatch, "{err}");
     assert!(err.message.contains("matches a vertex"), "{err}");
 }
 
@@ -221,9 +222,10 @@ fn vta_of_another_model_is_refused() {
 fn corpus_empty_file_is_a_clear_error() {
     let Some(path) = common::corpus_file("smd/empty.smd") else { return };
     let err = io::load_path(&path, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("empty"), "{err}");
+    assert_eq!(err.kind, LoadErrorKind::Empty, "{err}");
+    assert_eq!(err.file.as_deref(), Some(path.as_path()));
     let err = smd::load(&std::fs::read(&path).unwrap(), &LoadOptions::default()).unwrap_err();
-    assert_eq!(err.position, Position::Line(1));
+    assert_eq!((err.position, err.kind), (Position::Line(1), LoadErrorKind::NotThisFormat));
     assert!(err.message.contains("no SMD data"), "{err}");
 }
 
@@ -645,6 +647,7 @@ fn vta_errors_name_lines() {
         "line 7: expected 6 numbers after the vertex index (position x y z, normal x y z), found 3"
     );
     let err = smd::load_vta(two_bone_reference().as_bytes(), &LoadOptions::default()).unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::NotThisFormat, "{err}");
     assert!(err.message.contains("not a VTA"), "{err}");
 }
 

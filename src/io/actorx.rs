@@ -28,7 +28,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};
 
-use super::LoadError;
+use super::{LoadError, LoadErrorKind};
 use crate::scene::{AxisConversion, Skeleton, Transform, Warning};
 
 /// Size of a chunk header: `ChunkID[20]`, `TypeFlag`, `DataSize`, `DataCount`.
@@ -88,7 +88,7 @@ impl<'a> Chunk<'a> {
 
     /// A warning about this chunk.
     pub fn warning(&self, message: impl std::fmt::Display) -> Warning {
-        Warning::new(format!("byte {}", self.offset), format!("{} chunk {}: {message}", self.kind, self.id))
+        Warning::at_byte(self.offset, format!("{} chunk {}: {message}", self.kind, self.id))
     }
 
     /// The header alone (no data borrowed), kept for messages after the bytes are gone.
@@ -182,7 +182,9 @@ pub fn read_chunks<'a>(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Chunk<'a>>, LoadError> {
     if bytes.is_empty() {
-        return Err(LoadError::whole_file(format!("not a {kind} file: it is empty (0 bytes)")));
+        return Err(
+            LoadError::whole_file(format!("not a {kind} file: it is empty (0 bytes)")).with_kind(LoadErrorKind::Empty)
+        );
     }
     let mut chunks = Vec::new();
     let mut pos = 0usize;
@@ -190,13 +192,13 @@ pub fn read_chunks<'a>(
         let rest = bytes.get(pos..).unwrap_or_default();
         let Some(header) = rest.get(..CHUNK_HEADER_SIZE) else {
             if pos > 0 && rest.iter().all(|b| *b == 0) {
-                warnings.push(Warning::new(
-                    format!("byte {pos}"),
+                warnings.push(Warning::at_byte(
+                    pos as u64,
                     format!("{} trailing zero byte(s) after the last chunk ignored", rest.len()),
                 ));
                 break;
             }
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 pos as u64,
                 format!(
                     "{kind} chunk header at byte {pos}: {CHUNK_HEADER_SIZE} bytes expected, only {} remain (file truncated?)",
@@ -214,7 +216,8 @@ pub fn read_chunks<'a>(
             return Err(LoadError::at_byte(
                 0,
                 format!("not a {kind} file: the first chunk is '{id}', expected {magic}"),
-            ));
+            )
+            .with_kind(LoadErrorKind::NotThisFormat));
         }
         if data_size < 0 || data_count < 0 {
             return Err(LoadError::at_byte(
@@ -226,7 +229,7 @@ pub fn read_chunks<'a>(
         let length = (record_size as u64) * (count as u64);
         let available = (rest.len() - CHUNK_HEADER_SIZE) as u64;
         if length > available {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 pos as u64,
                 format!(
                     "{label}: {count} records of {record_size} bytes ({length} bytes) run past the end of the file \

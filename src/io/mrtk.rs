@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use super::{LoadError, LoadOptions, MRTK_MAGIC};
+use super::{LoadError, LoadErrorKind, LoadOptions, MRTK_MAGIC};
 use crate::scene::{
     Asset, AxisConversion, BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_NAMES, Hand, HandCurves, KeyLayout,
     Keyframe, Marker, PoseCurves, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
@@ -38,7 +38,8 @@ pub fn read_recording(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadErr
         return Err(LoadError::at_byte(
             0,
             format!("not an MRTK input animation: magic is 0x{found}, expected 0x6a8faf6e0f9e42c6"),
-        ));
+        )
+        .with_kind(LoadErrorKind::NotThisFormat));
     }
     let major = r.i32(|| "the file ends inside the major version".to_owned())?;
     let minor = r.i32(|| "the file ends inside the minor version".to_owned())?;
@@ -52,7 +53,8 @@ pub fn read_recording(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadErr
         _ => Err(LoadError::at_byte(
             8,
             format!("MRTK input animation version {major}.{minor} is not supported (bonescope reads 1.0 and 1.1)"),
-        )),
+        )
+        .with_kind(LoadErrorKind::Unsupported)),
     }
 }
 
@@ -121,7 +123,7 @@ impl<'a> Reader<'a> {
                 self.pos = start + n;
                 Ok(s)
             }
-            None => Err(LoadError::at_byte(
+            None => Err(LoadError::truncated(
                 start as u64,
                 format!("{} ({n} bytes needed, {} remain)", what(), self.remaining()),
             )),
@@ -195,7 +197,7 @@ impl Tally {
     fn warning(self, summary: &str, warnings: &mut Vec<Warning>) {
         if let Some((offset, first)) = self.first {
             let more = if self.count > 1 { format!(" ({} in all)", self.count) } else { String::new() };
-            warnings.push(Warning::new(format!("byte {offset}"), format!("{summary}: {first}{more}")));
+            warnings.push(Warning::at_byte(offset, format!("{summary}: {first}{more}")));
         }
     }
 }
@@ -239,8 +241,8 @@ impl<'a> Parse<'a> {
         self.unordered.warning("key times do not ascend (evaluation assumes they do)", &mut w);
         self.bad_string.warning("marker name", &mut w);
         if self.trailing > 0 {
-            w.push(Warning::new(
-                format!("byte {}", self.trailing_at),
+            w.push(Warning::at_byte(
+                self.trailing_at as u64,
                 format!("{} byte(s) after the marker list, ignored", self.trailing),
             ));
         }
@@ -327,7 +329,7 @@ impl<'a> Parse<'a> {
         };
         let remaining = self.r.remaining();
         if count.checked_mul(key_size).is_none_or(|need| need > remaining) {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 count_at,
                 format!(
                     "curve '{name}' declares {count} keys of {key_size} bytes ({} bytes) but only {remaining} bytes \
@@ -407,7 +409,7 @@ impl<'a> Parse<'a> {
         // Each marker takes at least 5 bytes (time + a one-byte length).
         let remaining = self.r.remaining();
         if count.checked_mul(5).is_none_or(|need| need > remaining) {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 at,
                 format!(
                     "the marker list declares {count} markers (5 bytes each at least) but only {remaining} bytes remain"

@@ -17,7 +17,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Quat, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
-use super::{LoadError, LoadOptions};
+use super::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Skeleton, Warning};
 
 /// `AnimInfoBinary` of `ANIMINFO`, 168 bytes: one sequence.
@@ -160,7 +160,8 @@ pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadErro
         return Err(LoadError::whole_file(format!(
             "PSA file has no {} chunk: nothing to animate (truncated?)",
             missing.join(" / ")
-        )));
+        ))
+        .with_kind(LoadErrorKind::Truncated));
     };
     if file.bones.is_empty() {
         return Err(bones_chunk.error("no bones: a PSA needs at least one bone to animate"));
@@ -228,10 +229,7 @@ fn build_clip(
     let name = if decoded.is_empty() { format!("sequence {index}") } else { decoded };
     let at = info_chunk.record_offset(index);
     let warn = |warnings: &mut Vec<Warning>, message: String| {
-        warnings.push(Warning::new(
-            format!("byte {at}"),
-            format!("PSA chunk ANIMINFO, sequence {index} '{name}': {message}"),
-        ));
+        warnings.push(Warning::at_byte(at, format!("PSA chunk ANIMINFO, sequence {index} '{name}': {message}")));
     };
 
     let rate = if info.anim_rate.is_finite() && info.anim_rate > 0.0 {

@@ -25,7 +25,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
-use super::{LoadError, LoadOptions, resolve_texture};
+use super::{LoadError, LoadErrorKind, LoadOptions, resolve_texture};
 use crate::scene::{
     Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Skeleton, Subset, TextureRef, Transform,
     Warning, reduce_influences,
@@ -312,7 +312,8 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
         (src.faces.is_some(), "FACE0000 or FACE3200 (faces)"),
     ] {
         if !present {
-            return Err(LoadError::whole_file(format!("PSK file has no {what} chunk: nothing to show (truncated?)")));
+            return Err(LoadError::whole_file(format!("PSK file has no {what} chunk: nothing to show (truncated?)"))
+                .with_kind(LoadErrorKind::Truncated));
         }
     }
 
@@ -344,8 +345,7 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
 
 fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) -> Result<Skeleton, LoadError> {
     let Some(chunk) = src.bones.as_ref().filter(|_| !file.bones.is_empty()) else {
-        warnings.push(Warning::new(
-            "",
+        warnings.push(Warning::whole_file(
             "no bones (REFSKELT missing or empty): a single root bone was made so the mesh can be shown",
         ));
         let mut skeleton = Skeleton::default();
@@ -353,7 +353,9 @@ fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) ->
         return Ok(skeleton);
     };
     if file.bones.len() > usize::from(u16::MAX) + 1 {
-        return Err(chunk.error(format_args!("{} bones; at most 65536 are supported", file.bones.len())));
+        return Err(chunk
+            .error(format_args!("{} bones; at most 65536 are supported", file.bones.len()))
+            .with_kind(LoadErrorKind::Unsupported));
     }
     actorx::build_skeleton(&file.bones, chunk, warnings)
 }
@@ -424,7 +426,7 @@ fn point_influences(
         )));
     }
     if src.weights.is_none() && point_count > 0 {
-        warnings.push(Warning::new("", "no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
+        warnings.push(Warning::whole_file("no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
     }
     if report.unweighted > 0 {
         let root = skeleton.names.first().map(String::as_str).unwrap_or("root");
@@ -624,7 +626,7 @@ fn build_materials(
                 );
                 warnings.push(match chunk {
                     Some(chunk) => chunk.warning(message),
-                    None => Warning::new("", message),
+                    None => Warning::whole_file(message),
                 });
             }
             material.texture = Some(TextureRef { name, path });
@@ -647,7 +649,7 @@ fn build_materials(
         let message = format!("faces use material index {highest} but {what}; placeholder materials added");
         warnings.push(match chunk {
             Some(chunk) => chunk.warning(message),
-            None => Warning::new("", message),
+            None => Warning::whole_file(message),
         });
     }
     materials

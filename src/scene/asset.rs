@@ -71,26 +71,92 @@ impl Default for AxisConversion {
     }
 }
 
+/// Where in a file something is: a load error ([`crate::io::LoadError`]) or a [`Warning`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Position {
+    /// The file as a whole (e.g. empty, unknown format, a count over the whole file).
+    #[default]
+    File,
+    /// 1-based line of a text file.
+    Line(usize),
+    /// Byte offset in a binary file.
+    Byte(u64),
+}
+
+impl std::fmt::Display for Position {
+    /// `line 12`, `byte 5120`, or nothing for the whole file.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::File => Ok(()),
+            Position::Line(l) => write!(f, "line {l}"),
+            Position::Byte(b) => write!(f, "byte {b}"),
+        }
+    }
+}
+
+/// The written form — `line 12`, `byte 5120`, empty for the whole file — for code that builds positions as
+/// text. Text of any other shape means the whole file.
+impl From<&str> for Position {
+    fn from(text: &str) -> Self {
+        let number = |prefix: &str| text.strip_prefix(prefix).and_then(|n| n.trim().parse::<u64>().ok());
+        if let Some(line) = number("line ").and_then(|n| usize::try_from(n).ok()) {
+            Position::Line(line)
+        } else if let Some(byte) = number("byte ") {
+            Position::Byte(byte)
+        } else {
+            Position::File
+        }
+    }
+}
+
+impl From<String> for Position {
+    fn from(text: String) -> Self {
+        Position::from(text.as_str())
+    }
+}
+
+/// Compares with the written form (`line 12`, `byte 5120`, empty).
+impl PartialEq<&str> for Position {
+    fn eq(&self, text: &&str) -> bool {
+        match self {
+            Position::File => text.is_empty(),
+            Position::Line(l) => text.strip_prefix("line ").is_some_and(|n| n == l.to_string()),
+            Position::Byte(b) => text.strip_prefix("byte ").is_some_and(|n| n == b.to_string()),
+        }
+    }
+}
+
 /// A non-fatal problem found while loading, with where it is.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Warning {
-    /// e.g. "line 12" or "byte 5120"; empty when it concerns the whole file.
-    pub position: String,
+    pub position: Position,
     pub message: String,
 }
 
 impl Warning {
-    pub fn new(position: impl Into<String>, message: impl Into<String>) -> Self {
+    /// A warning at `position` (a [`Position`], or its written form).
+    pub fn new(position: impl Into<Position>, message: impl Into<String>) -> Self {
         Self { position: position.into(), message: message.into() }
+    }
+
+    pub fn at_line(line: usize, message: impl Into<String>) -> Self {
+        Self::new(Position::Line(line), message)
+    }
+
+    pub fn at_byte(offset: u64, message: impl Into<String>) -> Self {
+        Self::new(Position::Byte(offset), message)
+    }
+
+    pub fn whole_file(message: impl Into<String>) -> Self {
+        Self::new(Position::File, message)
     }
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.position.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.position, self.message)
+        match self.position {
+            Position::File => write!(f, "{}", self.message),
+            position => write!(f, "{position}: {}", self.message),
         }
     }
 }
@@ -166,14 +232,11 @@ impl Asset {
         self.recordings.extend(other.recordings);
         self.warnings.extend(other.warnings);
         if !report.unmatched_tracks.is_empty() {
-            self.warnings.push(Warning::new(
-                "",
-                format!(
-                    "{} animated bone(s) not in the skeleton, ignored: {}",
-                    report.unmatched_tracks.len(),
-                    report.unmatched_tracks.join(", ")
-                ),
-            ));
+            self.warnings.push(Warning::whole_file(format!(
+                "{} animated bone(s) not in the skeleton, ignored: {}",
+                report.unmatched_tracks.len(),
+                report.unmatched_tracks.join(", ")
+            )));
         }
         report
     }

@@ -18,7 +18,7 @@ mod recording;
 pub mod samples;
 mod skeleton;
 
-pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
+pub use asset::{Asset, AxisConversion, BindReport, Format, Position, Warning};
 pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
 pub use influences::{InfluenceReport, Influences, reduce_influences};

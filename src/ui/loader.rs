@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::io::{self, LoadError, LoadOptions};
+use crate::io::{self, LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::Asset;
 use crate::source::Source;
 
@@ -109,40 +109,26 @@ pub fn load_one(path: &Path, progress: &Progress) -> Result<Loaded, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
     let name = super::document::display_name(path);
     progress.set_stage(format!("reading {name}"));
-    let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
-    if meta.is_dir() {
-        return Err(fail(LoadError::whole_file("is a directory, not a file")));
-    }
-    if meta.len() > io::MAX_FILE_SIZE {
-        return Err(fail(LoadError::whole_file(format!(
-            "{} bytes is larger than the {}-byte limit",
-            meta.len(),
-            io::MAX_FILE_SIZE
-        ))));
-    }
-    let mut file = std::fs::File::open(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
+    let size = io::check_file(path).map_err(fail)?;
+    let mut file = std::fs::File::open(path).map_err(|e| fail(LoadError::io("cannot open", &e)))?;
     // The size is checked against the limit above; the file may still grow or shrink while being read.
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut bytes = Vec::with_capacity(size as usize);
     let mut chunk = vec![0u8; 1 << 20];
     loop {
-        let n = file.read(&mut chunk).map_err(|e| fail(LoadError::whole_file(format!("cannot read: {e}"))))?;
+        let n = file.read(&mut chunk).map_err(|e| fail(LoadError::io("cannot read", &e)))?;
         if n == 0 {
             break;
         }
         bytes.extend_from_slice(&chunk[..n]);
         progress.bytes_done.fetch_add(n as u64, Ordering::Relaxed);
         if bytes.len() as u64 > io::MAX_FILE_SIZE {
-            return Err(fail(LoadError::whole_file("the file grew past the size limit while being read")));
+            return Err(fail(
+                LoadError::whole_file("the file grew past the size limit while being read")
+                    .with_kind(LoadErrorKind::TooLarge),
+            ));
         }
     }
-    if bytes.is_empty() {
-        return Err(fail(LoadError::whole_file("the file is empty (0 bytes)")));
-    }
-    let format = io::detect_format(&bytes, Some(path)).ok_or_else(|| {
-        fail(LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`) or an MRTK recording",
-        ))
-    })?;
+    let format = io::detect_file_format(&bytes, path).map_err(fail)?;
     progress.set_stage(format!("parsing {name}"));
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..LoadOptions::default() };
     let mut asset = io::load_format(format, &bytes, &opts).map_err(fail)?;
@@ -182,15 +168,17 @@ mod tests {
         let job = LoadJob::spawn(vec![Source::File(empty.clone())], Purpose::Open(OpenMode::Replace), || {});
         let err = wait(&job).err().unwrap();
         assert_eq!(err.file.as_deref(), Some(empty.as_path()));
-        assert!(err.message.contains("empty"), "{err}");
+        assert_eq!(err.kind, LoadErrorKind::Empty, "{err}");
         let unknown = dir.join("notes.txt");
         std::fs::write(&unknown, b"hello").unwrap();
         let progress = Progress::default();
         let err = load_one(&unknown, &progress).err().unwrap();
-        assert!(err.to_string().contains("unknown format"), "{err}");
+        assert_eq!(err.kind, LoadErrorKind::UnknownFormat, "{err}");
         assert_eq!(progress.bytes_done.load(Ordering::Relaxed), 5);
         let missing = load_one(&dir.join("missing.psk"), &progress).err().unwrap();
-        assert!(missing.message.contains("cannot open"), "{missing}");
+        assert_eq!(missing.kind, LoadErrorKind::Io(std::io::ErrorKind::NotFound), "{missing}");
+        let dir_err = load_one(&dir, &progress).err().unwrap();
+        assert_eq!(dir_err.kind, LoadErrorKind::NotAFile, "{dir_err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use super::lex::{FieldError, Fields, Reader, first_token, trim};
 use super::weld::{Corner, MeshBuilder};
-use crate::io::LoadError;
 use crate::io::text::{self, decode_name, parse_i64};
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{InfluenceReport, Warning, reduce_influences};
 
 /// Bone indices are stored as u16 in render vertices.
@@ -87,14 +87,14 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
         let (keyword, rest) = first_token(line);
         if keyword.eq_ignore_ascii_case(b"version") {
             if saw_version || saw_block {
-                p.warnings.push(Warning::new(format!("line {line_no}"), "a second `version` line, ignored"));
+                p.warnings.push(Warning::at_line(line_no, "a second `version` line, ignored"));
                 continue;
             }
             saw_version = true;
             match parse_i64(trim(rest)) {
                 Some(1) => {}
-                Some(v) => p.warnings.push(Warning::new(
-                    format!("line {line_no}"),
+                Some(v) => p.warnings.push(Warning::at_line(
+                    line_no,
                     format!("version {v}: only version 1 is known; reading it as version 1"),
                 )),
                 None => {
@@ -107,7 +107,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
             continue;
         }
         if !saw_version && !saw_block {
-            p.warnings.push(Warning::new(format!("line {line_no}"), "no `version 1` line at the start of the file"));
+            p.warnings.push(Warning::at_line(line_no, "no `version 1` line at the start of the file"));
         }
         saw_block = true;
         if keyword.eq_ignore_ascii_case(b"nodes") {
@@ -137,14 +137,16 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
     }
     p.last_line = r.line();
     if !saw_version && !saw_block {
-        return Err(err(r.line(), "the file has no SMD data: expected `version 1` and a `nodes` block"));
+        return Err(err(r.line(), "the file has no SMD data: expected `version 1` and a `nodes` block")
+            .with_kind(LoadErrorKind::NotThisFormat));
     }
     if !saw_block {
-        return Err(err(r.line(), "the file ends after its `version` line: expected a `nodes` block"));
+        return Err(err(r.line(), "the file ends after its `version` line: expected a `nodes` block")
+            .with_kind(LoadErrorKind::Truncated));
     }
     if let Some((count, first)) = p.extra_tokens {
-        p.warnings.push(Warning::new(
-            format!("line {first}"),
+        p.warnings.push(Warning::at_line(
+            first,
             format!("{count} vertex line(s) have numbers after their bone links; they were ignored"),
         ));
     }
@@ -161,6 +163,7 @@ fn require_nodes(p: &Parsed, line: usize, block: &str) -> Result<(), LoadError> 
 
 fn unterminated(r: &Reader<'_>, block: &str, start: usize) -> LoadError {
     err(r.line(), format!("the file ends inside the `{block}` block that starts on line {start}: expected `end`"))
+        .with_kind(LoadErrorKind::Truncated)
 }
 
 struct Node {
@@ -511,7 +514,8 @@ fn parse_triangles(r: &mut Reader<'_>, start: usize, file_len: usize, p: &mut Pa
                     format!(
                         "the file ends inside the triangle whose material is on line {material_line}: expected 3 vertex lines, found {k}"
                     ),
-                ));
+                )
+                .with_kind(LoadErrorKind::Truncated));
             };
             let n = r.line();
             if is_keyword(vline, b"end") {
