@@ -64,9 +64,11 @@ fn report(result: Result<(), impl std::fmt::Display>) -> ExitCode {
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), String> {
+fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), bonescope::AppError> {
     let _ = files;
-    Err("this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
-         the `info` and `pose` subcommands"
-        .into())
+    Err(bonescope::AppError::Window(
+        "this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
+         the `info`, `pose` and `export` subcommands"
+            .into(),
+    ))
 }

@@ -89,13 +89,16 @@ pub struct RenderArgs {
 }
 
 /// Parses `WxH` (e.g. `800x600`).
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'"))?;
-    let parse =
-        |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{v}' in '{s}' is not a whole number of pixels"));
+fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
+    let invalid = AppError::Invalid;
+    let (w, h) =
+        s.split_once(['x', 'X']).ok_or_else(|| invalid(format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'")))?;
+    let parse = |v: &str| {
+        v.trim().parse::<u32>().map_err(|_| invalid(format!("'{v}' in '{s}' is not a whole number of pixels")))
+    };
     let (w, h) = (parse(w)?, parse(h)?);
     if !(1..=16384).contains(&w) || !(1..=16384).contains(&h) {
-        return Err(format!("{w}x{h}: each side must be 1 to 16384 pixels"));
+        return Err(invalid(format!("{w}x{h}: each side must be 1 to 16384 pixels")));
     }
     Ok((w, h))
 }
@@ -268,11 +271,14 @@ mod tests {
 
     #[test]
     fn sizes_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_size("256x128"), Ok((256, 128)));
-        assert_eq!(parse_size("64X64"), Ok((64, 64)));
-        assert!(parse_size("256").unwrap_err().contains("WIDTHxHEIGHT"));
-        assert!(parse_size("0x10").unwrap_err().contains("1 to 16384"));
-        assert!(parse_size("ax10").unwrap_err().contains("'a'"));
+        assert_eq!(parse_size("256x128").unwrap(), (256, 128));
+        assert_eq!(parse_size("64X64").unwrap(), (64, 64));
+        for (bad, why) in [("256", "WIDTHxHEIGHT"), ("0x10", "1 to 16384"), ("ax10", "'a'")] {
+            match parse_size(bad) {
+                Err(AppError::Invalid(text)) => assert!(text.contains(why), "{bad}: {text}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 
     #[test]

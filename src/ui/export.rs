@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::AppError;
 use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
@@ -20,10 +21,10 @@ pub fn suggested_name(model: Option<&Path>) -> String {
     format!("{stem}.glb")
 }
 
-/// Writes `asset` to `path` as `.glb`; the sentence for the user either way.
-pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, String> {
-    let (bytes, report) = export_glb(asset).map_err(|e| format!("Export failed: {e}"))?;
-    std::fs::write(path, &bytes).map_err(|e| format!("Export failed: cannot write {}: {e}", path.display()))?;
+/// Writes `asset` to `path` as `.glb`; the sentence for the user.
+pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, AppError> {
+    let (bytes, report) = export_glb(asset)?;
+    std::fs::write(path, &bytes).map_err(|e| AppError::write(path, e))?;
     let mut text = format!(
         "Exported {} ({} KB): {} nodes, {} meshes, {} animations, {} images",
         path.display(),
@@ -44,7 +45,7 @@ pub fn spawn_export(
     asset: Arc<Asset>,
     start: Option<PathBuf>,
     wake: impl FnOnce() + Send + 'static,
-) -> Result<ExportJob, String> {
+) -> Result<ExportJob, AppError> {
     let work = move || {
         let mut dialog = rfd::FileDialog::new()
             .set_title("Export glTF binary")
@@ -55,10 +56,11 @@ pub fn spawn_export(
         }
         dialog.save_file().map(|path| {
             let path = if path.extension().is_none() { path.with_extension("glb") } else { path };
-            write_glb(&asset, &path).unwrap_or_else(|e| e)
+            write_glb(&asset, &path).unwrap_or_else(|e| format!("Export failed: {e}"))
         })
     };
-    Job::spawn("bonescope-export", work, wake).map_err(|e| format!("Could not start the export: {e}"))
+    Job::spawn("bonescope-export", work, wake)
+        .map_err(|e| AppError::Invalid(format!("Could not start the export: {e}")))
 }
 
 #[cfg(test)]
@@ -74,11 +76,8 @@ mod tests {
         assert!(text.contains("2 animations"), "{text}");
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[..4], b"glTF");
-        assert!(
-            write_glb(&crate::scene::samples::demo::demo_asset(), &dir.join("missing/x.glb"))
-                .unwrap_err()
-                .contains("cannot write")
-        );
+        let unwritable = write_glb(&crate::scene::samples::demo::demo_asset(), &dir.join("missing/x.glb"));
+        assert!(matches!(unwritable, Err(AppError::Write { .. })), "{unwritable:?}");
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(suggested_name(Some(Path::new("/a/hero.psk"))), "hero.glb");
         assert_eq!(suggested_name(None), "bonescope.glb");

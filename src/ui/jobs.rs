@@ -148,7 +148,7 @@ impl ViewerApp {
         let start = self.session.doc.files.first().map(|f| f.path.clone());
         match spawn_export(Arc::clone(&self.session.doc.asset), start, move || waker.request_repaint()) {
             Ok(job) => self.jobs.export = Some(job),
-            Err(e) => self.notify(e),
+            Err(e) => self.notify(e.to_string()),
         }
     }
 
