@@ -1,10 +1,11 @@
 //! The eframe application, [`ViewerApp`], in parts a newcomer can find:
-//! - [`Session`](super::session) — the open document, playback, pose, selection (and how loads become it);
-//! - [`Jobs`](super::jobs) — loading, the file dialog and the export on worker threads;
-//! - [`Script`](super::script) — the scripted start-up of the command line (`--screenshot`, `--time`, …);
-//! - [`keymap`](super::keymap) — the key table behind key dispatch, the Help window and the README;
-//! - [`apply`](super::apply) — [`ViewerApp::apply`], the one place where state changes;
-//! - [`menu`](super::menu), [`windows`](super::windows) and the panel modules — what is drawn.
+//! - `document_view.rs` ([`DocumentView`]): the open document, playback, pose and selection, and how a load
+//!   becomes the open document;
+//! - `jobs.rs` ([`Jobs`]): loading, the file dialog and the export on worker threads;
+//! - `script.rs` ([`Script`]): the scripted start-up of the command line (`--screenshot`, `--time`, …);
+//! - `keymap.rs`: the key table behind key dispatch, the Help window and the README's table;
+//! - `apply.rs`: [`ViewerApp::apply`], the one place where state changes;
+//! - `menu.rs`, `windows.rs` and the panel modules: what is drawn.
 //!
 //! This file holds the parts together and runs the frame: finished jobs are picked up, changed files are
 //! reloaded, dropped files and key presses become commands, the player advances and the pose is evaluated, the
@@ -24,6 +25,7 @@ use crate::source::Source;
 use super::ViewerArgs;
 use super::command::{Command, OpenMode};
 use super::diagnostics::{self, DiagnosticsView};
+use super::document_view::DocumentView;
 use super::gpu::GpuState;
 use super::inspector;
 use super::jobs::{Jobs, RELOAD_POLL};
@@ -32,7 +34,6 @@ use super::loader::{LoadJob, Purpose};
 use super::outliner::{self, OutlinerView};
 use super::recording_view::{self, RecordingView};
 use super::script::{Outcome, Script};
-use super::session::Session;
 use super::state::{RightTab, STORAGE_KEY, UiState};
 use super::timeline::{self, TimelineView};
 use super::viewport::{self, StatusInfo, ViewportCache};
@@ -42,11 +43,11 @@ pub struct ViewerApp {
     /// What survives a restart: recent files, panel visibility, viewport and playback options.
     pub(super) state: UiState,
     pub(super) gpu: GpuState,
-    pub(super) session: Session,
+    pub(super) view: DocumentView,
     pub(super) camera: OrbitCamera,
     pub(super) jobs: Jobs,
     pub(super) diagnostics: DiagnosticsView,
-    pub(super) views: PanelViews,
+    pub(super) panels: PanelViews,
     pub(super) messages: Messages,
     pub(super) script: Script,
     pub(super) clock: FrameClock,
@@ -110,7 +111,7 @@ impl ViewerApp {
             Some(super::Theme::System) => cc.egui_ctx.set_theme(egui::ThemePreference::System),
             None => {}
         }
-        let session = Session::new(state.playback, state.speed);
+        let view = DocumentView::new(state.playback, state.speed);
         // Without files the viewer opens on the demo character.
         let sources =
             if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
@@ -119,12 +120,12 @@ impl ViewerApp {
         Self {
             state,
             gpu,
-            session,
+            view,
             // The viewer's opening angles: from the front right, a little above.
             camera: OrbitCamera { yaw: 0.5, pitch: 0.25, ..OrbitCamera::default() },
             jobs: Jobs { load: Some(load), ..Jobs::default() },
             diagnostics: DiagnosticsView::default(),
-            views: PanelViews::default(),
+            panels: PanelViews::default(),
             messages: Messages { error: None, notice: None, since: Instant::now() },
             script,
             clock: FrameClock { last_frame: None, fps: 0.0, last_reload_check: Instant::now() },
@@ -159,7 +160,7 @@ impl ViewerApp {
 
     /// `--finding N`: once the first scene's diagnostics are in, shows that finding.
     fn scripted_finding(&mut self) {
-        let doc = &self.session.doc;
+        let doc = &self.view.doc;
         let checked = self.diagnostics.generation == doc.generation && !self.diagnostics.running();
         if self.jobs.load.is_some() || doc.generation == 0 || !checked {
             return;
@@ -177,7 +178,7 @@ impl ViewerApp {
             for tab in RightTab::ALL {
                 // The Recording tab only where there is a recording (or it is the one open).
                 if tab == RightTab::Recording
-                    && self.session.doc.asset.recordings.is_empty()
+                    && self.view.doc.asset.recordings.is_empty()
                     && self.state.right_tab != RightTab::Recording
                 {
                     continue;
@@ -194,15 +195,15 @@ impl ViewerApp {
         ui.separator();
         match self.state.right_tab {
             RightTab::Inspector => {
-                inspector::bone(ui, &self.session.doc, &self.session.pose, self.session.selected, &self.state, cmds);
+                inspector::bone(ui, &self.view.doc, &self.view.pose, self.view.selected, &self.state, cmds);
             }
-            RightTab::Callbacks => super::mixer::callback_log(ui, &self.session.log, self.session.fired_total, cmds),
-            RightTab::Diagnostics => diagnostics::show(ui, &mut self.diagnostics, &self.session.doc, cmds),
+            RightTab::Callbacks => super::mixer::callback_log(ui, &self.view.log, self.view.fired_total, cmds),
+            RightTab::Diagnostics => diagnostics::show(ui, &mut self.diagnostics, &self.view.doc, cmds),
             RightTab::Recording => {
-                let now = self.session.recording_poses.first().map_or(0.0, |p| p.time);
-                recording_view::show(ui, &mut self.views.recording, &self.session.doc, now, cmds);
+                let now = self.view.recording_poses.first().map_or(0.0, |p| p.time);
+                recording_view::show(ui, &mut self.panels.recording, &self.view.doc, now, cmds);
             }
-            RightTab::Files => inspector::files(ui, &self.session.doc),
+            RightTab::Files => inspector::files(ui, &self.view.doc),
         }
     }
 }
@@ -210,7 +211,7 @@ impl ViewerApp {
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.gpu.sync(frame.wgpu_render_state(), &self.session.doc);
+        self.gpu.sync(frame.wgpu_render_state(), &self.view.doc);
         let now = Instant::now();
         let dt = if self.script.is_automated() {
             // Automated runs are deterministic: a fixed step per frame, whatever the machine's speed.
@@ -224,15 +225,15 @@ impl eframe::App for ViewerApp {
         }
         self.clock.last_frame = Some(now);
 
-        let shown = self.jobs.load.is_none() && self.session.doc.generation > 0;
-        self.script.report_timing(shown.then(|| self.session.doc.title()).as_deref());
+        let shown = self.jobs.load.is_none() && self.view.doc.generation > 0;
+        self.script.report_timing(shown.then(|| self.view.doc.title()).as_deref());
         self.poll_load();
         self.poll_export();
-        self.diagnostics.poll(self.session.doc.generation);
+        self.diagnostics.poll(self.view.doc.generation);
         self.scripted_finding();
         if self.jobs.load.is_none() {
             let waker = ctx.clone();
-            self.diagnostics.ensure(&self.session.doc, &self.session.pose.palette, false, move || {
+            self.diagnostics.ensure(&self.view.doc, &self.view.pose.palette, false, move || {
                 waker.request_repaint();
             });
         }
@@ -242,44 +243,38 @@ impl eframe::App for ViewerApp {
         self.input_commands(&ctx, &mut cmds);
 
         // Animation.
-        let session = &mut self.session;
+        let view = &mut self.view;
         let mut fired = Vec::new();
-        session.player.advance(&session.doc.asset, session.focus_track, dt, |f| fired.push(f));
+        view.player.advance(&view.doc.asset, view.focus_track, dt, |f| fired.push(f));
         for f in fired {
-            session.record(f);
+            view.record(f);
         }
-        session.player.evaluate(&mut session.pose);
+        view.player.evaluate(&mut view.pose);
         self.update_display_palette();
-        let session = &mut self.session;
-        session.recording_poses.resize_with(session.doc.asset.recordings.len(), RecordingPose::default);
-        for (rec, pose) in session.doc.asset.recordings.iter().zip(&mut session.recording_poses) {
-            evaluate_recording(rec, session.player.recording_time(rec.duration), pose);
-        }
-
-        self.update_display_palette();
-        self.session.recording_poses.resize_with(self.session.doc.asset.recordings.len(), RecordingPose::default);
-        for (rec, pose) in self.session.doc.asset.recordings.iter().zip(&mut self.session.recording_poses) {
-            evaluate_recording(rec, self.session.player.recording_time(rec.duration), pose);
+        let view = &mut self.view;
+        view.recording_poses.resize_with(view.doc.asset.recordings.len(), RecordingPose::default);
+        for (rec, pose) in view.doc.asset.recordings.iter().zip(&mut view.recording_poses) {
+            evaluate_recording(rec, view.player.recording_time(rec.duration), pose);
         }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
         if self.state.show_timeline {
             egui::Panel::bottom("timeline").resizable(true).default_size(250.0).min_size(120.0).show(ui, |ui| {
                 let input = timeline::TimelineInput {
-                    doc: &self.session.doc,
-                    player: &self.session.player,
+                    doc: &self.view.doc,
+                    player: &self.view.player,
                     state: &self.state,
-                    focus: self.session.focus_track,
-                    selected: self.session.selected,
-                    log: &self.session.log,
+                    focus: self.view.focus_track,
+                    selected: self.view.selected,
+                    log: &self.view.log,
                 };
-                timeline::show(ui, &input, &mut self.views.timeline, &mut cmds);
+                timeline::show(ui, &input, &mut self.panels.timeline, &mut cmds);
             });
         }
         if self.state.show_outliner {
             egui::Panel::left("outliner").resizable(true).default_size(270.0).min_size(150.0).show(ui, |ui| {
-                let clip = self.session.player.track(self.session.focus_track).and_then(|t| t.clip);
-                outliner::show(ui, &self.session.doc, self.session.selected, clip, &mut self.views.outliner, &mut cmds);
+                let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip);
+                outliner::show(ui, &self.view.doc, self.view.selected, clip, &mut self.panels.outliner, &mut cmds);
             });
         }
         if self.state.show_inspector {
@@ -290,9 +285,9 @@ impl eframe::App for ViewerApp {
         self.camera.orthographic = self.state.orthographic;
         let status = StatusInfo {
             fps: self.clock.fps,
-            triangles: self.session.doc.asset.triangle_count(),
-            vertices: self.session.doc.asset.vertex_count(),
-            bones: self.session.doc.asset.skeleton.len(),
+            triangles: self.view.doc.asset.triangle_count(),
+            vertices: self.view.doc.asset.vertex_count(),
+            bones: self.view.doc.asset.skeleton.len(),
             adapter: if self.gpu.backend.is_empty() {
                 self.gpu.adapter.clone()
             } else {
@@ -303,19 +298,19 @@ impl eframe::App for ViewerApp {
         let mut viewport_rect = egui::Rect::NOTHING;
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let input = viewport::ViewInput {
-                doc: &self.session.doc,
-                pose: &self.session.pose,
-                palette: &self.session.display_palette,
-                highlight: self.session.highlight.as_ref(),
+                doc: &self.view.doc,
+                pose: &self.view.pose,
+                palette: &self.view.display_palette,
+                highlight: self.view.highlight.as_ref(),
                 hover_labels: self.script.screenshot.is_none(),
                 state: &self.state,
                 camera: &self.camera,
-                selected: self.session.selected,
-                recordings: &self.session.recording_poses,
+                selected: self.view.selected,
+                recordings: &self.view.recording_poses,
                 status: &status,
                 gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
             };
-            viewport_rect = viewport::show(ui, &input, &mut self.views.viewport, &mut cmds);
+            viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);
             self.empty_hint(ui, viewport_rect);
         });
         self.windows(&ctx, viewport_rect, &mut cmds);
@@ -342,9 +337,9 @@ impl eframe::App for ViewerApp {
                 ctx.request_repaint_after(Duration::from_millis(500));
             }
         }
-        if self.session.player.playing || self.jobs.busy() || self.diagnostics.running() {
+        if self.view.player.playing || self.jobs.busy() || self.diagnostics.running() {
             ctx.request_repaint();
-        } else if self.state.auto_reload && !self.session.doc.files.is_empty() {
+        } else if self.state.auto_reload && !self.view.doc.files.is_empty() {
             ctx.request_repaint_after(RELOAD_POLL);
         }
     }

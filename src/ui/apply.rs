@@ -16,7 +16,7 @@ use crate::source::Source;
 
 impl ViewerApp {
     pub fn apply(&mut self, ctx: &egui::Context, cmd: Command) {
-        let asset = &self.session.doc.asset;
+        let asset = &self.view.doc.asset;
         match cmd {
             Command::OpenDialog => self.open_dialog(ctx, OpenMode::Replace),
             Command::Open { paths, mode } => {
@@ -26,13 +26,13 @@ impl ViewerApp {
                 self.start_load(ctx, vec![Source::Sample(sample)], Purpose::Open(OpenMode::Replace));
             }
             Command::Reload => {
-                if !self.session.doc.files.is_empty() {
-                    self.start_load(ctx, self.session.doc.sources(), Purpose::Reload);
+                if !self.view.doc.files.is_empty() {
+                    self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
                 }
             }
             Command::ExportDialog => self.start_export(ctx),
             Command::SearchBones => {
-                self.views.outliner.focus_search = true;
+                self.panels.outliner.focus_search = true;
                 self.state.set_panel(PanelId::Outliner, true);
             }
             Command::ClearRecent => self.state.recent.clear(),
@@ -44,22 +44,21 @@ impl ViewerApp {
             Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
-                let mut b =
-                    posed_bounds(&self.session.doc.asset, &self.session.pose.palette, &self.session.pose.to_root);
-                if let Some(r) = self.views.viewport.pose_bounds {
+                let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
+                if let Some(r) = self.panels.viewport.pose_bounds {
                     // Recordings (hands, head) add to what the pose covers.
                     b.add(r.min);
                     b.add(r.max);
                 }
                 if b.is_empty() {
-                    b = self.session.doc.bind_bounds;
+                    b = self.view.doc.bind_bounds;
                 }
                 self.camera.frame_for_orbiting(&b);
             }
             Command::FrameSelected => {
-                if let Some(t) = self.session.selected.and_then(|b| self.session.pose.to_root.get(b)) {
+                if let Some(t) = self.view.selected.and_then(|b| self.view.pose.to_root.get(b)) {
                     let p = asset.axes.to_viewer.transform_point3(t.w_axis.truncate());
-                    let r = self.session.doc.bind_bounds.sizing_radius() * 0.25;
+                    let r = self.view.doc.bind_bounds.sizing_radius() * 0.25;
                     let keep = self.camera.scene_radius;
                     // A cube whose bounding sphere has radius r around the joint.
                     self.camera.frame_for_orbiting(&Bounds::cube(p, r / 3f32.sqrt()));
@@ -73,87 +72,83 @@ impl ViewerApp {
             }
             Command::SetShading(s) => self.state.shading = s,
             Command::SetOverlay(o, on) => self.state.overlays.set(o, on),
-            Command::TogglePlay => self.session.player.toggle_play(asset, self.session.focus_track),
-            Command::Seek(t) => self.session.player.seek(asset, self.session.focus_track, t),
+            Command::TogglePlay => self.view.player.toggle_play(asset, self.view.focus_track),
+            Command::Seek(t) => self.view.player.seek(asset, self.view.focus_track, t),
             Command::StepFrames(n) => {
-                let fps = self.session.player.frame_rate(asset, self.session.focus_track);
-                self.session.player.playing = false;
+                let fps = self.view.player.frame_rate(asset, self.view.focus_track);
+                self.view.player.playing = false;
                 // Land on frame boundaries of the focus clip.
-                let frame = (self.session.player.now(asset, self.session.focus_track) * fps).round() + n as f32;
-                self.session.player.seek(asset, self.session.focus_track, frame / fps);
+                let frame = (self.view.player.now(asset, self.view.focus_track) * fps).round() + n as f32;
+                self.view.player.seek(asset, self.view.focus_track, frame / fps);
             }
-            Command::GoToStart => self.session.player.seek(asset, self.session.focus_track, 0.0),
+            Command::GoToStart => self.view.player.seek(asset, self.view.focus_track, 0.0),
             Command::GoToEnd => {
-                let len = self.session.player.length(asset, self.session.focus_track);
+                let len = self.view.player.length(asset, self.view.focus_track);
                 // In a loop the very end is the start again: stop just before it, on the last frame.
-                let end = if self.session.player.mode() == PlaybackType::Loop { (len - 1e-4).max(0.0) } else { len };
-                self.session.player.seek(asset, self.session.focus_track, end);
+                let end = if self.view.player.mode() == PlaybackType::Loop { (len - 1e-4).max(0.0) } else { len };
+                self.view.player.seek(asset, self.view.focus_track, end);
             }
             Command::SetSpeed(s) => {
                 self.state.speed = s.max(0.0);
-                self.session.player.speed = self.state.speed;
+                self.view.player.speed = self.state.speed;
             }
             Command::SetPlayback(m) => {
                 self.state.playback = m;
-                self.session.player.set_mode(m);
+                self.view.player.set_mode(m);
             }
             Command::AddTrack => {
                 if !asset.clips.is_empty() {
-                    let clip = self.session.player.track(self.session.focus_track).and_then(|t| t.clip).unwrap_or(0);
-                    let now = self.session.player.now(asset, self.session.focus_track);
-                    if let Some(t) = self.session.player.add_track(clip, f64::from(now)) {
-                        self.session.focus_track = t;
+                    let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip).unwrap_or(0);
+                    let now = self.view.player.now(asset, self.view.focus_track);
+                    if let Some(t) = self.view.player.add_track(clip, f64::from(now)) {
+                        self.view.focus_track = t;
                     }
                 }
             }
             Command::RemoveTrack(i) => {
-                self.session.player.remove_track(i);
-                self.session.focus_track =
-                    self.session.focus_track.min(self.session.player.track_count().saturating_sub(1));
+                self.view.player.remove_track(i);
+                self.view.focus_track = self.view.focus_track.min(self.view.player.track_count().saturating_sub(1));
             }
-            Command::FocusTrack(i) => {
-                self.session.focus_track = i.min(self.session.player.track_count().saturating_sub(1))
-            }
+            Command::FocusTrack(i) => self.view.focus_track = i.min(self.view.player.track_count().saturating_sub(1)),
             Command::EditTrack(i, edit) => match edit {
                 TrackEdit::Clip(c) => {
                     if c < asset.clips.len() {
-                        self.session.player.set_clip(i, c);
+                        self.view.player.set_clip(i, c);
                     }
                 }
-                TrackEdit::Enabled(e) => self.session.player.set_enabled(i, e),
-                TrackEdit::Weight(w) => self.session.player.set_weight(i, w),
-                TrackEdit::Speed(s) => self.session.player.set_speed(i, s),
-                TrackEdit::Position(p) => self.session.player.set_local_time(i, p),
-                TrackEdit::Mode(m) => self.session.player.set_mix_mode(i, m),
-                TrackEdit::Mask(m) => self.session.player.set_mask(i, m, asset),
-                TrackEdit::Solo(on) => self.session.player.set_solo(i, on),
-                TrackEdit::Mute(on) => self.session.player.set_mute(i, on),
-                TrackEdit::ClearEvents => self.session.player.clear_events(i),
+                TrackEdit::Enabled(e) => self.view.player.set_enabled(i, e),
+                TrackEdit::Weight(w) => self.view.player.set_weight(i, w),
+                TrackEdit::Speed(s) => self.view.player.set_speed(i, s),
+                TrackEdit::Position(p) => self.view.player.set_local_time(i, p),
+                TrackEdit::Mode(m) => self.view.player.set_mix_mode(i, m),
+                TrackEdit::Mask(m) => self.view.player.set_mask(i, m, asset),
+                TrackEdit::Solo(on) => self.view.player.set_solo(i, on),
+                TrackEdit::Mute(on) => self.view.player.set_mute(i, on),
+                TrackEdit::ClearEvents => self.view.player.clear_events(i),
             },
             Command::CrossFade { clip, seconds } => {
                 if clip < asset.clips.len()
-                    && let Some(t) = self.session.player.cross_fade(clip, seconds)
+                    && let Some(t) = self.view.player.cross_fade(clip, seconds)
                 {
-                    self.session.focus_track = t;
-                    self.session.player.playing = true;
+                    self.view.focus_track = t;
+                    self.view.player.playing = true;
                 }
             }
             Command::SetCrossFadeSeconds(s) => self.state.cross_fade_seconds = s.max(0.0),
             Command::ClearCallbackLog => {
-                self.session.log.clear();
-                self.session.fired_total = 0;
+                self.view.log.clear();
+                self.view.fired_total = 0;
             }
             Command::SelectBone(b) => {
                 if b.is_none() {
-                    self.session.highlight = None;
+                    self.view.highlight = None;
                 }
-                self.session.selected = b.filter(|&b| b < asset.skeleton.len());
+                self.view.selected = b.filter(|&b| b < asset.skeleton.len());
             }
             Command::SetSkinSelectedOnly(on) => self.state.skin_selected_only = on,
             Command::RunDiagnostics => {
                 let waker = ctx.clone();
-                self.diagnostics
-                    .ensure(&self.session.doc, &self.session.pose.palette, true, move || waker.request_repaint());
+                self.diagnostics.ensure(&self.view.doc, &self.view.pose.palette, true, move || waker.request_repaint());
             }
             Command::ShowFinding(i) => self.show_finding(i),
             Command::SetPanel(p, shown) => self.state.set_panel(p, shown),

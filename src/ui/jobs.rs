@@ -112,7 +112,7 @@ impl ViewerApp {
             Err(e) => {
                 if job.purpose == Purpose::Reload {
                     // Retry on the next change only, not every poll.
-                    for f in &mut self.session.doc.files {
+                    for f in &mut self.view.doc.files {
                         *f = SourceFile::new(&f.path, f.format);
                     }
                 }
@@ -141,12 +141,12 @@ impl ViewerApp {
 
     /// Asks where to save on a worker thread and exports the open scene there.
     pub(super) fn start_export(&mut self, ctx: &egui::Context) {
-        if self.jobs.export.is_some() || self.session.doc.is_empty() {
+        if self.jobs.export.is_some() || self.view.doc.is_empty() {
             return;
         }
         let waker = ctx.clone();
-        let start = self.session.doc.files.first().map(|f| f.path.clone());
-        match spawn_export(Arc::clone(&self.session.doc.asset), start, move || waker.request_repaint()) {
+        let start = self.view.doc.files.first().map(|f| f.path.clone());
+        match spawn_export(Arc::clone(&self.view.doc.asset), start, move || waker.request_repaint()) {
             Ok(job) => self.jobs.export = Some(job),
             Err(e) => self.notify(e.to_string()),
         }
@@ -176,7 +176,7 @@ impl ViewerApp {
         if self.jobs.dialog.is_some() {
             return;
         }
-        let start_dir = self.session.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
+        let start_dir = self.view.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
         let ctx = ctx.clone();
         let pick = move || {
             let mut dialog = rfd::FileDialog::new()
@@ -203,8 +203,8 @@ impl ViewerApp {
             return;
         }
         self.clock.last_reload_check = Instant::now();
-        if self.session.doc.files.iter().any(|f| f.changed_on_disk()) {
-            self.start_load(ctx, self.session.doc.sources(), Purpose::Reload);
+        if self.view.doc.files.iter().any(|f| f.changed_on_disk()) {
+            self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
         }
     }
 }

@@ -45,7 +45,7 @@ impl ViewerApp {
                 if ui.button("Open the demo recording").on_hover_text("Two hands pinching, head and gaze").clicked() {
                     cmds.push(Command::OpenSample(Sample::DemoRecording));
                 }
-                let can_export = !self.session.doc.is_empty() && self.jobs.export.is_none();
+                let can_export = !self.view.doc.is_empty() && self.jobs.export.is_none();
                 if ui
                     .add_enabled(can_export, egui::Button::new("Export glTF (.glb)…  (Ctrl+E)"))
                     .on_hover_text("Meshes, skin, every bound clip and recordings, for Blender, three.js and engines")
@@ -54,7 +54,7 @@ impl ViewerApp {
                     cmds.push(Command::ExportDialog);
                 }
                 ui.separator();
-                let can_reload = !self.session.doc.files.is_empty();
+                let can_reload = !self.view.doc.files.is_empty();
                 if ui.add_enabled(can_reload, egui::Button::new("Reload  (Ctrl+R)")).clicked() {
                     cmds.push(Command::Reload);
                 }
@@ -138,7 +138,7 @@ impl ViewerApp {
                 }
             });
             ui.separator();
-            ui.label(egui::RichText::new(self.session.doc.title()).strong());
+            ui.label(egui::RichText::new(self.view.doc.title()).strong());
             if let Some(job) = &self.jobs.load {
                 ui.separator();
                 ui.spinner();

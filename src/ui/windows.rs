@@ -51,7 +51,7 @@ impl ViewerApp {
                         ui.label(egui::RichText::new(&e.message).color(ui.visuals().error_fg_color));
                         ui.end_row();
                     });
-                    ui.weak(if self.session.doc.is_empty() {
+                    ui.weak(if self.view.doc.is_empty() {
                         "Open another file, or File › Open the built-in demo."
                     } else {
                         "Everything that was open is still open."
@@ -103,7 +103,7 @@ impl ViewerApp {
         if ctx.input(|i| !i.raw.hovered_files.is_empty()) {
             let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop")));
             painter.rect_filled(viewport_rect, 0.0, egui::Color32::from_black_alpha(150));
-            let text = if self.session.doc.has_model_file() {
+            let text = if self.view.doc.has_model_file() {
                 "Drop: a model opens; animation files (PSA, animation SMD, recordings) bind to the open model"
             } else {
                 "Drop to open (the first file is the model, the rest bind to it)"
@@ -119,7 +119,7 @@ impl ViewerApp {
     }
 
     pub(super) fn empty_hint(&self, ui: &egui::Ui, rect: egui::Rect) {
-        if self.jobs.load.is_none() && self.session.doc.is_empty() {
+        if self.jobs.load.is_none() && self.view.doc.is_empty() {
             ui.painter().text(
                 rect.center(),
                 egui::Align2::CENTER_CENTER,

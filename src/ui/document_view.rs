@@ -23,7 +23,7 @@ use super::script::parse_track_spec;
 pub const LOG_LIMIT: usize = 500;
 
 /// The open document and its view state.
-pub struct Session {
+pub struct DocumentView {
     pub doc: Document,
     pub player: Player,
     /// The mixer track the timeline, the transport and stepping act on.
@@ -44,7 +44,7 @@ pub struct Session {
     pub generation: u64,
 }
 
-impl Session {
+impl DocumentView {
     /// Nothing open yet.
     pub fn new(playback: PlaybackType, speed: f32) -> Self {
         let mut player = Player::for_asset(&Asset::default(), None, PlaybackType::Loop);
@@ -81,32 +81,32 @@ impl ViewerApp {
             Purpose::Open(OpenMode::Bind) => true,
             Purpose::Open(OpenMode::Auto) => {
                 let assets: Vec<&Asset> = loaded.iter().map(|l| &l.asset).collect();
-                drop_binds(&self.session.doc, &assets)
+                drop_binds(&self.view.doc, &assets)
             }
             Purpose::Open(OpenMode::Replace) | Purpose::Reload => false,
         };
         if bind {
-            let first_new_clip = self.session.doc.asset.clips.len();
+            let first_new_clip = self.view.doc.asset.clips.len();
             for l in loaded {
-                let report = Arc::make_mut(&mut self.session.doc.asset).bind_animations(l.asset);
-                self.session.doc.reports.push(report);
+                let report = Arc::make_mut(&mut self.view.doc.asset).bind_animations(l.asset);
+                self.view.doc.reports.push(report);
                 if let Origin::File(f) = l.origin {
-                    self.session.doc.files.push(f);
+                    self.view.doc.files.push(f);
                 }
             }
-            if first_new_clip < self.session.doc.asset.clips.len() {
-                self.session.player.add_new_clips(&self.session.doc.asset);
+            if first_new_clip < self.view.doc.asset.clips.len() {
+                self.view.player.add_new_clips(&self.view.doc.asset);
                 // Play what was just bound: on the focus track, or on a new track.
-                if self.session.focus_track < self.session.player.track_count() {
-                    self.session.player.set_clip(self.session.focus_track, first_new_clip);
-                    self.session.player.clear_events(self.session.focus_track);
-                } else if let Some(t) = self.session.player.add_track(first_new_clip, 0.0) {
-                    self.session.focus_track = t;
+                if self.view.focus_track < self.view.player.track_count() {
+                    self.view.player.set_clip(self.view.focus_track, first_new_clip);
+                    self.view.player.clear_events(self.view.focus_track);
+                } else if let Some(t) = self.view.player.add_track(first_new_clip, 0.0) {
+                    self.view.focus_track = t;
                 }
-                self.session.player.seek(&self.session.doc.asset, self.session.focus_track, 0.0);
-                self.session.player.playing = true;
+                self.view.player.seek(&self.view.doc.asset, self.view.focus_track, 0.0);
+                self.view.player.playing = true;
             }
-            self.state.remember(&self.session.doc.paths());
+            self.state.remember(&self.view.doc.paths());
             return;
         }
         let mut iter = loaded.into_iter();
@@ -119,59 +119,58 @@ impl ViewerApp {
             origins.push(l.origin);
         }
         let generation = self.next_generation();
-        self.session.highlight = None;
-        let old = std::mem::replace(&mut self.session.doc, Document::new(asset, origins, reports, generation));
+        self.view.highlight = None;
+        let old = std::mem::replace(&mut self.view.doc, Document::new(asset, origins, reports, generation));
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
-            self.session.selected = self
-                .session
+            self.view.selected = self
+                .view
                 .selected
                 .and_then(|b| old.asset.skeleton.names.get(b))
-                .and_then(|n| self.session.doc.asset.skeleton.find(n));
-            self.session.player = self.session.player.carried_over(&self.session.doc.asset);
-            self.session.focus_track =
-                self.session.focus_track.min(self.session.player.track_count().saturating_sub(1));
-            self.notify(format!("Reloaded {}", self.session.doc.title()));
+                .and_then(|n| self.view.doc.asset.skeleton.find(n));
+            self.view.player = self.view.player.carried_over(&self.view.doc.asset);
+            self.view.focus_track = self.view.focus_track.min(self.view.player.track_count().saturating_sub(1));
+            self.notify(format!("Reloaded {}", self.view.doc.title()));
         } else {
             let clip = self.script.clip.take().and_then(|name| {
-                let found = self.session.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
+                let found = self.view.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
                 if found.is_none() {
                     self.notify(format!("No clip named '{name}'; playing the first clip"));
                 }
                 found
             });
-            self.session.player = Player::for_asset(&self.session.doc.asset, clip, self.state.playback);
-            self.session.player.speed = self.state.speed.max(0.0);
+            self.view.player = Player::for_asset(&self.view.doc.asset, clip, self.state.playback);
+            self.view.player.speed = self.state.speed.max(0.0);
             if let Some(t) = self.script.time.take() {
-                self.session.player.seek(&self.session.doc.asset, 0, t);
-                self.session.player.playing = false;
+                self.view.player.seek(&self.view.doc.asset, 0, t);
+                self.view.player.playing = false;
             }
-            self.session.selected = self.script.select.take().and_then(|name| {
-                let found = self.session.doc.asset.skeleton.find(&name);
+            self.view.selected = self.script.select.take().and_then(|name| {
+                let found = self.view.doc.asset.skeleton.find(&name);
                 if found.is_none() {
                     self.notify(format!("No bone named '{name}'"));
                 }
                 found
             });
-            self.session.focus_track = 0;
+            self.view.focus_track = 0;
             for spec in std::mem::take(&mut self.script.tracks) {
                 if let Err(e) = self.add_track_spec(&spec) {
                     self.notify(e.to_string());
                 }
             }
-            self.session.log.clear();
-            self.views.timeline.fit = true;
+            self.view.log.clear();
+            self.panels.timeline.fit = true;
             self.frame_next = true;
-            if !self.session.doc.files.is_empty() && self.session.doc.sample.is_none() {
-                self.state.remember(&self.session.doc.paths());
+            if !self.view.doc.files.is_empty() && self.view.doc.sample.is_none() {
+                self.state.remember(&self.view.doc.paths());
             }
         }
-        self.session.player.evaluate(&mut self.session.pose);
+        self.view.player.evaluate(&mut self.view.pose);
     }
 
     fn next_generation(&mut self) -> u64 {
-        self.session.generation += 1;
-        self.session.generation
+        self.view.generation += 1;
+        self.view.generation
     }
 
     /// Adds a mixer track from a `--track CLIP[@SECONDS][*WEIGHT]` spec.
@@ -179,15 +178,15 @@ impl ViewerApp {
         let (name, pos, weight) = parse_track_spec(spec)?;
         let invalid = |why: String| AppError::Invalid(format!("--track '{spec}': {why}"));
         let clip = self
-            .session
+            .view
             .doc
             .asset
             .clips
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| invalid(format!("no clip named '{name}'")))?;
-        let t = self.session.player.add_track(clip, f64::from(pos)).ok_or_else(|| invalid("no free track".into()))?;
-        self.session.player.set_weight(t, weight);
+        let t = self.view.player.add_track(clip, f64::from(pos)).ok_or_else(|| invalid("no free track".into()))?;
+        self.view.player.set_weight(t, weight);
         Ok(())
     }
 
@@ -197,7 +196,7 @@ impl ViewerApp {
         use crate::anim::diagnostics::Subject;
         let Some(f) = self.diagnostics.findings.get(i).cloned() else { return };
         self.diagnostics.clicked = Some(i);
-        let asset = &self.session.doc.asset;
+        let asset = &self.view.doc.asset;
         let bone = match f.subject {
             Subject::Bone(b) => Some(b),
             Subject::Track { clip, track } => {
@@ -206,7 +205,7 @@ impl ViewerApp {
             _ => None,
         };
         if bone.is_some() {
-            self.session.selected = bone;
+            self.view.selected = bone;
         }
         let clip = match (f.at, f.subject) {
             (Some(at), _) => Some((at.clip, Some(at.time))),
@@ -214,38 +213,38 @@ impl ViewerApp {
             _ => None,
         };
         if let Some((c, time)) = clip.filter(|(c, _)| *c < asset.clips.len()) {
-            if self.session.player.track_count() == 0 {
-                if let Some(t) = self.session.player.add_track(c, 0.0) {
-                    self.session.focus_track = t;
+            if self.view.player.track_count() == 0 {
+                if let Some(t) = self.view.player.add_track(c, 0.0) {
+                    self.view.focus_track = t;
                 }
             } else {
-                self.session.player.set_clip(self.session.focus_track, c);
+                self.view.player.set_clip(self.view.focus_track, c);
             }
             if let Some(t) = time {
-                self.session.player.playing = false;
-                self.session.player.seek(&self.session.doc.asset, self.session.focus_track, t);
+                self.view.player.playing = false;
+                self.view.player.seek(&self.view.doc.asset, self.view.focus_track, t);
             }
         }
-        self.session.highlight = Highlight::of(&f, &self.session.doc.asset);
+        self.view.highlight = Highlight::of(&f, &self.view.doc.asset);
     }
 
     /// The palette the viewport draws: with "skin with the selected bone alone", every entry is that bone's.
     pub(super) fn update_display_palette(&mut self) {
-        self.session.display_palette.clear();
-        match self.session.selected.and_then(|b| self.session.pose.palette.get(b)) {
+        self.view.display_palette.clear();
+        match self.view.selected.and_then(|b| self.view.pose.palette.get(b)) {
             Some(m) if self.state.skin_selected_only => {
-                self.session.display_palette.resize(self.session.pose.palette.len(), *m);
+                self.view.display_palette.resize(self.view.pose.palette.len(), *m);
             }
-            _ => self.session.display_palette.extend_from_slice(&self.session.pose.palette),
+            _ => self.view.display_palette.extend_from_slice(&self.view.pose.palette),
         }
     }
 
     /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
     pub(super) fn frame_clip(&mut self) {
-        let asset = &self.session.doc.asset;
-        let mut b = posed_bounds(&self.session.doc.asset, &self.session.pose.palette, &self.session.pose.to_root);
+        let asset = &self.view.doc.asset;
+        let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
         if let Some(clip) =
-            self.session.player.track(self.session.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c))
+            self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c))
         {
             const SAMPLES: usize = 12;
             for i in 0..=SAMPLES {
@@ -258,12 +257,12 @@ impl ViewerApp {
                 }
             }
         }
-        if let Some(r) = self.views.viewport.pose_bounds {
+        if let Some(r) = self.panels.viewport.pose_bounds {
             b.add(r.min);
             b.add(r.max);
         }
         if b.is_empty() {
-            b = self.session.doc.bind_bounds;
+            b = self.view.doc.bind_bounds;
         }
         self.camera.frame_for_orbiting(&b);
     }
