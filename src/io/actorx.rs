@@ -5,25 +5,18 @@
 //! allocates from a count in the file before the chunk header's `DataSize * DataCount` has been checked against
 //! the bytes that remain, so every `Vec` built from a chunk is bounded by the file size.
 //!
-//! ## Conventions (checked by `tests/psk_corpus.rs` and `tests/psk_synthetic.rs`)
+//! ## Conventions (checked by `tests/psk_corpus.rs` and `tests/psk_synthetic.rs`; the evidence for each is in
+//! `docs/actorx-notes.md`)
 //! - **Rotations.** Quaternions are stored x, y, z, w. ActorX stores every bone orientation except bone 0's
 //!   conjugated (REFSKELT, BONENAMES and ANIMKEYS alike); [`bone_rotation`] undoes it, so the scene model holds
-//!   ordinary quaternions used with the usual `T * R * S` maths on the file's raw coordinates. On the corpus the
-//!   component order is decisive (read as w, x, y, z, examplemesh's pendulum pivot would float 256 units above
-//!   the mesh instead of sitting at the top of the rod), while the conjugation rule cannot be told apart there:
-//!   the root is a half-turn (its own conjugate), the other bind rotations are the identity and no edge spans
-//!   two bones, so every variant gives the identity bind palette and a rigid swing. The rule therefore follows
-//!   the spec and the public importers (UE Viewer, the Blender add-on), and tests with written files prove that
-//!   PSK and PSA apply it alike (a mismatch turns twisted bones).
+//!   ordinary quaternions used with the usual `T * R * S` maths on the file's raw coordinates. The rule follows
+//!   the format's documentation and the public importers (UE Viewer, the Blender add-on), and applies to PSK and
+//!   PSA alike.
 //! - **Axes.** Unreal is left-handed, Z up, centimetres. The loaders keep the data as written and declare
-//!   [`unreal_axes`]: `(x, y, z) → (x, z, y)`, a mirror (determinant −1) into the viewer's right-handed Y-up frame.
-//!   Unreal's forward (+X) stays +X, up (+Z) becomes +Y and right (+Y) becomes +Z, which is "right" for an observer
-//!   facing +X in a right-handed Y-up frame, so characters keep their own left and right.
-//! - **Winding.** Measured with the right-handed cross product on the raw coordinates, PSK triangles wind
-//!   clockwise seen from outside (both corpus meshes enclose a negative signed volume), so PSK meshes set
-//!   `Mesh::clockwise = true`. The mirror flips that once more: in the viewer frame the triangles are
-//!   counter-clockwise from the front (in general they wind clockwise in the viewer frame exactly when
-//!   `mesh.clockwise != axes.mirrors()`).
+//!   [`unreal_axes`]: `(x, y, z) → (x, z, y)`, a mirror (determinant −1) into the viewer's right-handed Y-up frame,
+//!   which keeps a character's own left and right.
+//! - **Winding.** PSK triangles wind clockwise seen from outside, so PSK meshes set `Mesh::clockwise = true`; in
+//!   the viewer frame triangles wind clockwise exactly when `mesh.clockwise != axes.mirrors()`.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};

@@ -14,7 +14,7 @@
 //! - **VTA** (`vertexanimation`): morph targets; see [`attach_vta`] and the `vta` submodule for the matching
 //!   rule.
 //!
-//! Rotations are Euler radians applied X, then Y, then Z (the seed's row-vector `Rx·Ry·Rz·T`, glam's
+//! Rotations are Euler radians applied X, then Y, then Z (`Rx·Ry·Rz·T` with row vectors, glam's
 //! `T·Rz·Ry·Rx`). The file is right-handed Z up; the asset declares `AxisConversion::z_up_right_handed()` and
 //! the data stays in the file's frame. UVs are stored with a top-left origin (`v' = 1 − v`), as wgpu samples.
 //! Materials are de-duplicated by name (one subset per material, in first-use order) and textures resolved

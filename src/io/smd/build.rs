@@ -211,7 +211,7 @@ mod tests {
         let q = Mat4::from_quat(smd_rotation(x, y, z));
         let m = Mat4::from_rotation_z(z) * Mat4::from_rotation_y(y) * Mat4::from_rotation_x(x);
         assert!(q.abs_diff_eq(m, 1e-6));
-        // The seed's row-vector form: M = Rx · Ry · Rz; transposing gives the column-vector matrix.
+        // The row-vector form: M = Rx · Ry · Rz; transposing gives the column-vector matrix.
         let row = Mat4::from_rotation_x(x).transpose()
             * Mat4::from_rotation_y(y).transpose()
             * Mat4::from_rotation_z(z).transpose();
