@@ -1,5 +1,6 @@
-//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning,
-//! curves, clip sampling, blending and the animation controller. No GPU, no UI, no I/O; per-frame jobs write
+//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning
+//! and the bounds of a posed asset, curves, clip sampling, blending, the animation controller and the rig
+//! diagnostics. No GPU, no UI, no I/O; per-frame jobs write
 //! into buffers the caller owns.
 //!
 //! Matrix convention: glam column vectors. The D3DX literature's row-vector products reverse: its

@@ -4,6 +4,9 @@
 //! units**; [`AxisConversion`] on the [`Asset`] says how to get to the viewer's canonical frame (right-handed,
 //! Y up), so the conversion happens in exactly one place per format (the loader declares it) and is applied once
 //! (as the model matrix when drawing, or on request in the CLI).
+//!
+//! Also here: [`Bounds`] (the one box type), [`Position`] (where in a file, for warnings and load errors), the
+//! influence reducer every loader shares, and [`samples`], the scenes made by code.
 
 // File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

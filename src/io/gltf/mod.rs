@@ -2,15 +2,15 @@
 //! bind matrices, the bone hierarchy as nodes, every clip as an animation, materials with their base-colour
 //! textures embedded, morph targets, and MRTK recordings.
 //!
-//! glTF is right-handed, Y up, so the asset's axis conversion `C` is baked in once, in [`builder`]: positions
+//! glTF is right-handed, Y up, so the asset's axis conversion `C` is baked in once, in `builder`: positions
 //! and normals become `C·v`, every bone matrix `C·M·C⁻¹` (which keeps local transforms proper rotations even
 //! when `C` mirrors), and triangle winding is reversed when `C` mirrors. The JSON is built with `gltf-json`, the
 //! GLB container with `gltf::binary`.
 //!
-//! Layout: [`builder`] holds the document being written (buffer, accessors, the axis conversion); [`mesh`]
-//! writes the skeleton, skin, materials and meshes; [`animation`] the clips; [`recording`] the recordings. Each
+//! Layout: `builder` holds the document being written (buffer, accessors, the axis conversion); `mesh`
+//! writes the skeleton, skin, materials and meshes; `animation` the clips; `recording` the recordings. Each
 //! adds to the builder and none calls another, except that clips and recordings share the channel helper of
-//! [`animation`]. Sampling curves uses `anim`'s curve maths (see the layer note in `lib.rs`).
+//! `animation`. Sampling curves uses `anim`'s curve maths (see the layer note in `lib.rs`).
 
 mod animation;
 mod builder;
