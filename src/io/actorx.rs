@@ -22,7 +22,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::{LoadError, LoadErrorKind};
-use crate::scene::{AxisConversion, Skeleton, Transform, Warning};
+use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning};
 
 /// Size of a chunk header: `ChunkID[20]`, `TypeFlag`, `DataSize`, `DataCount`.
 pub const CHUNK_HEADER_SIZE: usize = 32;
@@ -81,7 +81,7 @@ impl<'a> Chunk<'a> {
 
     /// A warning about this chunk.
     pub fn warning(&self, message: impl std::fmt::Display) -> Warning {
-        Warning::at_byte(self.offset, format!("{} chunk {}: {message}", self.kind, self.id))
+        Warning::new(Position::Byte(self.offset), format!("{} chunk {}: {message}", self.kind, self.id))
     }
 
     /// The header alone (no data borrowed), kept for messages after the bytes are gone.
@@ -185,8 +185,8 @@ pub fn read_chunks<'a>(
         let rest = bytes.get(pos..).unwrap_or_default();
         let Some(header) = rest.get(..CHUNK_HEADER_SIZE) else {
             if pos > 0 && rest.iter().all(|b| *b == 0) {
-                warnings.push(Warning::at_byte(
-                    pos as u64,
+                warnings.push(Warning::new(
+                    Position::Byte(pos as u64),
                     format!("{} trailing zero byte(s) after the last chunk ignored", rest.len()),
                 ));
                 break;
@@ -425,7 +425,7 @@ mod tests {
         let chunks = read_chunks(&bytes, "PSK", "ACTRHEAD", &mut warnings).unwrap();
         let err = chunks[1].records::<VBone>().unwrap_err();
         assert_eq!(err.message, "PSK chunk REFSKELT at byte 32: 120-byte records expected, found 88");
-        assert_eq!(err.position, super::super::Position::Byte(32));
+        assert_eq!(err.position, Position::Byte(32));
 
         let mut bytes = header("ACTRHEAD", 0, 0);
         bytes.extend(header("PNTS0000", 12, i32::MAX));

@@ -14,7 +14,7 @@ use std::fmt;
 use super::{LoadError, LoadErrorKind, LoadOptions, MRTK_MAGIC};
 use crate::scene::{
     Asset, AxisConversion, BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_NAMES, Hand, HandCurves, KeyLayout,
-    Keyframe, Marker, PoseCurves, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
+    Keyframe, Marker, PoseCurves, Position, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
 };
 
 /// Loads a recording as an asset (format Mrtk, one recording, Unity → viewer axes).
@@ -94,7 +94,7 @@ fn read_v1_1(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadError> {
 
 fn byte_of(e: &LoadError) -> u64 {
     match e.position {
-        super::Position::Byte(b) => b,
+        Position::Byte(b) => b,
         _ => 0,
     }
 }
@@ -197,7 +197,7 @@ impl Tally {
     fn warning(self, summary: &str, warnings: &mut Vec<Warning>) {
         if let Some((offset, first)) = self.first {
             let more = if self.count > 1 { format!(" ({} in all)", self.count) } else { String::new() };
-            warnings.push(Warning::at_byte(offset, format!("{summary}: {first}{more}")));
+            warnings.push(Warning::new(Position::Byte(offset), format!("{summary}: {first}{more}")));
         }
     }
 }
@@ -241,8 +241,8 @@ impl<'a> Parse<'a> {
         self.unordered.warning("key times do not ascend (evaluation assumes they do)", &mut w);
         self.bad_string.warning("marker name", &mut w);
         if self.trailing > 0 {
-            w.push(Warning::at_byte(
-                self.trailing_at as u64,
+            w.push(Warning::new(
+                Position::Byte(self.trailing_at as u64),
                 format!("{} byte(s) after the marker list, ignored", self.trailing),
             ));
         }
@@ -495,11 +495,11 @@ mod tests {
     #[test]
     fn header_errors_say_where() {
         let e = read_recording(&header(1, 1)[..11]).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(8));
+        assert_eq!(e.position, Position::Byte(8));
         let mut b = header(1, 1);
         b[3] ^= 0xff;
         let e = read_recording(&b).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(0));
+        assert_eq!(e.position, Position::Byte(0));
         assert!(e.message.contains("magic"), "{e}");
         let e = read_recording(&header(2, 0)).unwrap_err();
         assert!(e.to_string().contains("byte 8") && e.message.contains("2.0"), "{e}");
@@ -513,7 +513,7 @@ mod tests {
         b.extend(0i32.to_le_bytes());
         b.extend(i32::MAX.to_le_bytes());
         let e = read_recording(&b).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(27));
+        assert_eq!(e.position, Position::Byte(27));
         assert!(e.message.contains("camera position X") && e.message.contains("declares 2147483647 keys"), "{e}");
     }
 

@@ -18,7 +18,7 @@ use glam::{Quat, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
 use super::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Skeleton, Warning};
+use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Position, Skeleton, Warning};
 
 /// `AnimInfoBinary` of `ANIMINFO`, 168 bytes: one sequence.
 #[repr(C)]
@@ -229,7 +229,10 @@ fn build_clip(
     let name = if decoded.is_empty() { format!("sequence {index}") } else { decoded };
     let at = info_chunk.record_offset(index);
     let warn = |warnings: &mut Vec<Warning>, message: String| {
-        warnings.push(Warning::at_byte(at, format!("PSA chunk ANIMINFO, sequence {index} '{name}': {message}")));
+        warnings.push(Warning::new(
+            Position::Byte(at),
+            format!("PSA chunk ANIMINFO, sequence {index} '{name}': {message}"),
+        ));
     };
 
     let rate = if info.anim_rate.is_finite() && info.anim_rate > 0.0 {

@@ -27,8 +27,8 @@ use glam::{Vec2, Vec3};
 use super::actorx::{self, Chunk, VBone};
 use super::{LoadError, LoadErrorKind, LoadOptions, resolve_texture};
 use crate::scene::{
-    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Skeleton, Subset, TextureRef, Transform,
-    Warning, reduce_influences,
+    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Position, Skeleton, Subset, TextureRef,
+    Transform, Warning, reduce_influences,
 };
 
 /// `VVertex` ("wedge"), 16 bytes. `point_index` is a `u16` plus padding unless the file has more than 65536
@@ -345,7 +345,8 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
 
 fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) -> Result<Skeleton, LoadError> {
     let Some(chunk) = src.bones.as_ref().filter(|_| !file.bones.is_empty()) else {
-        warnings.push(Warning::whole_file(
+        warnings.push(Warning::new(
+            Position::File,
             "no bones (REFSKELT missing or empty): a single root bone was made so the mesh can be shown",
         ));
         let mut skeleton = Skeleton::default();
@@ -426,7 +427,7 @@ fn point_influences(
         )));
     }
     if src.weights.is_none() && point_count > 0 {
-        warnings.push(Warning::whole_file("no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
+        warnings.push(Warning::new(Position::File, "no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
     }
     if report.unweighted > 0 {
         let root = skeleton.names.first().map(String::as_str).unwrap_or("root");
@@ -626,7 +627,7 @@ fn build_materials(
                 );
                 warnings.push(match chunk {
                     Some(chunk) => chunk.warning(message),
-                    None => Warning::whole_file(message),
+                    None => Warning::new(Position::File, message),
                 });
             }
             material.texture = Some(TextureRef { name, path });
@@ -649,7 +650,7 @@ fn build_materials(
         let message = format!("faces use material index {highest} but {what}; placeholder materials added");
         warnings.push(match chunk {
             Some(chunk) => chunk.warning(message),
-            None => Warning::whole_file(message),
+            None => Warning::new(Position::File, message),
         });
     }
     materials

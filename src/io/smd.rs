@@ -31,7 +31,7 @@ mod weld;
 use std::path::Path;
 
 use super::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, AxisConversion, Format, Warning};
+use crate::scene::{Asset, AxisConversion, Format, Position, Warning};
 
 pub use vta::VtaBinding;
 
@@ -56,7 +56,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     asset.skeleton = build::skeleton(&p, &mut warnings);
     let has_triangles = p.mesh.as_ref().is_some_and(|m| m.triangle_count() > 0);
     if p.mesh.is_some() && !has_triangles {
-        warnings.push(Warning::whole_file("the `triangles` block is empty"));
+        warnings.push(Warning::new(Position::File, "the `triangles` block is empty"));
     }
     if !has_triangles || p.skeleton_frames.len() > 1 {
         asset.clips.extend(build::clip(&p, DEFAULT_CLIP_NAME, fps(opts), &mut warnings));
@@ -72,7 +72,10 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     }
     if let Some(anim) = vta::vertex_animation(&p, &mut warnings) {
         if asset.meshes.is_empty() {
-            warnings.push(Warning::whole_file("a `vertexanimation` block without triangles: open the file as a VTA"));
+            warnings.push(Warning::new(
+                Position::File,
+                "a `vertexanimation` block without triangles: open the file as a VTA",
+            ));
         } else if !anim.morphs.is_empty() {
             asset.warnings = std::mem::take(&mut warnings);
             vta::attach(&mut asset, &anim)?;
@@ -89,16 +92,22 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
 fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
     let r = &p.influences;
     if r.trimmed > 0 {
-        warnings.push(Warning::whole_file(format!(
-            "{} triangle corner(s) have more than four bone links (up to {}); the four largest were kept",
-            r.trimmed, r.max_influences
-        )));
+        warnings.push(Warning::new(
+            Position::File,
+            format!(
+                "{} triangle corner(s) have more than four bone links (up to {}); the four largest were kept",
+                r.trimmed, r.max_influences
+            ),
+        ));
     }
     if r.renormalized > r.trimmed {
-        warnings.push(Warning::whole_file(format!(
-            "{} triangle corner(s) have link weights summing to more than 1; renormalised",
-            r.renormalized - r.trimmed
-        )));
+        warnings.push(Warning::new(
+            Position::File,
+            format!(
+                "{} triangle corner(s) have link weights summing to more than 1; renormalised",
+                r.renormalized - r.trimmed
+            ),
+        ));
     }
 }
 
@@ -120,7 +129,7 @@ pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         .with_kind(LoadErrorKind::NotThisFormat));
     };
     if p.mesh.is_some() {
-        warnings.push(Warning::whole_file("the VTA's `triangles` block was ignored"));
+        warnings.push(Warning::new(Position::File, "the VTA's `triangles` block was ignored"));
     }
     asset.meshes.push(vta::vta_mesh(anim));
     asset.warnings = warnings;

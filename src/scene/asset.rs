@@ -138,18 +138,6 @@ impl Warning {
     pub fn new(position: impl Into<Position>, message: impl Into<String>) -> Self {
         Self { position: position.into(), message: message.into() }
     }
-
-    pub fn at_line(line: usize, message: impl Into<String>) -> Self {
-        Self::new(Position::Line(line), message)
-    }
-
-    pub fn at_byte(offset: u64, message: impl Into<String>) -> Self {
-        Self::new(Position::Byte(offset), message)
-    }
-
-    pub fn whole_file(message: impl Into<String>) -> Self {
-        Self::new(Position::File, message)
-    }
 }
 
 impl std::fmt::Display for Warning {
@@ -232,11 +220,14 @@ impl Asset {
         self.recordings.extend(other.recordings);
         self.warnings.extend(other.warnings);
         if !report.unmatched_tracks.is_empty() {
-            self.warnings.push(Warning::whole_file(format!(
-                "{} animated bone(s) not in the skeleton, ignored: {}",
-                report.unmatched_tracks.len(),
-                report.unmatched_tracks.join(", ")
-            )));
+            self.warnings.push(Warning::new(
+                Position::File,
+                format!(
+                    "{} animated bone(s) not in the skeleton, ignored: {}",
+                    report.unmatched_tracks.len(),
+                    report.unmatched_tracks.join(", ")
+                ),
+            ));
         }
         report
     }

@@ -44,16 +44,8 @@ impl ViewerApp {
             Command::Pan { dx, dy, height } => self.camera.pan(dx, dy, height),
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
-                let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
-                if let Some(r) = self.panels.viewport.pose_bounds {
-                    // Recordings (hands, head) add to what the pose covers.
-                    b.add(r.min);
-                    b.add(r.max);
-                }
-                if b.is_empty() {
-                    b = self.view.doc.bind_bounds;
-                }
-                self.camera.frame_for_orbiting(&b);
+                let view = &self.view;
+                self.frame_pose_box(posed_bounds(&view.doc.asset, &view.pose.palette, &view.pose.to_root));
             }
             Command::FrameSelected => {
                 if let Some(t) = self.view.selected.and_then(|b| self.view.pose.to_root.get(b)) {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::AppError;
 use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, posed_bounds};
-use crate::scene::Asset;
+use crate::scene::{Asset, Bounds};
 
 use super::app::ViewerApp;
 use super::command::OpenMode;
@@ -257,6 +257,13 @@ impl ViewerApp {
                 }
             }
         }
+        self.frame_pose_box(b);
+    }
+
+    /// Frames `pose_box` (what poses cover) together with the recordings on screen (hands, head); the bind pose
+    /// when that is empty.
+    pub(super) fn frame_pose_box(&mut self, pose_box: Bounds) {
+        let mut b = pose_box;
         if let Some(r) = self.panels.viewport.pose_bounds {
             b.add(r.min);
             b.add(r.max);

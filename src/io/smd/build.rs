@@ -6,7 +6,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use super::parse::{Frame, Parsed};
 use crate::io::{LoadOptions, resolve_texture};
-use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Skeleton, TextureRef, Transform, Warning};
+use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, Skeleton, TextureRef, Transform, Warning};
 
 /// SMD Euler angles (radians) as a rotation. The file's row-vector `Rx · Ry · Rz` is `Rz · Ry · Rx` with glam's
 /// column vectors: X is applied first, then Y, then Z, all about the parent's fixed axes.
@@ -30,8 +30,8 @@ fn frames_in_order(frames: &[Frame], warnings: &mut Vec<Warning>) -> Vec<(i64, u
     for f in sorted {
         match out.last_mut() {
             Some(last) if last.0 == f.number => {
-                warnings.push(Warning::at_line(
-                    f.line,
+                warnings.push(Warning::new(
+                    Position::Line(f.line),
                     format!(
                         "frame {} appears again (first on line {}); its values override the earlier ones",
                         f.number, last.1
@@ -66,8 +66,8 @@ pub(super) fn skeleton(p: &Parsed, warnings: &mut Vec<Warning>) -> Skeleton {
     }
     let missing: Vec<&str> = listed.iter().zip(&p.names).filter(|(l, _)| !**l).map(|(_, n)| n.as_str()).collect();
     if !missing.is_empty() && !p.skeleton_frames.is_empty() {
-        warnings.push(Warning::at_line(
-            bind_line,
+        warnings.push(Warning::new(
+            Position::Line(bind_line),
             format!(
                 "{} bone(s) have no pose in the first skeleton frame and get the identity: {}",
                 missing.len(),
@@ -75,7 +75,7 @@ pub(super) fn skeleton(p: &Parsed, warnings: &mut Vec<Warning>) -> Skeleton {
             ),
         ));
     } else if p.skeleton_frames.is_empty() && !p.names.is_empty() {
-        warnings.push(Warning::whole_file("no `skeleton` block: every bone gets the identity bind pose"));
+        warnings.push(Warning::new(Position::File, "no `skeleton` block: every bone gets the identity bind pose"));
     }
     let mut s = Skeleton::default();
     for ((name, parent), local) in p.names.iter().zip(&p.parents).zip(bind) {
@@ -177,7 +177,10 @@ pub(super) fn fix_normals(mesh: &mut Mesh, warnings: &mut Vec<Warning>) {
             *computed = file;
         }
     }
-    warnings.push(Warning::whole_file(format!("{zero} vertices have a zero normal; computed from the faces instead")));
+    warnings.push(Warning::new(
+        Position::File,
+        format!("{zero} vertices have a zero normal; computed from the faces instead"),
+    ));
 }
 
 /// Resolves each material's texture next to the file (the material name is the texture name in SMD).
@@ -192,11 +195,14 @@ pub(super) fn resolve_textures(materials: &mut [Material], opts: &LoadOptions, w
     }
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(String::as_str).collect();
-        warnings.push(Warning::whole_file(format!(
-            "no texture file found next to the model for {} material(s): {}",
-            missing.len(),
-            abbreviate(&names)
-        )));
+        warnings.push(Warning::new(
+            Position::File,
+            format!(
+                "no texture file found next to the model for {} material(s): {}",
+                missing.len(),
+                abbreviate(&names)
+            ),
+        ));
     }
 }
 

@@ -10,7 +10,7 @@ use super::lex::{FieldError, Fields, Reader, first_token, trim};
 use super::weld::{Corner, MeshBuilder};
 use crate::io::text::{self, decode_name, parse_i64};
 use crate::io::{LoadError, LoadErrorKind};
-use crate::scene::{InfluenceReport, Warning, reduce_influences};
+use crate::scene::{InfluenceReport, Position, Warning, reduce_influences};
 
 /// Bone indices are stored as u16 in render vertices.
 const MAX_BONE_INDEX: i64 = u16::MAX as i64;
@@ -87,14 +87,14 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
         let (keyword, rest) = first_token(line);
         if keyword.eq_ignore_ascii_case(b"version") {
             if saw_version || saw_block {
-                p.warnings.push(Warning::at_line(line_no, "a second `version` line, ignored"));
+                p.warnings.push(Warning::new(Position::Line(line_no), "a second `version` line, ignored"));
                 continue;
             }
             saw_version = true;
             match parse_i64(trim(rest)) {
                 Some(1) => {}
-                Some(v) => p.warnings.push(Warning::at_line(
-                    line_no,
+                Some(v) => p.warnings.push(Warning::new(
+                    Position::Line(line_no),
                     format!("version {v}: only version 1 is known; reading it as version 1"),
                 )),
                 None => {
@@ -107,7 +107,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
             continue;
         }
         if !saw_version && !saw_block {
-            p.warnings.push(Warning::at_line(line_no, "no `version 1` line at the start of the file"));
+            p.warnings.push(Warning::new(Position::Line(line_no), "no `version 1` line at the start of the file"));
         }
         saw_block = true;
         if keyword.eq_ignore_ascii_case(b"nodes") {
@@ -145,8 +145,8 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
             .with_kind(LoadErrorKind::Truncated));
     }
     if let Some((count, first)) = p.extra_tokens {
-        p.warnings.push(Warning::at_line(
-            first,
+        p.warnings.push(Warning::new(
+            Position::Line(first),
             format!("{count} vertex line(s) have numbers after their bone links; they were ignored"),
         ));
     }

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use super::parse::Parsed;
 use crate::io::{LoadError, LoadErrorKind};
-use crate::scene::{Asset, Mesh, MorphTarget, Warning};
+use crate::scene::{Asset, Mesh, MorphTarget, Position, Warning};
 
 /// The base frame and the morphs of a VTA, indexed by VTA vertex index.
 pub(super) struct VertexAnimation {
@@ -34,8 +34,8 @@ pub(super) struct VertexAnimation {
 pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Option<VertexAnimation> {
     let base_frame = p.vertex_frames.iter().find(|f| f.number == 0).or_else(|| p.vertex_frames.first())?;
     if base_frame.number != 0 {
-        warnings.push(Warning::at_line(
-            base_frame.line,
+        warnings.push(Warning::new(
+            Position::Line(base_frame.line),
             format!("the vertex animation has no `time 0`; frame {} is used as the base", base_frame.number),
         ));
     }
@@ -56,8 +56,8 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
     }
     let holes = anim.present.iter().filter(|p| !**p).count();
     if holes > 0 {
-        warnings.push(Warning::at_line(
-            base_frame.line,
+        warnings.push(Warning::new(
+            Position::Line(base_frame.line),
             format!("the base frame skips {holes} vertex index(es) below its highest"),
         ));
     }
@@ -95,9 +95,10 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
         anim.morphs.push(morph);
     }
     if unknown > 0 {
-        warnings.push(Warning::whole_file(format!(
-            "{unknown} vertex animation line(s) name a vertex the base frame does not list; ignored"
-        )));
+        warnings.push(Warning::new(
+            Position::File,
+            format!("{unknown} vertex animation line(s) name a vertex the base frame does not list; ignored"),
+        ));
     }
     Some(anim)
 }
@@ -265,10 +266,13 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
     };
     binding.morph_targets = add_morphs(mesh, anim, &map);
     if binding.unmatched > 0 {
-        reference.warnings.push(Warning::whole_file(format!(
-            "{} of the VTA's vertices match no vertex of mesh '{}'; their deltas were dropped",
-            binding.unmatched, mesh.name
-        )));
+        reference.warnings.push(Warning::new(
+            Position::File,
+            format!(
+                "{} of the VTA's vertices match no vertex of mesh '{}'; their deltas were dropped",
+                binding.unmatched, mesh.name
+            ),
+        ));
     }
     Ok(binding)
 }
