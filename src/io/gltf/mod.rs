@@ -9,7 +9,7 @@
 //!
 //! Layout: `builder` holds the document being written (buffer, accessors, the axis conversion); `mesh`
 //! writes the skeleton, skin, materials and meshes; `animation` the clips; `recording` the recordings. Each
-//! adds to the builder and none calls another, except that clips and recordings share the channel helper of
+//! adds to the builder and none calls another, except that clips and recordings share the channel function of
 //! `animation`. Sampling curves uses `anim`'s curve maths (see the layer note in `lib.rs`).
 
 mod animation;
