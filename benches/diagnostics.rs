@@ -8,8 +8,7 @@ use glam::{Quat, Vec3};
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, diagnose};
 use bonescope::scene::{
-    Asset, BoneTrack, Clip, Curve, Format, InfluenceReport, Material, Mesh, Skeleton, Subset, Transform,
-    reduce_influences,
+    Asset, BoneTrack, Clip, Curve, InfluenceReport, Material, Mesh, Skeleton, Subset, Transform, reduce_influences,
 };
 
 const BONES: usize = 8;
@@ -19,7 +18,7 @@ const SIDES: usize = 250;
 /// A tube of (RINGS+1)·(SIDES+1) ≈ 100k vertices on a chain of bones, two-bone weights at every joint, and one
 /// 100-frame clip that bends every joint.
 fn big_asset() -> Asset {
-    let mut asset = Asset::new(Format::Demo);
+    let mut asset = Asset::default();
     let mut skeleton = Skeleton::default();
     for i in 0..BONES {
         let (parent, y) = if i == 0 { (None, 0.0) } else { (Some(i - 1), 1.0) };

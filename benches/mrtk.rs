@@ -8,10 +8,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use bonescope::anim::recording::{RecordingPose, evaluate};
-use bonescope::demo_recording::{demo_recording, recording_with};
 use bonescope::io::LoadOptions;
 use bonescope::io::mrtk::load;
 use bonescope::io::mrtk_write::write;
+use bonescope::scene::samples::demo_recording::{demo_recording, recording_with};
 use bonescope::scene::{KeyLayout, Keyframe, RecordingLayout};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

@@ -4,9 +4,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use bonescope::demo::demo_asset;
-use bonescope::render::cli::{BACKGROUND, Framing, Scene};
+use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode};
+use bonescope::scene::samples::demo::demo_asset;
 
 fn frames(c: &mut Criterion) {
     let ctx = match GpuContext::headless() {

@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("100k_vertices_4_influences", |b| {
         b.iter(|| skin_mesh(&m, &p, &mut positions, &mut normals));
     });
-    let demo = bonescope::demo::demo_asset();
+    let demo = bonescope::scene::samples::demo::demo_asset();
     let pose = Pose::from_clip(&demo.skeleton, &demo.clips[0], 0.5);
     group.throughput(Throughput::Elements(demo.vertex_count() as u64));
     group.bench_function("demo", |b| {

@@ -10,7 +10,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin"));
-    let rec = bonescope::demo_recording::demo_recording();
+    let rec = bonescope::scene::samples::demo_recording::demo_recording();
     let bytes = bonescope::io::mrtk_write::write(&rec)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;

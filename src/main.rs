@@ -35,7 +35,7 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// Render a file headless to PNG (or a clip to a PNG sequence or an animated GIF).
     #[cfg(feature = "gui")]
-    Render(bonescope::render::cli::RenderArgs),
+    Render(cli::render::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,7 +45,7 @@ fn main() -> ExitCode {
         Some(Command::Pose(args)) => report(cli::pose::run(&args)),
         Some(Command::Export(args)) => report(cli::export::run(&args)),
         #[cfg(feature = "gui")]
-        Some(Command::Render(args)) => report(bonescope::render::cli::run(&args).map_err(|e| e.to_string())),
+        Some(Command::Render(args)) => report(cli::render::run(&args)),
         #[cfg(feature = "gui")]
         None => report(bonescope::ui::run(cli.viewer)),
         #[cfg(not(feature = "gui"))]
@@ -53,7 +53,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn report(result: Result<(), String>) -> ExitCode {
+fn report(result: Result<(), impl std::fmt::Display>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -64,9 +64,11 @@ fn report(result: Result<(), String>) -> ExitCode {
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), String> {
+fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), bonescope::AppError> {
     let _ = files;
-    Err("this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
-         the `info` and `pose` subcommands"
-        .into())
+    Err(bonescope::AppError::Window(
+        "this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
+         the `info`, `pose` and `export` subcommands"
+            .into(),
+    ))
 }

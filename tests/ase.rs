@@ -301,8 +301,8 @@ fn influences(a: &Asset, vertex: Vec3) -> Vec<(String, f32)> {
 }
 
 #[test]
-fn mesh_weights_in_the_seeds_shape() {
-    // The seed's sample: the vertex index, the weight of bone 0, then `bone weight` pairs for bones 1…3.
+fn mesh_weights_in_the_exporters_shape() {
+    // The vertex index, the weight of bone 0, then `bone weight` pairs for bones 1…3.
     let lines = "\t\t\t\t*MESH_BONE_VERTEX 0 0.2000 1 0.3000 2 0.5000 3 0.0000\n\t\t\t\t*MESH_BONE_VERTEX 1 0.2000 1 0.3000 2 0.3000 3 0.2000\n\t\t\t\t*MESH_BONE_VERTEX 2 0.3000 1 0.3000 2 0.1000 3 0.3000\n";
     let a = load(&weighted_scene(lines, 4));
     let t = triangle();

@@ -9,7 +9,7 @@ use bonescope::anim::controller::{
     AdditiveReference, BlendMode, CallbackEvent, Controller, EventKind, EventState, PlaybackType, TrackEvent,
     Transition,
 };
-use bonescope::demo::demo_asset;
+use bonescope::scene::samples::demo::demo_asset;
 use bonescope::scene::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, Skeleton, Transform};
 use glam::{Mat4, Quat, Vec3};
 
@@ -707,7 +707,7 @@ fn demo_single_track_matches_the_clip_sampler_and_keeps_edges() {
     // Rigid bones: distances between neighbouring joints stay one segment.
     for bone in 1..pose.to_root.len() {
         let d = pose.to_root[bone].w_axis.truncate().distance(pose.to_root[bone - 1].w_axis.truncate());
-        assert!((d - bonescope::demo::SEGMENT).abs() < 1e-4);
+        assert!((d - bonescope::scene::samples::demo::SEGMENT).abs() < 1e-4);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::demo::{BONES, demo_asset};
+use bonescope::scene::samples::demo::{BONES, demo_asset};
 use bonescope::scene::{
     Asset, BoneTrack, Curve, Format, InfluenceReport, Material, Mesh, TextureRef, Transform, reduce_influences,
 };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Quat, Vec3};
 
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::io::{self, LoadOptions, gltf_export::export_glb};
+use bonescope::io::{self, LoadOptions, gltf::export_glb};
 use bonescope::scene::Asset;
 
 /// Node transforms of a glTF document at time `t` of `animation` (None: rest pose).
@@ -206,7 +206,7 @@ fn export_and_check(name: &str, asset: &Asset) {
 
 #[test]
 fn demo_exports_valid_and_round_trips() {
-    export_and_check("demo", &bonescope::demo::demo_asset());
+    export_and_check("demo", &bonescope::scene::samples::demo::demo_asset());
 }
 
 fn corpus_set(files: &[&str]) -> Option<Asset> {

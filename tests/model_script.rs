@@ -155,7 +155,7 @@ fn morph_asc(frames: i32) -> String {
 fn headcrab_qc_opens_the_whole_character() {
     let Some(qc) = common::corpus_file("qc/halflife/models/headcrab/headcrab.qc") else { return };
     let a = load(&qc);
-    assert_eq!(a.format, Format::Qc);
+    assert_eq!(a.format, Some(Format::Qc));
     let script = a.model_script.as_deref().expect("a script description");
     // The file has 23 `$sequence` lines (its decompiler's header comment says 21) and 23 animation SMDs.
     assert_eq!(script.sequences.len(), 23);
@@ -283,7 +283,7 @@ fn scripted_characters_pass_the_rig_checks_their_files_pass() {
 fn bloodfly_mds_opens_with_its_anis_aliases_and_events() {
     let Some(mds) = common::corpus_file("mds/gothic/Anims/BLOODFLY.MDS") else { return };
     let a = load(&mds);
-    assert_eq!(a.format, Format::Mds);
+    assert_eq!(a.format, Some(Format::Mds));
     let script = a.model_script.as_deref().unwrap();
     let anis = script.sequences.iter().filter(|s| s.kind == SequenceKind::Ani).count();
     let aliases = script.sequences.iter().filter(|s| matches!(s.kind, SequenceKind::Alias { .. })).count();
@@ -343,7 +343,7 @@ fn fatbald_mms_lists_its_morph_anis() {
         return;
     };
     let a = load(&mms);
-    assert_eq!(a.format, Format::Mms);
+    assert_eq!(a.format, Some(Format::Mms));
     let script = a.model_script.as_deref().unwrap();
     assert_eq!(script.sequences.len(), 10);
     assert!(script.sequences.iter().all(|s| s.kind == SequenceKind::MorphAni));

@@ -5,7 +5,7 @@
 use bonescope::anim::recording::RecordingPose;
 use bonescope::io::mrtk::read_recording;
 use bonescope::io::mrtk_write::write;
-use bonescope::io::{LoadOptions, Position, detect_format, load_path};
+use bonescope::io::{LoadErrorKind, LoadOptions, Position, detect_format, load_path};
 use bonescope::scene::{
     BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_COUNT, HandCurves, KeyLayout, Keyframe, Marker, PoseCurves,
     RayCurves, Recording, RecordingLayout, WrapMode,
@@ -310,14 +310,16 @@ fn wrong_magic_and_unknown_versions_are_refused() {
         bytes[8..12].copy_from_slice(&i32::to_le_bytes(major));
         bytes[12..16].copy_from_slice(&i32::to_le_bytes(minor));
         let e = read_recording(&bytes).unwrap_err();
-        assert_eq!(e.position, Position::Byte(8));
+        assert_eq!((e.position, e.kind), (Position::Byte(8), LoadErrorKind::Unsupported));
         assert!(e.message.contains(&format!("{major}.{minor}")) && e.message.contains("1.0 and 1.1"), "{e}");
     }
     bytes[0] = b'P';
     let e = read_recording(&bytes).unwrap_err();
-    assert_eq!(e.position, Position::Byte(0));
+    assert_eq!((e.position, e.kind), (Position::Byte(0), LoadErrorKind::NotThisFormat));
     assert!(e.message.contains("not an MRTK input animation"), "{e}");
-    assert!(read_recording(b"").unwrap_err().message.contains("magic"));
+    let empty = read_recording(b"").unwrap_err();
+    assert_eq!(empty.kind, LoadErrorKind::Truncated, "{empty}");
+    assert!(empty.message.contains("magic"));
 }
 
 #[test]
@@ -398,7 +400,7 @@ fn oddities_are_warnings_with_positions() {
 
 #[test]
 fn demo_recording_is_written_loaded_and_evaluates_the_same() {
-    let rec = bonescope::demo_recording::demo_recording();
+    let rec = bonescope::scene::samples::demo_recording::demo_recording();
     let bytes = write(&rec).unwrap();
     assert!(bytes.len() < 1 << 20, "{} bytes", bytes.len());
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -406,7 +408,7 @@ fn demo_recording_is_written_loaded_and_evaluates_the_same() {
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(detect_format(&bytes, None), Some(Format::Mrtk));
     let asset = load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Mrtk);
+    assert_eq!(asset.format, Some(Format::Mrtk));
     assert!(asset.warnings.is_empty(), "{:?}", asset.warnings);
     assert!(asset.axes.mirrors());
     let back = &asset.recordings[0];
@@ -429,7 +431,7 @@ fn checked_in_demo_asset_matches_the_generator() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo_recording.bin");
     let asset = load_path(&path, &LoadOptions::default()).unwrap();
     let rec = &asset.recordings[0];
-    let demo = bonescope::demo_recording::demo_recording();
+    let demo = bonescope::scene::samples::demo_recording::demo_recording();
     assert_eq!(rec.layout, RecordingLayout::V1_1);
     assert_eq!(rec.markers, demo.markers);
     assert_eq!(rec.duration, demo.duration);

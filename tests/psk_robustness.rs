@@ -6,44 +6,13 @@
 mod common;
 mod psk_writer;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use bonescope::io::{LoadOptions, psa, psk};
 use bonescope::scene::Asset;
 use glam::{Quat, Vec3};
 use psk_writer::{Bone, Psa, Sequence, XorShift, chunk_boundaries, tube};
 
-/// Records the largest single allocation of the current thread (tests run in parallel threads), so trusting a
-/// count from the file is caught.
-struct LargestAllocation;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn record(size: usize) {
-    // `try_with`: the slot may be gone while a thread shuts down.
-    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
-}
-
-// SAFETY: forwards to the system allocator unchanged; only records sizes.
-unsafe impl GlobalAlloc for LargestAllocation {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
+static ALLOCATOR: common::CountingAllocator = common::CountingAllocator;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Kind {
@@ -62,9 +31,8 @@ fn load(kind: Kind, bytes: &[u8]) -> Result<Asset, bonescope::io::LoadError> {
 /// from a 16-byte wedge, a key ~40 bytes from 32), so 64× the input plus 1 MiB is generous yet catches any
 /// allocation sized by an unchecked count (those are gigabytes).
 fn guarded(label: &str, kind: Kind, bytes: &[u8]) -> Result<Asset, bonescope::io::LoadError> {
-    LARGEST.with(|l| l.set(0));
-    let result = load(kind, bytes);
-    let largest = LARGEST.with(Cell::get);
+    let (result, allocated) = common::allocations_of(|| load(kind, bytes));
+    let largest = allocated.largest;
     assert!(largest <= bytes.len() * 64 + (1 << 20), "{label}: one allocation of {largest} bytes");
     result
 }
@@ -102,6 +70,7 @@ fn subjects() -> Vec<(String, Kind, Vec<u8>)> {
 
 #[test]
 fn every_prefix_is_an_error_unless_it_ends_at_a_chunk_boundary() {
+    let _alone = common::alone();
     for (name, kind, bytes) in subjects() {
         let whole = load(kind, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         drop(whole);
@@ -122,6 +91,7 @@ fn every_prefix_is_an_error_unless_it_ends_at_a_chunk_boundary() {
 
 #[test]
 fn random_byte_flips_never_panic() {
+    let _alone = common::alone();
     for (i, (name, kind, bytes)) in subjects().into_iter().enumerate() {
         let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ i as u64);
         let (mut ok, mut err) = (0, 0);
@@ -152,6 +122,7 @@ fn random_byte_flips_never_panic() {
 
 #[test]
 fn inflated_counts_are_refused_before_allocating() {
+    let _alone = common::alone();
     for (name, kind, bytes) in subjects() {
         let boundaries = chunk_boundaries(&bytes);
         for &at in &boundaries[..boundaries.len() - 1] {
@@ -178,6 +149,7 @@ fn inflated_counts_are_refused_before_allocating() {
 /// Record sizes smaller than the layout are refused; the message says what was expected.
 #[test]
 fn short_record_sizes_are_refused() {
+    let _alone = common::alone();
     for (name, kind, bytes) in subjects() {
         let boundaries = chunk_boundaries(&bytes);
         for &at in &boundaries[..boundaries.len() - 1] {

@@ -12,12 +12,12 @@ use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
 
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::demo::demo_asset;
-use bonescope::render::cli::{BACKGROUND, Framing, RenderArgs, Scene};
+use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::skinned::stretch_ratios_cpu;
 use bonescope::render::{
     BoneStyle, ComputeSkinner, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
 };
+use bonescope::scene::samples::demo::demo_asset;
 use bonescope::scene::{Asset, AxisConversion, Material, Mesh, TextureRef};
 
 /// The shared headless context, or `None` (test skipped) when there is no adapter outside CI.
@@ -395,16 +395,21 @@ fn missing_texture_shows_a_checker_and_warns() {
 
 // ---------------------------------------------------------------- the render command
 
-fn args(out: &Path) -> RenderArgs {
-    use clap::Parser;
-    #[derive(clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        render: RenderArgs,
-    }
-    let mut a = Cli::parse_from(["render"]).render;
-    a.output = out.to_path_buf();
-    a
+/// Runs `bonescope render ARGS… -o out` and fails the test with its output when it fails.
+fn render_command(out: &Path, args: &[&str]) {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_bonescope"))
+        .arg("render")
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "bonescope render {args:?} failed: {}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
 }
 
 #[test]
@@ -413,14 +418,8 @@ fn render_command_writes_a_framed_lit_png_of_the_demo() {
         return;
     }
     let out = out_dir().join("cli_demo.png");
-    let mut a = args(&out);
-    a.size = (320, 240);
-    a.clip = Some("Sway".into());
-    a.time = 0.5;
-    a.skeleton = true;
     // The floor's axis lines are saturated colours too; leave it out so every coloured pixel is the model.
-    a.no_floor = true;
-    bonescope::render::cli::run(&a).unwrap();
+    render_command(&out, &["--size", "320x240", "--clip", "Sway", "--time", "0.5", "--skeleton", "--no-floor"]);
     let image = image::open(&out).unwrap().to_rgba8();
     assert_eq!(image.dimensions(), (320, 240));
     let ((x0, y0, x1, y1), n) = coverage(&image);
@@ -449,12 +448,7 @@ fn render_command_renders_a_corpus_model() {
         return;
     }
     let out = out_dir().join("cli_examplemesh.png");
-    let mut a = args(&out);
-    a.files = vec![mesh];
-    a.size = (256, 256);
-    a.skeleton = true;
-    a.no_floor = true;
-    bonescope::render::cli::run(&a).unwrap();
+    render_command(&out, &[mesh.to_str().unwrap(), "--size", "256x256", "--skeleton", "--no-floor"]);
     let image = image::open(&out).unwrap().to_rgba8();
     let ((x0, y0, x1, y1), n) = coverage(&image);
     assert!(n > 1000, "only {n} model pixels");
@@ -468,12 +462,9 @@ fn render_command_writes_an_animated_gif_and_a_png_sequence() {
     }
     let dir = out_dir();
     let gif = dir.join("cli_curl.gif");
-    let mut a = args(&dir.join("seq.png"));
-    a.size = (96, 96);
-    a.clip = Some("Curl".into());
-    a.frames = Some(5);
-    a.gif = Some(gif.clone());
-    bonescope::render::cli::run(&a).unwrap();
+    let seq = dir.join("seq.png");
+    let common = ["--size", "96x96", "--clip", "Curl"];
+    render_command(&seq, &[&common[..], &["--frames", "5", "--gif", gif.to_str().unwrap()]].concat());
     use image::AnimationDecoder;
     let decoder =
         image::codecs::gif::GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&gif).unwrap())).unwrap();
@@ -482,9 +473,7 @@ fn render_command_writes_an_animated_gif_and_a_png_sequence() {
     let (mean, _) = image_difference(frames[0].buffer(), frames[2].buffer());
     assert!(mean > 0.5, "the GIF does not animate (frame 0 vs 2 differ by {mean})");
     // Without --gif, --frames writes numbered PNGs.
-    a.gif = None;
-    a.frames = Some(3);
-    bonescope::render::cli::run(&a).unwrap();
+    render_command(&seq, &[&common[..], &["--frames", "3"]].concat());
     for k in 0..3 {
         assert!(dir.join(format!("seq_{k:04}.png")).is_file());
     }

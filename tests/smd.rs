@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use bonescope::anim::{Pose, bind_pose_error, skin_mesh};
-use bonescope::io::{self, LoadOptions, Position, smd};
+use bonescope::io::{self, LoadErrorKind, LoadOptions, Position, smd};
 use bonescope::scene::{Asset, AxisConversion, Format, Mesh};
 use common::Rng;
 use glam::{Mat4, Vec3};
@@ -42,7 +42,7 @@ fn corner_count(mesh: &Mesh) -> usize {
 fn corpus_triangle() {
     let Some(path) = common::corpus_file("smd/triangle.smd") else { return };
     let asset = io::load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Smd);
+    assert_eq!(asset.format, Some(Format::Smd));
     assert_eq!(asset.skeleton.len(), 1);
     assert_eq!(asset.skeleton.names[0], "TriangleTest0");
     assert_eq!(asset.triangle_count(), 1);
@@ -144,7 +144,7 @@ fn corpus_action_filter_animation() {
 fn corpus_cube_vta_loads_named_morph() {
     let Some(path) = common::corpus_file("vta/bst_Cube_NoArmature.vta") else { return };
     let vta = io::load_path(&path, &LoadOptions::default()).unwrap();
-    assert_eq!(vta.format, Format::Vta);
+    assert_eq!(vta.format, Some(Format::Vta));
     let mesh = &vta.meshes[0];
     assert_eq!(mesh.vertex_count(), 36);
     assert_eq!(mesh.morph_targets.len(), 1);
@@ -214,6 +214,7 @@ fn vta_of_another_model_is_refused() {
     .unwrap();
     let mut reference = load_str(&two_bone_reference());
     let err = smd::attach_vta(&mut reference, &vta).unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::Mismatch, "{err}");
     assert!(err.message.contains("matches a vertex"), "{err}");
 }
 
@@ -221,9 +222,10 @@ fn vta_of_another_model_is_refused() {
 fn corpus_empty_file_is_a_clear_error() {
     let Some(path) = common::corpus_file("smd/empty.smd") else { return };
     let err = io::load_path(&path, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("empty"), "{err}");
+    assert_eq!(err.kind, LoadErrorKind::Empty, "{err}");
+    assert_eq!(err.file.as_deref(), Some(path.as_path()));
     let err = smd::load(&std::fs::read(&path).unwrap(), &LoadOptions::default()).unwrap_err();
-    assert_eq!(err.position, Position::Line(1));
+    assert_eq!((err.position, err.kind), (Position::Line(1), LoadErrorKind::NotThisFormat));
     assert!(err.message.contains("no SMD data"), "{err}");
 }
 
@@ -645,6 +647,7 @@ fn vta_errors_name_lines() {
         "line 7: expected 6 numbers after the vertex index (position x y z, normal x y z), found 3"
     );
     let err = smd::load_vta(two_bone_reference().as_bytes(), &LoadOptions::default()).unwrap_err();
+    assert_eq!(err.kind, LoadErrorKind::NotThisFormat, "{err}");
     assert!(err.message.contains("not a VTA"), "{err}");
 }
 
@@ -654,7 +657,7 @@ fn detect_and_load_path_pick_the_right_loader() {
     let vta_path = dir.join("face.vta");
     std::fs::write(&vta_path, VTA_SMALL).unwrap();
     let asset = io::load_path(&vta_path, &LoadOptions::default()).unwrap();
-    assert_eq!(asset.format, Format::Vta);
+    assert_eq!(asset.format, Some(Format::Vta));
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -1,12 +1,17 @@
-//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning,
-//! curves, clip sampling, blending and the animation controller. No GPU, no UI, no I/O; per-frame jobs write
+//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning
+//! and the bounds of a posed asset, curves, clip sampling, blending, the animation controller and the rig
+//! diagnostics. No GPU, no UI, no I/O; per-frame jobs write
 //! into buffers the caller owns.
 //!
 //! Matrix convention: glam column vectors. The D3DX literature's row-vector products reverse: its
 //! `to_root = local * parent_to_root` is `parent_to_root * local` here, and its skinning matrix
 //! `offset * to_root` is `to_root * offset`.
 
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod blend;
+pub mod bounds;
 pub mod controller;
 pub mod curve;
 pub mod diagnostics;
@@ -19,6 +24,7 @@ pub mod tween;
 pub mod unity_curve;
 
 pub use blend::{Blender, BoneMask, apply_additive};
+pub use bounds::{bounds_of_placed, posed_bounds};
 pub use controller::{Controller, PlaybackType};
 pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};

@@ -72,7 +72,7 @@ pub fn local_to_model(parents: &[Option<usize>], local: &[Transform], to_root: &
     Ok(())
 }
 
-/// Skinning matrix per bone: `to_root * inverse_bind` (the seed's row-vector `offset * to_root`).
+/// Skinning matrix per bone: `to_root * inverse_bind` (`offset * to_root` in Direct3D's row-vector form).
 pub fn skinning_palette(inverse_bind: &[Mat4], to_root: &[Mat4], palette: &mut [Mat4]) -> Result<(), PoseError> {
     check_len("to-root matrices", inverse_bind.len(), to_root.len())?;
     check_len("palette", inverse_bind.len(), palette.len())?;
@@ -155,7 +155,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_offset_example_moves_60_to_80() {
+    fn offset_example_moves_60_to_80() {
         // Bone origin (50,50,50); vertex (60,60,60); the bone moves to (70,70,70).
         let mut s = Skeleton::default();
         s.push("bone", None, Transform::from_translation_rotation(Vec3::splat(50.0), Quat::IDENTITY));

@@ -79,7 +79,7 @@ mod tests {
 
     #[test]
     fn grid_sampling_matches_plain_curve_sampling() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         let skeleton = &asset.skeleton;
         let mut clip = asset.clips[0].clone();
         // One irregular curve and one track for a bone the skeleton lacks, next to the baked ones.

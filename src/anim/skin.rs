@@ -51,16 +51,16 @@ mod tests {
     use crate::scene::{Skeleton, Transform};
     use glam::Quat;
 
-    /// The seed's three-bone blend: vertex (30,20,0), weights 0.25/0.5/0.25, translation-only bones; only bone 3
+    /// A worked three-bone blend: vertex (30,20,0), weights 0.25/0.5/0.25, translation-only bones; only bone 3
     /// moves (from (25,0,0) to (30,−10,0)). Expected (31.25, 17.5, 0).
     #[test]
-    fn seed_three_bone_blend() {
+    fn worked_three_bone_blend() {
         let mut s = Skeleton::default();
         s.push("b1", None, Transform::from_translation_rotation(Vec3::new(40.0, 40.0, 0.0), Quat::IDENTITY));
         s.push("b2", None, Transform::from_translation_rotation(Vec3::new(35.0, 10.0, 0.0), Quat::IDENTITY));
         s.push("b3", None, Transform::from_translation_rotation(Vec3::new(25.0, 0.0, 0.0), Quat::IDENTITY));
         s.recompute_inverse_bind();
-        // Local coordinates in the seed: (−10,−20,0), (−5,10,0), (5,20,0).
+        // Its coordinates in each bone's space: (−10,−20,0), (−5,10,0), (5,20,0).
         let v = Vec3::new(30.0, 20.0, 0.0);
         assert!(s.inverse_bind[0].transform_point3(v).abs_diff_eq(Vec3::new(-10.0, -20.0, 0.0), 1e-5));
         assert!(s.inverse_bind[1].transform_point3(v).abs_diff_eq(Vec3::new(-5.0, 10.0, 0.0), 1e-5));

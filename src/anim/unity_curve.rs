@@ -29,10 +29,7 @@ pub fn evaluate(curve: &FloatCurve, t: f32) -> f32 {
 /// found last time) and updating it. Any hint value is safe; a good one makes the search O(1).
 pub fn evaluate_with_hint(curve: &FloatCurve, t: f32, hint: &mut u32) -> f32 {
     let keys = curve.keys.as_slice();
-    let (first, last) = match (keys.first(), keys.last()) {
-        (Some(f), Some(l)) => (f, l),
-        _ => return 0.0,
-    };
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return 0.0 };
     if keys.len() == 1 {
         return first.value;
     }
@@ -57,10 +54,7 @@ pub fn evaluate_with_hint(curve: &FloatCurve, t: f32, hint: &mut u32) -> f32 {
 /// before it). 0 when empty. MRTK reads `> 0.5` as true: see [`evaluate_bool`].
 pub fn evaluate_step(curve: &BoolCurve, t: f32, hint: &mut u32) -> f32 {
     let keys = curve.keys.as_slice();
-    let (first, last) = match (keys.first(), keys.last()) {
-        (Some(f), Some(l)) => (f, l),
-        _ => return 0.0,
-    };
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return 0.0 };
     if keys.len() == 1 {
         return first.value;
     }

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use bonescope::io::{self, LoadOptions, gltf_export};
+use bonescope::AppError;
+use bonescope::io::{LoadOptions, gltf};
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
@@ -17,11 +19,11 @@ pub struct ExportArgs {
     pub fps: f32,
 }
 
-pub fn run(args: &ExportArgs) -> Result<(), String> {
+pub fn run(args: &ExportArgs) -> Result<(), AppError> {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
-    let (bytes, report) = gltf_export::export_glb(&asset).map_err(|e| format!("{}: {e}", args.files[0].display()))?;
-    std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: cannot write: {e}", args.output.display()))?;
+    let (asset, _) = source::load_set(&Source::from_args(&args.files), &opts)?;
+    let (bytes, report) = gltf::export_glb(&asset)?;
+    std::fs::write(&args.output, &bytes).map_err(|e| AppError::write(&args.output, e))?;
     println!(
         "{}: {} bytes, {} nodes, {} meshes, {} animations, {} images",
         args.output.display(),

@@ -7,13 +7,14 @@
 //! Findings never change the exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, diagnose};
 use bonescope::io::{self, LoadOptions};
 use bonescope::scene::Asset;
+use bonescope::source::Source;
 
 /// Findings of one kind listed in the text output before the rest are counted (JSON lists them all).
 const TEXT_FINDINGS_PER_KIND: usize = 10;
@@ -46,10 +47,10 @@ pub fn run(args: &InfoArgs) -> i32 {
     if as_set {
         failed = check_set(args, &opts, &mut reports);
     }
-    for path in args.files.iter().filter(|_| !as_set) {
-        match io::load_path(path, &opts) {
+    for source in Source::from_args(&args.files).into_iter().filter(|_| !as_set) {
+        match source.load(&opts) {
             Ok(asset) => {
-                let mut report = describe(path, &asset);
+                let mut report = describe(&source, &asset);
                 if args.check {
                     let findings = diagnose(&asset, &DiagnoseOptions::default());
                     report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
@@ -59,7 +60,7 @@ pub fn run(args: &InfoArgs) -> i32 {
             Err(e) => {
                 failed = true;
                 if args.json {
-                    reports.push(json!({ "file": path, "error": e.to_string() }));
+                    reports.push(json!({ "file": source.to_string(), "error": e.to_string() }));
                 } else {
                     eprintln!("error: {e}");
                 }
@@ -78,38 +79,36 @@ pub fn run(args: &InfoArgs) -> i32 {
     i32::from(failed)
 }
 
-/// `--check` with several files: the model with the animations bound to it, checked as one. A file that fails
-/// to load is reported on its own and left out (the set is loaded again without it). Returns whether any failed.
+/// `--check` with several files: the model with the animations bound to it, checked as one. Each file is read
+/// once; one that fails to load (or to bind) is reported on its own and left out. Returns whether any failed.
 fn check_set(args: &InfoArgs, opts: &LoadOptions, reports: &mut Vec<Value>) -> bool {
-    let mut paths = args.files.clone();
     let mut errors = Vec::new();
-    while !paths.is_empty() {
-        match io::load_set(&paths, opts) {
-            Ok((asset, binds)) => {
-                let mut report = describe(&paths[0], &asset);
-                report["bound"] = serde_json::to_value(&binds).unwrap_or_default();
-                let findings = diagnose(&asset, &DiagnoseOptions::default());
-                report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
-                reports.push(report);
-                break;
-            }
-            Err(e) => {
-                let failed_at = e.file.as_ref().and_then(|f| paths.iter().position(|p| p == f));
-                if !args.json {
-                    eprintln!("error: {e}");
-                }
-                errors.push(
-                    json!({ "file": e.file.clone().unwrap_or_else(|| paths[0].clone()), "error": e.to_string() }),
-                );
-                match failed_at {
-                    // Without the model there is nothing to bind to.
-                    Some(0) | None => break,
-                    Some(i) => {
-                        paths.remove(i);
-                    }
-                }
-            }
+    let mut fail = |source: &Source, e: &io::LoadError| {
+        if !args.json {
+            eprintln!("error: {e}");
         }
+        errors.push(json!({ "file": source.to_string(), "error": e.to_string() }));
+    };
+    let sources = Source::from_args(&args.files);
+    let mut model: Option<(&Source, Asset)> = None;
+    let mut binds = Vec::new();
+    for source in &sources {
+        let loaded = source.load(opts);
+        match (&mut model, loaded) {
+            (_, Err(e)) => fail(source, &e),
+            (None, Ok(asset)) => model = Some((source, asset)),
+            (Some((_, asset)), Ok(other)) => match io::bind(asset, other) {
+                Ok(report) => binds.push(report),
+                Err(e) => fail(source, &e),
+            },
+        }
+    }
+    if let Some((source, asset)) = model {
+        let mut report = describe(source, &asset);
+        report["bound"] = serde_json::to_value(&binds).unwrap_or_default();
+        let findings = diagnose(&asset, &DiagnoseOptions::default());
+        report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
+        reports.push(report);
     }
     let failed = !errors.is_empty();
     if args.json {
@@ -118,8 +117,8 @@ fn check_set(args: &InfoArgs, opts: &LoadOptions, reports: &mut Vec<Value>) -> b
     failed
 }
 
-/// The facts about one loaded file, as JSON (the text output is printed from the same value).
-pub fn describe(path: &Path, asset: &Asset) -> Value {
+/// The facts about one loaded file (or sample), as JSON (the text output is printed from the same value).
+pub fn describe(source: &Source, asset: &Asset) -> Value {
     let materials: Vec<Value> = asset
         .materials
         .iter()
@@ -164,10 +163,14 @@ pub fn describe(path: &Path, asset: &Asset) -> Value {
         })
         .collect();
     let recordings: Vec<Value> = asset.recordings.iter().map(recording_json).collect();
-    let companions: Vec<PathBuf> = io::animation_companions(path);
+    let companions: Vec<PathBuf> = source.path().map(io::animation_companions).unwrap_or_default();
+    let kind = match source {
+        Source::Sample(sample) => sample.title(),
+        Source::File(_) => asset.kind(),
+    };
     json!({
-        "file": path,
-        "format": asset.format.name(),
+        "file": source.to_string(),
+        "format": kind,
         "readings": asset.readings,
         "axes": asset.axes.description,
         "bones": asset.skeleton.len(),

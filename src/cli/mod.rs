@@ -3,6 +3,8 @@
 pub mod export;
 pub mod info;
 pub mod pose;
+#[cfg(feature = "gui")]
+pub mod render;
 
 /// Writes command output to stdout. A closed pipe (`bonescope info … | head`) is not an error worth a panic.
 pub fn emit(text: &str) {

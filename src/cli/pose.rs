@@ -10,10 +10,12 @@ use std::path::PathBuf;
 use glam::Mat4;
 use serde_json::{Value, json};
 
+use bonescope::AppError;
 use bonescope::anim::recording::RecordingPose;
 use bonescope::anim::{Pose, bind_pose_error};
-use bonescope::io::{self, LoadOptions};
+use bonescope::io::LoadOptions;
 use bonescope::scene::{Asset, Transform};
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug)]
 pub struct PoseArgs {
@@ -37,9 +39,9 @@ pub struct PoseArgs {
     pub fps: f32,
 }
 
-pub fn run(args: &PoseArgs) -> Result<(), String> {
+pub fn run(args: &PoseArgs) -> Result<(), AppError> {
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = io::load_set(&args.files, &opts).map_err(|e| e.to_string())?;
+    let (asset, _reports) = source::load_set(&Source::from_args(&args.files), &opts)?;
     let report = evaluate(&asset, args)?;
     let mut out = String::new();
     if args.json {
@@ -51,7 +53,7 @@ pub fn run(args: &PoseArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, String> {
+fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
     if let Some(recording) = asset.recordings.first()
         && asset.skeleton.is_empty()
     {
@@ -63,10 +65,10 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, String> {
         Some(name) => {
             let clip = asset.clip(name).ok_or_else(|| {
                 let names: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
-                format!(
+                AppError::Invalid(format!(
                     "no clip named '{name}'; clips: {}",
                     if names.is_empty() { "none".into() } else { names.join(", ") }
-                )
+                ))
             })?;
             Pose::from_clip(skeleton, clip, args.time)
         }

@@ -5,31 +5,24 @@
 //! allocates from a count in the file before the chunk header's `DataSize * DataCount` has been checked against
 //! the bytes that remain, so every `Vec` built from a chunk is bounded by the file size.
 //!
-//! ## Conventions (checked by `tests/psk_corpus.rs` and `tests/psk_synthetic.rs`)
+//! ## Conventions (checked by `tests/psk_corpus.rs` and `tests/psk_synthetic.rs`; the evidence for each is in
+//! `docs/actorx-notes.md`)
 //! - **Rotations.** Quaternions are stored x, y, z, w. ActorX stores every bone orientation except bone 0's
 //!   conjugated (REFSKELT, BONENAMES and ANIMKEYS alike); [`bone_rotation`] undoes it, so the scene model holds
-//!   ordinary quaternions used with the usual `T * R * S` maths on the file's raw coordinates. On the corpus the
-//!   component order is decisive (read as w, x, y, z, examplemesh's pendulum pivot would float 256 units above
-//!   the mesh instead of sitting at the top of the rod), while the conjugation rule cannot be told apart there:
-//!   the root is a half-turn (its own conjugate), the other bind rotations are the identity and no edge spans
-//!   two bones, so every variant gives the identity bind palette and a rigid swing. The rule therefore follows
-//!   the spec and the public importers (UE Viewer, the Blender add-on), and tests with written files prove that
-//!   PSK and PSA apply it alike (a mismatch turns twisted bones).
+//!   ordinary quaternions used with the usual `T * R * S` maths on the file's raw coordinates. The rule follows
+//!   the format's documentation and the public importers (UE Viewer, the Blender add-on), and applies to PSK and
+//!   PSA alike.
 //! - **Axes.** Unreal is left-handed, Z up, centimetres. The loaders keep the data as written and declare
-//!   [`unreal_axes`]: `(x, y, z) → (x, z, y)`, a mirror (determinant −1) into the viewer's right-handed Y-up frame.
-//!   Unreal's forward (+X) stays +X, up (+Z) becomes +Y and right (+Y) becomes +Z, which is "right" for an observer
-//!   facing +X in a right-handed Y-up frame, so characters keep their own left and right.
-//! - **Winding.** Measured with the right-handed cross product on the raw coordinates, PSK triangles wind
-//!   clockwise seen from outside (both corpus meshes enclose a negative signed volume), so PSK meshes set
-//!   `Mesh::clockwise = true`. The mirror flips that once more: in the viewer frame the triangles are
-//!   counter-clockwise from the front (in general they wind clockwise in the viewer frame exactly when
-//!   `mesh.clockwise != axes.mirrors()`).
+//!   [`unreal_axes`]: `(x, y, z) → (x, z, y)`, a mirror (determinant −1) into the viewer's right-handed Y-up frame,
+//!   which keeps a character's own left and right.
+//! - **Winding.** PSK triangles wind clockwise seen from outside, so PSK meshes set `Mesh::clockwise = true`; in
+//!   the viewer frame triangles wind clockwise exactly when `mesh.clockwise != axes.mirrors()`.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};
 
-use super::LoadError;
-use crate::scene::{AxisConversion, Skeleton, Transform, Warning};
+use super::{LoadError, LoadErrorKind};
+use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning};
 
 /// Size of a chunk header: `ChunkID[20]`, `TypeFlag`, `DataSize`, `DataCount`.
 pub const CHUNK_HEADER_SIZE: usize = 32;
@@ -88,7 +81,7 @@ impl<'a> Chunk<'a> {
 
     /// A warning about this chunk.
     pub fn warning(&self, message: impl std::fmt::Display) -> Warning {
-        Warning::new(format!("byte {}", self.offset), format!("{} chunk {}: {message}", self.kind, self.id))
+        Warning::new(Position::Byte(self.offset), format!("{} chunk {}: {message}", self.kind, self.id))
     }
 
     /// The header alone (no data borrowed), kept for messages after the bytes are gone.
@@ -106,7 +99,7 @@ impl<'a> Chunk<'a> {
 
     /// Checks that records are at least `size_of::<T>()` bytes.
     pub fn expect_records<T: Pod>(&self) -> Result<(), LoadError> {
-        let size = std::mem::size_of::<T>();
+        let size = size_of::<T>();
         if self.record_size < size && self.count > 0 {
             return Err(self.error(format_args!("{size}-byte records expected, found {}", self.record_size)));
         }
@@ -116,7 +109,7 @@ impl<'a> Chunk<'a> {
     /// The records, each read from the first `size_of::<T>()` bytes of its slot. No allocation.
     pub fn iter<T: Pod>(&self) -> Result<impl ExactSizeIterator<Item = T> + 'a, LoadError> {
         self.expect_records::<T>()?;
-        let size = std::mem::size_of::<T>();
+        let size = size_of::<T>();
         // `max(1)`: `chunks_exact(0)` panics; a zero record size only gets here with zero records.
         let step = self.record_size.max(size).max(1);
         let count = if self.record_size == 0 { 0 } else { self.count };
@@ -126,7 +119,7 @@ impl<'a> Chunk<'a> {
     /// All records in a new `Vec`: one `memcpy` when the declared size is the natural one.
     pub fn records<T: Pod>(&self) -> Result<Vec<T>, LoadError> {
         self.expect_records::<T>()?;
-        if self.record_size == std::mem::size_of::<T>() {
+        if self.record_size == size_of::<T>() {
             // The chunk length was checked against the file, so this allocation is bounded by the file size. The
             // copy goes into aligned storage, so unaligned file data is fine.
             let mut out = vec![T::zeroed(); self.count];
@@ -182,7 +175,9 @@ pub fn read_chunks<'a>(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Chunk<'a>>, LoadError> {
     if bytes.is_empty() {
-        return Err(LoadError::whole_file(format!("not a {kind} file: it is empty (0 bytes)")));
+        return Err(
+            LoadError::whole_file(format!("not a {kind} file: it is empty (0 bytes)")).with_kind(LoadErrorKind::Empty)
+        );
     }
     let mut chunks = Vec::new();
     let mut pos = 0usize;
@@ -191,12 +186,12 @@ pub fn read_chunks<'a>(
         let Some(header) = rest.get(..CHUNK_HEADER_SIZE) else {
             if pos > 0 && rest.iter().all(|b| *b == 0) {
                 warnings.push(Warning::new(
-                    format!("byte {pos}"),
+                    Position::Byte(pos as u64),
                     format!("{} trailing zero byte(s) after the last chunk ignored", rest.len()),
                 ));
                 break;
             }
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 pos as u64,
                 format!(
                     "{kind} chunk header at byte {pos}: {CHUNK_HEADER_SIZE} bytes expected, only {} remain (file truncated?)",
@@ -214,7 +209,8 @@ pub fn read_chunks<'a>(
             return Err(LoadError::at_byte(
                 0,
                 format!("not a {kind} file: the first chunk is '{id}', expected {magic}"),
-            ));
+            )
+            .with_kind(LoadErrorKind::NotThisFormat));
         }
         if data_size < 0 || data_count < 0 {
             return Err(LoadError::at_byte(
@@ -226,7 +222,7 @@ pub fn read_chunks<'a>(
         let length = (record_size as u64) * (count as u64);
         let available = (rest.len() - CHUNK_HEADER_SIZE) as u64;
         if length > available {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 pos as u64,
                 format!(
                     "{label}: {count} records of {record_size} bytes ({length} bytes) run past the end of the file \
@@ -280,7 +276,7 @@ pub struct VBone {
     pub size: [f32; 3],
 }
 
-const _: () = assert!(std::mem::size_of::<VBone>() == 120);
+const _: () = assert!(size_of::<VBone>() == 120);
 
 /// A file quaternion (x, y, z, w) as an ordinary rotation: conjugated back unless it belongs to bone 0, and
 /// normalised. `None` when it is not finite or has (near) zero length.
@@ -429,7 +425,7 @@ mod tests {
         let chunks = read_chunks(&bytes, "PSK", "ACTRHEAD", &mut warnings).unwrap();
         let err = chunks[1].records::<VBone>().unwrap_err();
         assert_eq!(err.message, "PSK chunk REFSKELT at byte 32: 120-byte records expected, found 88");
-        assert_eq!(err.position, super::super::Position::Byte(32));
+        assert_eq!(err.position, Position::Byte(32));
 
         let mut bytes = header("ACTRHEAD", 0, 0);
         bytes.extend(header("PNTS0000", 12, i32::MAX));

@@ -3,12 +3,14 @@
 //! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
 //! defines the one error type loaders return. It knows nothing about the GPU or the UI.
 
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod actorx;
 pub mod ase;
 pub mod companions;
 pub mod file_bytes;
-pub mod gltf_export;
-mod gltf_recording;
+pub mod gltf;
 pub mod mrtk;
 pub mod mrtk_write;
 pub mod psa;
@@ -18,60 +20,72 @@ pub mod smd;
 pub mod smoothing;
 pub mod text;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// Where in a file a problem is (shared with the warnings of [`crate::scene::Warning`]).
+pub use crate::scene::Position;
 use crate::scene::{Asset, BindReport, Format};
 
 pub use companions::{animation_companions, resolve_texture};
 
-/// Where in a file a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Position {
-    /// The file as a whole (e.g. empty, unknown format).
-    File,
-    /// 1-based line of a text file.
-    Line(usize),
-    /// Byte offset in a binary file.
-    Byte(u64),
+/// What kind of problem stopped a load; [`LoadError::message`] says the details. Callers and tests match on
+/// this rather than on the message's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file could not be opened or read; the operating system's reason.
+    Io(std::io::ErrorKind),
+    /// A directory (or something else that is not a regular file) was given.
+    NotAFile,
+    /// Larger than [`MAX_FILE_SIZE`].
+    TooLarge,
+    /// Zero bytes.
+    Empty,
+    /// Neither the first bytes nor the extension name a format bonescope reads.
+    UnknownFormat,
+    /// The bytes are not the format this loader reads (its magic number or first chunk is missing).
+    NotThisFormat,
+    /// The data ends inside something it declares (a chunk, a record count, a block, a triangle).
+    Truncated,
+    /// A version or variant of the format that is not supported, or a limit of the viewer's (bone count).
+    Unsupported,
+    /// The data is there but wrong: bad syntax, a value out of range, references to things that do not exist.
+    /// The kind of every error made with [`LoadError::new`] and its shorthands.
+    Malformed,
+    /// Files that do not fit together (a VTA whose vertices are not the model's).
+    Mismatch,
+    /// Nothing was given to load.
+    NoInput,
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Position::File => Ok(()),
-            Position::Line(l) => write!(f, "line {l}"),
-            Position::Byte(b) => write!(f, "byte {b}"),
-        }
-    }
-}
-
-/// A file that could not be loaded: which file, where in it, and what was wrong (or expected).
-#[derive(Clone, Debug, PartialEq)]
+/// A file that could not be loaded: which file, where in it, what kind of problem, and what exactly was wrong
+/// (or expected). Displayed as `file: line 12: message` (the parts that are known).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}{message}", location(.file.as_deref(), *.position))]
 pub struct LoadError {
-    /// Set by [`load_path`]; `None` for in-memory loads.
+    /// Set by [`load_path`] and [`LoadError::in_file`]; `None` for in-memory loads.
     pub file: Option<PathBuf>,
     pub position: Position,
+    pub kind: LoadErrorKind,
     pub message: String,
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{}: ", file.display())?;
-        }
-        if self.position != Position::File {
-            write!(f, "{}: ", self.position)?;
-        }
-        f.write_str(&self.message)
+/// `"path: line 12: "`, the known parts of where an error is.
+fn location(file: Option<&Path>, position: Position) -> String {
+    let mut out = String::new();
+    if let Some(file) = file {
+        out += &format!("{}: ", file.display());
     }
+    if position != Position::File {
+        out += &format!("{position}: ");
+    }
+    out
 }
 
-impl std::error::Error for LoadError {}
-
 impl LoadError {
+    /// A [`LoadErrorKind::Malformed`] error at `position`; [`LoadError::with_kind`] says otherwise.
     pub fn new(position: Position, message: impl Into<String>) -> Self {
-        Self { file: None, position, message: message.into() }
+        Self { file: None, position, kind: LoadErrorKind::Malformed, message: message.into() }
     }
 
     pub fn at_line(line: usize, message: impl Into<String>) -> Self {
@@ -86,10 +100,56 @@ impl LoadError {
         Self::new(Position::File, message)
     }
 
+    /// The data ends at `offset` inside something it declared.
+    pub fn truncated(offset: u64, message: impl Into<String>) -> Self {
+        Self::at_byte(offset, message).with_kind(LoadErrorKind::Truncated)
+    }
+
+    /// Opening or reading failed (`doing`: "cannot open", "cannot read").
+    pub fn io(doing: &str, error: &std::io::Error) -> Self {
+        Self::whole_file(format!("{doing}: {error}")).with_kind(LoadErrorKind::Io(error.kind()))
+    }
+
+    pub fn with_kind(mut self, kind: LoadErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     pub fn in_file(mut self, path: &Path) -> Self {
         self.file = Some(path.to_path_buf());
         self
     }
+}
+
+/// The checks every file goes through before its format's loader sees it: not a directory, not over
+/// [`MAX_FILE_SIZE`]. Returns its size.
+pub fn check_file(path: &Path) -> Result<u64, LoadError> {
+    let meta = std::fs::metadata(path).map_err(|e| LoadError::io("cannot open", &e))?;
+    if meta.is_dir() {
+        return Err(LoadError::whole_file("is a directory, not a file").with_kind(LoadErrorKind::NotAFile));
+    }
+    if meta.len() > MAX_FILE_SIZE {
+        return Err(LoadError::whole_file(format!(
+            "{} bytes is larger than the {MAX_FILE_SIZE}-byte limit",
+            meta.len()
+        ))
+        .with_kind(LoadErrorKind::TooLarge));
+    }
+    Ok(meta.len())
+}
+
+/// Detects the format of a file's bytes (read in full), or says why it cannot be loaded: empty, or of no format
+/// bonescope reads.
+pub fn detect_file_format(bytes: &[u8], path: &Path) -> Result<Format, LoadError> {
+    if bytes.is_empty() {
+        return Err(LoadError::whole_file("the file is empty (0 bytes)").with_kind(LoadErrorKind::Empty));
+    }
+    detect_format(bytes, Some(path)).ok_or_else(|| {
+        LoadError::whole_file(
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
+        )
+        .with_kind(LoadErrorKind::UnknownFormat)
+    })
 }
 
 /// Options every loader may read.
@@ -157,7 +217,6 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Vta => smd::load_vta(bytes, opts),
         Format::Ase => ase::load(bytes, opts),
         Format::Mrtk => mrtk::load(bytes, opts),
-        Format::Demo => Ok(crate::demo::demo_asset()),
         Format::Qc | Format::Mds | Format::Mms => script::load(format, bytes, None, opts),
     }
 }
@@ -165,38 +224,12 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
 /// Largest file the loaders accept (text formats are parsed in memory).
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// The name under which the command line and the viewer open the built-in demo character.
-pub const DEMO_NAME: &str = "@demo";
-
-/// Reads and loads one file, detecting its format. Errors name the file. [`DEMO_NAME`] gives the built-in demo
-/// character (unless a file of that name exists).
+/// Reads and loads one file, detecting its format. Errors name the file.
 pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
-    if path.as_os_str() == DEMO_NAME && !path.exists() {
-        let mut asset = crate::demo::demo_asset();
-        asset.path = Some(path.to_path_buf());
-        return Ok(asset);
-    }
-    let meta = std::fs::metadata(path).map_err(|e| fail(LoadError::whole_file(format!("cannot open: {e}"))))?;
-    if meta.is_dir() {
-        return Err(fail(LoadError::whole_file("is a directory, not a file")));
-    }
-    if meta.len() > MAX_FILE_SIZE {
-        return Err(fail(LoadError::whole_file(format!(
-            "{} bytes is larger than the {MAX_FILE_SIZE}-byte limit",
-            meta.len()
-        ))));
-    }
-    let bytes = file_bytes::read_file(path, meta.len())
-        .map_err(|e| fail(LoadError::whole_file(format!("cannot read: {e}"))))?;
-    if bytes.is_empty() {
-        return Err(fail(LoadError::whole_file("the file is empty (0 bytes)")));
-    }
-    let format = detect_format(&bytes, Some(path)).ok_or_else(|| {
-        fail(LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
-        ))
-    })?;
+    let size = check_file(path).map_err(fail)?;
+    let bytes = file_bytes::read_file(path, size).map_err(|e| fail(LoadError::io("cannot read", &e)))?;
+    let format = detect_file_format(&bytes, path).map_err(fail)?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
     if script::is_script_format(format) {
         // A script's error may belong to a file it includes, which the error already names.
@@ -214,31 +247,30 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
 }
 
 /// Opens a set of files as one scene: the first file is the main asset; every further file (animations: PSA,
-/// animation SMDs, ASE with animation) is bound to it by bone name; vertex animation (VTA, an ASE/ASC file of
-/// `*MESH_ANIMATION` frames only) is bound to the mesh it animates.
+/// animation SMDs, ASE with animation) is bound to it with [`bind`]: by bone name, or, for vertex animation (VTA, an
+/// ASE/ASC file of `*MESH_ANIMATION` frames only), to the mesh it animates.
 pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
     let Some((first, rest)) = paths.split_first() else {
-        return Err(LoadError::whole_file("no file given"));
+        return Err(LoadError::whole_file("no file given").with_kind(LoadErrorKind::NoInput));
     };
     let mut asset = load_path(first, opts)?;
     let mut reports = Vec::new();
     for path in rest {
-        let other = load_path(path, opts)?;
-        reports.push(bind_file(&mut asset, other)?);
+        reports.push(bind(&mut asset, load_path(path, opts)?)?);
     }
     Ok((asset, reports))
 }
 
-/// Binds one more loaded file to `asset`, as [`load_set`] does: vertex animation (VTA morphs, an ASE/ASC file of
+/// Binds what another file holds to `asset`, as [`load_set`] does: vertex animation (VTA morphs, an ASE/ASC file of
 /// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; anything else by bone name
-/// ([`Asset::bind_animations`]). Errors name the file.
-pub fn bind_file(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
+/// ([`Asset::bind_animations`]). Errors name `other`'s file.
+pub fn bind(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
     let path = other.path.clone();
     let in_file = |e: LoadError| match &path {
         Some(p) => e.in_file(p),
         None => e,
     };
-    if other.format == Format::Vta {
+    if other.format == Some(Format::Vta) {
         // Morph targets for the mesh, matched by vertex rather than by bone.
         smd::attach_vta(asset, &other).map_err(in_file)?;
         return Ok(BindReport { source: other.path, ..BindReport::default() });
@@ -247,4 +279,36 @@ pub fn bind_file(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadErro
         return ase::bind_vertex_animation(asset, other).map_err(in_file);
     }
     Ok(asset.bind_animations(other))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_that_cannot_be_loaded_say_which_kind_of_problem() {
+        let dir = std::env::temp_dir().join(format!("bonescope-io-kinds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let opts = LoadOptions::default();
+        let kind_of = |path: &Path| load_path(path, &opts).unwrap_err().kind;
+        let empty = dir.join("empty.psk");
+        std::fs::write(&empty, b"").unwrap();
+        let unknown = dir.join("notes.txt");
+        std::fs::write(&unknown, b"hello").unwrap();
+        assert_eq!(kind_of(&empty), LoadErrorKind::Empty);
+        assert_eq!(kind_of(&unknown), LoadErrorKind::UnknownFormat);
+        assert_eq!(kind_of(&dir), LoadErrorKind::NotAFile);
+        assert_eq!(kind_of(&dir.join("missing.smd")), LoadErrorKind::Io(std::io::ErrorKind::NotFound));
+        assert_eq!(load_set(&[], &opts).unwrap_err().kind, LoadErrorKind::NoInput);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn errors_read_file_position_message() {
+        let e = LoadError::at_line(12, "expected 9 numbers").in_file(Path::new("hero.smd"));
+        assert_eq!(e.to_string(), "hero.smd: line 12: expected 9 numbers");
+        assert_eq!(e.kind, LoadErrorKind::Malformed);
+        assert_eq!(LoadError::truncated(5120, "short").to_string(), "byte 5120: short");
+        assert_eq!(LoadError::whole_file("nothing").to_string(), "nothing");
+    }
 }

@@ -11,28 +11,18 @@
 
 use std::fmt;
 
-use glam::{Mat4, Vec3};
-
-use super::{LoadError, LoadOptions, MRTK_MAGIC};
+use super::{LoadError, LoadErrorKind, LoadOptions, MRTK_MAGIC};
 use crate::scene::{
     Asset, AxisConversion, BoolCurve, BoolKey, FloatCurve, Format, HAND_JOINT_NAMES, Hand, HandCurves, KeyLayout,
-    Keyframe, Marker, PoseCurves, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
+    Keyframe, Marker, PoseCurves, Position, RayCurves, Recording, RecordingLayout, Warning, WrapMode, weighted_mode,
 };
-
-/// Unity (left-handed, Y up) → viewer (right-handed, Y up): `(x, y, z) → (x, y, −z)`.
-pub fn unity_axes() -> AxisConversion {
-    AxisConversion {
-        to_viewer: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
-        description: "Unity left-handed Y up → right-handed Y up: (x, y, z) → (x, y, −z)",
-    }
-}
 
 /// Loads a recording as an asset (format Mrtk, one recording, Unity → viewer axes).
 pub fn load(bytes: &[u8], _opts: &LoadOptions) -> Result<Asset, LoadError> {
     let (recording, warnings) = read_recording(bytes)?;
     let mut asset = Asset::new(Format::Mrtk);
     asset.recordings.push(recording);
-    asset.axes = unity_axes();
+    asset.axes = AxisConversion::unity_left_handed();
     asset.warnings = warnings;
     Ok(asset)
 }
@@ -48,7 +38,8 @@ pub fn read_recording(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadErr
         return Err(LoadError::at_byte(
             0,
             format!("not an MRTK input animation: magic is 0x{found}, expected 0x6a8faf6e0f9e42c6"),
-        ));
+        )
+        .with_kind(LoadErrorKind::NotThisFormat));
     }
     let major = r.i32(|| "the file ends inside the major version".to_owned())?;
     let minor = r.i32(|| "the file ends inside the minor version".to_owned())?;
@@ -62,7 +53,8 @@ pub fn read_recording(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadErr
         _ => Err(LoadError::at_byte(
             8,
             format!("MRTK input animation version {major}.{minor} is not supported (bonescope reads 1.0 and 1.1)"),
-        )),
+        )
+        .with_kind(LoadErrorKind::Unsupported)),
     }
 }
 
@@ -102,7 +94,7 @@ fn read_v1_1(bytes: &[u8]) -> Result<(Recording, Vec<Warning>), LoadError> {
 
 fn byte_of(e: &LoadError) -> u64 {
     match e.position {
-        super::Position::Byte(b) => b,
+        Position::Byte(b) => b,
         _ => 0,
     }
 }
@@ -131,7 +123,7 @@ impl<'a> Reader<'a> {
                 self.pos = start + n;
                 Ok(s)
             }
-            None => Err(LoadError::at_byte(
+            None => Err(LoadError::truncated(
                 start as u64,
                 format!("{} ({n} bytes needed, {} remain)", what(), self.remaining()),
             )),
@@ -205,7 +197,7 @@ impl Tally {
     fn warning(self, summary: &str, warnings: &mut Vec<Warning>) {
         if let Some((offset, first)) = self.first {
             let more = if self.count > 1 { format!(" ({} in all)", self.count) } else { String::new() };
-            warnings.push(Warning::new(format!("byte {offset}"), format!("{summary}: {first}{more}")));
+            warnings.push(Warning::new(Position::Byte(offset), format!("{summary}: {first}{more}")));
         }
     }
 }
@@ -250,7 +242,7 @@ impl<'a> Parse<'a> {
         self.bad_string.warning("marker name", &mut w);
         if self.trailing > 0 {
             w.push(Warning::new(
-                format!("byte {}", self.trailing_at),
+                Position::Byte(self.trailing_at as u64),
                 format!("{} byte(s) after the marker list, ignored", self.trailing),
             ));
         }
@@ -337,7 +329,7 @@ impl<'a> Parse<'a> {
         };
         let remaining = self.r.remaining();
         if count.checked_mul(key_size).is_none_or(|need| need > remaining) {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 count_at,
                 format!(
                     "curve '{name}' declares {count} keys of {key_size} bytes ({} bytes) but only {remaining} bytes \
@@ -417,7 +409,7 @@ impl<'a> Parse<'a> {
         // Each marker takes at least 5 bytes (time + a one-byte length).
         let remaining = self.r.remaining();
         if count.checked_mul(5).is_none_or(|need| need > remaining) {
-            return Err(LoadError::at_byte(
+            return Err(LoadError::truncated(
                 at,
                 format!(
                     "the marker list declares {count} markers (5 bytes each at least) but only {remaining} bytes remain"
@@ -503,11 +495,11 @@ mod tests {
     #[test]
     fn header_errors_say_where() {
         let e = read_recording(&header(1, 1)[..11]).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(8));
+        assert_eq!(e.position, Position::Byte(8));
         let mut b = header(1, 1);
         b[3] ^= 0xff;
         let e = read_recording(&b).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(0));
+        assert_eq!(e.position, Position::Byte(0));
         assert!(e.message.contains("magic"), "{e}");
         let e = read_recording(&header(2, 0)).unwrap_err();
         assert!(e.to_string().contains("byte 8") && e.message.contains("2.0"), "{e}");
@@ -521,14 +513,14 @@ mod tests {
         b.extend(0i32.to_le_bytes());
         b.extend(i32::MAX.to_le_bytes());
         let e = read_recording(&b).unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Byte(27));
+        assert_eq!(e.position, Position::Byte(27));
         assert!(e.message.contains("camera position X") && e.message.contains("declares 2147483647 keys"), "{e}");
     }
 
     #[test]
     fn axes_mirror_z() {
-        let a = unity_axes();
+        let a = AxisConversion::unity_left_handed();
         assert!(a.mirrors());
-        assert_eq!(a.to_viewer.transform_point3(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 2.0, -3.0));
+        assert_eq!(a.to_viewer.transform_point3(glam::Vec3::new(1.0, 2.0, 3.0)), glam::Vec3::new(1.0, 2.0, -3.0));
     }
 }

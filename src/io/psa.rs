@@ -17,8 +17,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Quat, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
-use super::{LoadError, LoadOptions};
-use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Skeleton, Warning};
+use super::{LoadError, LoadErrorKind, LoadOptions};
+use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Position, Skeleton, Warning};
 
 /// `AnimInfoBinary` of `ANIMINFO`, 168 bytes: one sequence.
 #[repr(C)]
@@ -58,9 +58,9 @@ pub struct VScaleAnimKey {
 }
 
 const _: () = {
-    assert!(std::mem::size_of::<AnimInfoBinary>() == 168);
-    assert!(std::mem::size_of::<VQuatAnimKey>() == 32);
-    assert!(std::mem::size_of::<VScaleAnimKey>() == 16);
+    assert!(size_of::<AnimInfoBinary>() == 168);
+    assert!(size_of::<VQuatAnimKey>() == 32);
+    assert!(size_of::<VScaleAnimKey>() == 16);
 };
 
 /// The records of a PSA file as written.
@@ -160,7 +160,8 @@ pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadErro
         return Err(LoadError::whole_file(format!(
             "PSA file has no {} chunk: nothing to animate (truncated?)",
             missing.join(" / ")
-        )));
+        ))
+        .with_kind(LoadErrorKind::Truncated));
     };
     if file.bones.is_empty() {
         return Err(bones_chunk.error("no bones: a PSA needs at least one bone to animate"));
@@ -229,7 +230,7 @@ fn build_clip(
     let at = info_chunk.record_offset(index);
     let warn = |warnings: &mut Vec<Warning>, message: String| {
         warnings.push(Warning::new(
-            format!("byte {at}"),
+            Position::Byte(at),
             format!("PSA chunk ANIMINFO, sequence {index} '{name}': {message}"),
         ));
     };

@@ -26,10 +26,10 @@ use glam::{Vec2, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
 use super::smoothing::SmoothingGroups;
-use super::{LoadError, LoadOptions, resolve_texture};
+use super::{LoadError, LoadErrorKind, LoadOptions, resolve_texture};
 use crate::scene::{
-    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Skeleton, Subset, TextureRef, Transform,
-    Warning, reduce_influences,
+    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Position, Skeleton, Subset, TextureRef,
+    Transform, Warning, reduce_influences,
 };
 
 /// `VVertex` ("wedge"), 16 bytes. `point_index` is a `u16` plus padding unless the file has more than 65536
@@ -105,13 +105,13 @@ pub struct VMorphData {
 }
 
 const _: () = {
-    assert!(std::mem::size_of::<VVertex>() == 16);
-    assert!(std::mem::size_of::<VTriangle16>() == 12);
-    assert!(std::mem::size_of::<VTriangle32>() == 18);
-    assert!(std::mem::size_of::<VMaterial>() == 88);
-    assert!(std::mem::size_of::<VRawBoneInfluence>() == 12);
-    assert!(std::mem::size_of::<VMorphInfo>() == 68);
-    assert!(std::mem::size_of::<VMorphData>() == 28);
+    assert!(size_of::<VVertex>() == 16);
+    assert!(size_of::<VTriangle16>() == 12);
+    assert!(size_of::<VTriangle32>() == 18);
+    assert!(size_of::<VMaterial>() == 88);
+    assert!(size_of::<VRawBoneInfluence>() == 12);
+    assert!(size_of::<VMorphInfo>() == 68);
+    assert!(size_of::<VMorphData>() == 28);
 };
 
 /// A face of either face chunk.
@@ -313,7 +313,8 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
         (src.faces.is_some(), "FACE0000 or FACE3200 (faces)"),
     ] {
         if !present {
-            return Err(LoadError::whole_file(format!("PSK file has no {what} chunk: nothing to show (truncated?)")));
+            return Err(LoadError::whole_file(format!("PSK file has no {what} chunk: nothing to show (truncated?)"))
+                .with_kind(LoadErrorKind::Truncated));
         }
     }
 
@@ -346,7 +347,7 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
 fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) -> Result<Skeleton, LoadError> {
     let Some(chunk) = src.bones.as_ref().filter(|_| !file.bones.is_empty()) else {
         warnings.push(Warning::new(
-            "",
+            Position::File,
             "no bones (REFSKELT missing or empty): a single root bone was made so the mesh can be shown",
         ));
         let mut skeleton = Skeleton::default();
@@ -354,7 +355,9 @@ fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) ->
         return Ok(skeleton);
     };
     if file.bones.len() > usize::from(u16::MAX) + 1 {
-        return Err(chunk.error(format_args!("{} bones; at most 65536 are supported", file.bones.len())));
+        return Err(chunk
+            .error(format_args!("{} bones; at most 65536 are supported", file.bones.len()))
+            .with_kind(LoadErrorKind::Unsupported));
     }
     actorx::build_skeleton(&file.bones, chunk, warnings)
 }
@@ -425,7 +428,7 @@ fn point_influences(
         )));
     }
     if src.weights.is_none() && point_count > 0 {
-        warnings.push(Warning::new("", "no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
+        warnings.push(Warning::new(Position::File, "no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
     }
     if report.unweighted > 0 {
         let root = skeleton.names.first().map(String::as_str).unwrap_or("root");
@@ -625,7 +628,7 @@ fn build_materials(
                 );
                 warnings.push(match chunk {
                     Some(chunk) => chunk.warning(message),
-                    None => Warning::new("", message),
+                    None => Warning::new(Position::File, message),
                 });
             }
             material.texture = Some(TextureRef { name, path });
@@ -648,7 +651,7 @@ fn build_materials(
         let message = format!("faces use material index {highest} but {what}; placeholder materials added");
         warnings.push(match chunk {
             Some(chunk) => chunk.warning(message),
-            None => Warning::new("", message),
+            None => Warning::new(Position::File, message),
         });
     }
     materials

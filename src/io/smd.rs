@@ -14,7 +14,7 @@
 //! - **VTA** (`vertexanimation`): morph targets; see [`attach_vta`] and the `vta` submodule for the matching
 //!   rule.
 //!
-//! Rotations are Euler radians applied X, then Y, then Z (the seed's row-vector `Rx·Ry·Rz·T`, glam's
+//! Rotations are Euler radians applied X, then Y, then Z (`Rx·Ry·Rz·T` with row vectors, glam's
 //! `T·Rz·Ry·Rx`). The file is right-handed Z up; the asset declares `AxisConversion::z_up_right_handed()` and
 //! the data stays in the file's frame. UVs are stored with a top-left origin (`v' = 1 − v`), as wgpu samples.
 //! Materials are de-duplicated by name (one subset per material, in first-use order) and textures resolved
@@ -30,8 +30,8 @@ mod weld;
 
 use std::path::Path;
 
-use super::{LoadError, LoadOptions};
-use crate::scene::{Asset, AxisConversion, Format, Warning};
+use super::{LoadError, LoadErrorKind, LoadOptions};
+use crate::scene::{Asset, AxisConversion, Format, Position, Warning};
 
 pub use vta::VtaBinding;
 
@@ -56,7 +56,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     asset.skeleton = build::skeleton(&p, &mut warnings);
     let has_triangles = p.mesh.as_ref().is_some_and(|m| m.triangle_count() > 0);
     if p.mesh.is_some() && !has_triangles {
-        warnings.push(Warning::new("", "the `triangles` block is empty"));
+        warnings.push(Warning::new(Position::File, "the `triangles` block is empty"));
     }
     if !has_triangles || p.skeleton_frames.len() > 1 {
         asset.clips.extend(build::clip(&p, DEFAULT_CLIP_NAME, fps(opts), &mut warnings));
@@ -72,7 +72,10 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     }
     if let Some(anim) = vta::vertex_animation(&p, &mut warnings) {
         if asset.meshes.is_empty() {
-            warnings.push(Warning::new("", "a `vertexanimation` block without triangles: open the file as a VTA"));
+            warnings.push(Warning::new(
+                Position::File,
+                "a `vertexanimation` block without triangles: open the file as a VTA",
+            ));
         } else if !anim.morphs.is_empty() {
             asset.warnings = std::mem::take(&mut warnings);
             vta::attach(&mut asset, &anim)?;
@@ -90,7 +93,7 @@ fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
     let r = &p.influences;
     if r.trimmed > 0 {
         warnings.push(Warning::new(
-            "",
+            Position::File,
             format!(
                 "{} triangle corner(s) have more than four bone links (up to {}); the four largest were kept",
                 r.trimmed, r.max_influences
@@ -99,7 +102,7 @@ fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
     }
     if r.renormalized > r.trimmed {
         warnings.push(Warning::new(
-            "",
+            Position::File,
             format!(
                 "{} triangle corner(s) have link weights summing to more than 1; renormalised",
                 r.renormalized - r.trimmed
@@ -122,10 +125,11 @@ pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         return Err(LoadError::at_line(
             p.last_line.max(1),
             "no `vertexanimation` block: this is not a VTA file (open it as an SMD)",
-        ));
+        )
+        .with_kind(LoadErrorKind::NotThisFormat));
     };
     if p.mesh.is_some() {
-        warnings.push(Warning::new("", "the VTA's `triangles` block was ignored"));
+        warnings.push(Warning::new(Position::File, "the VTA's `triangles` block was ignored"));
     }
     asset.meshes.push(vta::vta_mesh(anim));
     asset.warnings = warnings;

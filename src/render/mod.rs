@@ -2,7 +2,7 @@
 //! buffer, one palette per instance), draws batched per material subset, analysis shading modes (weights,
 //! dominant bone, stretch, normals, wireframe), overlays (`shaders/overlay.wgsl`: skeleton, joints, axes, grid,
 //! rays, frustums, spheres), an orbit camera, and offscreen rendering to images for the `render` command and
-//! the golden tests.
+//! the golden tests ([`headless`]). It reads `scene` and `anim` and never `io`: loading files is the caller's.
 //!
 //! One [`Renderer`] serves both users: the viewer (an egui paint callback calls [`Renderer::prepare`] from the
 //! callback's `prepare` and [`Renderer::paint`] from its `paint`; or it renders into an [`OffscreenTarget`] and
@@ -15,10 +15,10 @@
 //! render into an [`OffscreenTarget`] instead and show [`OffscreenTarget::view`] as a native texture.
 
 pub mod camera;
-pub mod cli;
 pub mod context;
 pub mod frame;
 pub mod gpu;
+pub mod headless;
 pub mod offscreen;
 pub mod overlay;
 pub mod posed;
@@ -27,7 +27,8 @@ pub mod skinned;
 pub mod textures;
 pub mod viewport;
 
-pub use camera::{Bounds, CameraMatrices, OrbitCamera, posed_bounds};
+pub use crate::scene::Bounds;
+pub use camera::{CameraMatrices, OrbitCamera};
 pub use context::GpuContext;
 pub use frame::{FrameData, ModelId, ModelInstance, ShadingMode};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget};
@@ -35,8 +36,6 @@ pub use overlay::{BoneStyle, Depth, Overlay, SkeletonStyle};
 pub use posed::PosedAsset;
 pub use renderer::Renderer;
 pub use skinned::{ComputeSkinner, ModelInfo};
-
-use crate::io::LoadError;
 
 /// Depth format of every pass the renderer draws into (eframe's `depth_buffer: 32` gives the same).
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -49,12 +48,7 @@ pub enum RenderError {
     NoAdapter(String),
     #[error("GPU: {0}")]
     Gpu(String),
-    #[error(transparent)]
-    Load(#[from] LoadError),
     /// Arguments or data that cannot be rendered (unknown clip, bad size, ...).
     #[error("{0}")]
     Invalid(String),
-    /// Writing an output file failed.
-    #[error("{path}: {message}")]
-    Write { path: String, message: String },
 }

@@ -6,8 +6,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::camera::Bounds;
 use super::gpu::{OverlayPoint, OverlayVertex, overlay_point_layout, overlay_vertex_layout};
+use crate::scene::Bounds;
 
 /// sRGB colour with alpha.
 pub type Rgba = [u8; 4];
@@ -374,7 +374,7 @@ impl OverlayRenderer {
                 Depth::Tested => (wgpu::CompareFunction::LessEqual, None),
                 Depth::OnTop => (wgpu::CompareFunction::Always, None),
             };
-            let cull = if topology == wgpu::PrimitiveTopology::TriangleList { Some(wgpu::Face::Back) } else { cull };
+            let cull = if topology == TriangleList { Some(wgpu::Face::Back) } else { cull };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&layout),

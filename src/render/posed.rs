@@ -5,10 +5,9 @@
 use glam::Mat4;
 
 use super::RenderError;
-use super::camera::{Bounds, posed_bounds};
 use super::overlay::{Overlay, SkeletonStyle};
-use crate::anim::{ClipBinding, Pose};
-use crate::scene::{Asset, Clip};
+use crate::anim::{ClipBinding, Pose, posed_bounds};
+use crate::scene::{Asset, Bounds, Clip};
 
 pub struct PosedAsset<'a> {
     pub asset: &'a Asset,
@@ -108,7 +107,7 @@ pub fn heaviest_bone(asset: &Asset) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::demo_asset;
+    use crate::scene::samples::demo::demo_asset;
 
     #[test]
     fn clip_bounds_cover_every_pose_and_unknown_clips_are_named() {

@@ -13,9 +13,9 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::RenderError;
-use super::camera::Bounds;
 use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, SkinParamsGpu, SkinnedVertexGpu};
 use super::textures;
+use crate::scene::Bounds;
 use crate::scene::{Asset, Material, Mesh};
 
 /// The WGSL source shared by the draw and the compute pipelines.
@@ -303,7 +303,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
             .as_ref()
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| asset.format.name().to_owned()),
+            .unwrap_or_else(|| asset.kind().to_owned()),
         bone_count: asset.skeleton.len() as u32,
         ..ModelInfo::default()
     };

@@ -35,12 +35,12 @@ pub struct ViewportCallback {
 impl CallbackTrait for ViewportCallback {
     fn prepare(
         &self,
-        _device: &eframe::wgpu::Device,
-        _queue: &eframe::wgpu::Queue,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
         _screen: &ScreenDescriptor,
-        encoder: &mut eframe::wgpu::CommandEncoder,
+        encoder: &mut wgpu::CommandEncoder,
         resources: &mut CallbackResources,
-    ) -> Vec<eframe::wgpu::CommandBuffer> {
+    ) -> Vec<wgpu::CommandBuffer> {
         if let Some(renderer) = resources.get_mut::<Renderer>() {
             renderer.prepare(encoder, &self.frame);
         }
@@ -50,7 +50,7 @@ impl CallbackTrait for ViewportCallback {
     fn paint(
         &self,
         _info: egui::PaintCallbackInfo,
-        pass: &mut eframe::wgpu::RenderPass<'static>,
+        pass: &mut wgpu::RenderPass<'static>,
         resources: &CallbackResources,
     ) {
         if let Some(renderer) = resources.get::<Renderer>() {

@@ -12,8 +12,6 @@ use super::{
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Format {
-    /// Built-in demo character, made by code.
-    Demo,
     Psk,
     Psa,
     Smd,
@@ -31,7 +29,6 @@ pub enum Format {
 impl Format {
     pub fn name(self) -> &'static str {
         match self {
-            Format::Demo => "built-in demo",
             Format::Psk => "Unreal ActorX PSK (skeletal mesh)",
             Format::Psa => "Unreal ActorX PSA (skeletal animation)",
             Format::Smd => "Valve SMD",
@@ -65,6 +62,14 @@ impl AxisConversion {
         }
     }
 
+    /// Unity's frame, left-handed Y up (MRTK recordings): `(x, y, z) → (x, y, −z)`, a mirror, winding flips.
+    pub fn unity_left_handed() -> Self {
+        Self {
+            to_viewer: Mat4::from_scale(Vec3::new(1.0, 1.0, -1.0)),
+            description: "Unity left-handed Y up → right-handed Y up: (x, y, z) → (x, y, −z)",
+        }
+    }
+
     /// True when the conversion mirrors (determinant < 0), so triangle winding flips.
     pub fn mirrors(&self) -> bool {
         self.to_viewer.determinant() < 0.0
@@ -77,33 +82,101 @@ impl Default for AxisConversion {
     }
 }
 
+/// Where in a file something is: a load error ([`crate::io::LoadError`]) or a [`Warning`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Position {
+    /// The file as a whole (e.g. empty, unknown format, a count over the whole file).
+    #[default]
+    File,
+    /// 1-based line of a text file.
+    Line(usize),
+    /// Byte offset in a binary file.
+    Byte(u64),
+}
+
+impl std::fmt::Display for Position {
+    /// `line 12`, `byte 5120`, or nothing for the whole file.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Position::File => Ok(()),
+            Position::Line(l) => write!(f, "line {l}"),
+            Position::Byte(b) => write!(f, "byte {b}"),
+        }
+    }
+}
+
+/// The written form — `line 12`, `byte 5120`, empty for the whole file — for code that builds positions as
+/// text. Text of any other shape means the whole file.
+impl From<&str> for Position {
+    fn from(text: &str) -> Self {
+        let number = |prefix: &str| text.strip_prefix(prefix).and_then(|n| n.trim().parse::<u64>().ok());
+        if let Some(line) = number("line ").and_then(|n| usize::try_from(n).ok()) {
+            Position::Line(line)
+        } else if let Some(byte) = number("byte ") {
+            Position::Byte(byte)
+        } else {
+            Position::File
+        }
+    }
+}
+
+impl From<String> for Position {
+    fn from(text: String) -> Self {
+        Position::from(text.as_str())
+    }
+}
+
+/// Compares with the written form (`line 12`, `byte 5120`, empty).
+impl PartialEq<&str> for Position {
+    fn eq(&self, text: &&str) -> bool {
+        match self {
+            Position::File => text.is_empty(),
+            Position::Line(l) => text.strip_prefix("line ").is_some_and(|n| n == l.to_string()),
+            Position::Byte(b) => text.strip_prefix("byte ").is_some_and(|n| n == b.to_string()),
+        }
+    }
+}
+
 /// A non-fatal problem found while loading, with where it is.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Warning {
-    /// e.g. "line 12" or "byte 5120"; empty when it concerns the whole file.
-    pub position: String,
+    /// The file the position is in, when it is not the asset's own file (a file a model script names, an
+    /// animation bound to the model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    pub position: Position,
     pub message: String,
 }
 
 impl Warning {
-    pub fn new(position: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { position: position.into(), message: message.into() }
+    /// A warning at `position` (a [`Position`], or its written form).
+    pub fn new(position: impl Into<Position>, message: impl Into<String>) -> Self {
+        Self { file: None, position: position.into(), message: message.into() }
+    }
+
+    /// The same warning, placed in `file` unless it already names one.
+    pub fn in_file(mut self, file: &std::path::Path) -> Self {
+        self.file.get_or_insert_with(|| file.to_path_buf());
+        self
     }
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.position.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.position, self.message)
+        if let Some(name) = self.file.as_deref().and_then(std::path::Path::file_name) {
+            write!(f, "{}: ", name.to_string_lossy())?;
+        }
+        match self.position {
+            Position::File => write!(f, "{}", self.message),
+            position => write!(f, "{position}: {}", self.message),
         }
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Asset {
-    pub format: Format,
+    /// The format of the file it was read from; `None` for assets made by code (the samples, tests).
+    pub format: Option<Format>,
     /// The file it came from (None for generated assets).
     pub path: Option<PathBuf>,
     pub skeleton: Skeleton,
@@ -123,20 +196,14 @@ pub struct Asset {
 }
 
 impl Asset {
+    /// An empty asset read from a file of `format` (loaders fill it in).
     pub fn new(format: Format) -> Self {
-        Self {
-            format,
-            path: None,
-            skeleton: Skeleton::default(),
-            meshes: Vec::new(),
-            materials: Vec::new(),
-            clips: Vec::new(),
-            recordings: Vec::new(),
-            axes: AxisConversion::IDENTITY,
-            warnings: Vec::new(),
-            readings: Vec::new(),
-            model_script: None,
-        }
+        Self { format: Some(format), ..Self::default() }
+    }
+
+    /// What to call the asset's kind in reports: the format's name, or "made by code".
+    pub fn kind(&self) -> &'static str {
+        self.format.map_or("made by code", Format::name)
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -186,7 +253,7 @@ impl Asset {
         self.take_readings_of(other.path.as_deref(), other.readings);
         if !report.unmatched_tracks.is_empty() {
             self.warnings.push(Warning::new(
-                "",
+                Position::File,
                 format!(
                     "{} animated bone(s) not in the skeleton, ignored: {}",
                     report.unmatched_tracks.len(),

@@ -4,18 +4,27 @@
 //! units**; [`AxisConversion`] on the [`Asset`] says how to get to the viewer's canonical frame (right-handed,
 //! Y up), so the conversion happens in exactly one place per format (the loader declares it) and is applied once
 //! (as the model matrix when drawing, or on request in the CLI).
+//!
+//! Also here: [`Bounds`] (the one box type), [`Position`] (where in a file, for warnings and load errors), the
+//! influence reducer every loader shares, and [`samples`], the scenes made by code.
+
+// File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod asset;
+mod bounds;
 mod clip;
 mod influences;
 mod material;
 mod mesh;
 mod reading;
 mod recording;
+pub mod samples;
 mod script;
 mod skeleton;
 
-pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
+pub use asset::{Asset, AxisConversion, BindReport, Format, Position, Warning};
+pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};
@@ -23,7 +32,7 @@ pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
 pub use reading::Reading;
 pub use recording::*;
 pub use script::{
-    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, ClipScript, ClipVertexFrames,
-    Hitbox, IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
+    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, ClipScript, ClipVertexFrames, Hitbox,
+    IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
 };
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};

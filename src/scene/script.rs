@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::VertexFrame;
+use super::{Bounds, VertexFrame};
 
 /// The script languages bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -37,13 +37,6 @@ impl ScriptLanguage {
             ScriptLanguage::GothicMms => "Gothic MMS",
         }
     }
-}
-
-/// An axis-aligned box.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Bounds {
-    pub min: Vec3,
-    pub max: Vec3,
 }
 
 /// The description of a model script.

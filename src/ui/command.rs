@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 
-use super::camera::ViewPreset;
 use super::player::{MixMode, PlaybackType};
 use super::state::{Overlay, PanelId, RightTab, Shading};
+use crate::render::camera::ViewPreset;
+use crate::scene::samples::Sample;
 
 /// How files being opened relate to what is loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +45,8 @@ pub enum Command {
         paths: Vec<PathBuf>,
         mode: OpenMode,
     },
-    OpenDemo,
+    /// Open a built-in sample scene.
+    OpenSample(Sample),
     Reload,
     /// Ask where to save and export the scene as `.glb`.
     ExportDialog,
@@ -98,6 +100,8 @@ pub enum Command {
     /// Show what diagnostics finding `i` is about (select, seek, mark in the viewport).
     ShowFinding(usize),
     SetPanel(PanelId, bool),
+    /// Show the outliner and put the keyboard in its bone search.
+    SearchBones,
     SetRightTab(RightTab),
     ShowHelp(bool),
     SetAutoReload(bool),

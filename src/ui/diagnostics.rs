@@ -4,8 +4,7 @@
 //! Clicking a finding shows what it is about: the bone is selected, the clip is put on the focus track at the
 //! moment in question, or the vertex, triangle or edge is marked in the viewport ([`Highlight`]).
 
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use eframe::egui;
 use glam::Mat4;
@@ -15,6 +14,7 @@ use crate::scene::Asset;
 
 use super::command::Command;
 use super::document::Document;
+use super::jobs::Job;
 
 /// Vertices of one mesh marked in the viewport (a finding's vertex, triangle or edge).
 #[derive(Clone, Debug, PartialEq)]
@@ -48,11 +48,10 @@ impl Highlight {
     }
 }
 
-/// A check running on the worker thread.
+/// A check running on the worker thread, for the document of `generation`.
 struct Run {
     generation: u64,
-    rx: mpsc::Receiver<Vec<Finding>>,
-    started: Instant,
+    job: Job<Vec<Finding>>,
 }
 
 /// The tab's state: the findings of the open document and the list's filters.
@@ -99,7 +98,7 @@ impl DiagnosticsView {
 
     /// Starts checking `doc` (with the pose on screen, for stretch in the current pose) unless its findings are
     /// already here or on their way. `force` re-checks anyway (the pose changed, the user asked).
-    pub fn ensure(&mut self, doc: &Document, palette: &[Mat4], force: bool, wake: impl Fn() + Send + 'static) {
+    pub fn ensure(&mut self, doc: &Document, palette: &[Mat4], force: bool, wake: impl FnOnce() + Send + 'static) {
         let pending = self.run.as_ref().map(|r| r.generation);
         if !force && (self.generation == doc.generation || pending == Some(doc.generation)) {
             return;
@@ -109,33 +108,25 @@ impl DiagnosticsView {
             self.findings.clear();
             return;
         }
-        let asset = doc.asset.clone();
+        let asset = std::sync::Arc::clone(&doc.asset);
         let opts = DiagnoseOptions {
             current_palette: (!palette.is_empty()).then(|| palette.to_vec()),
             ..DiagnoseOptions::default()
         };
-        let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new().name("bonescope-diagnostics".into()).spawn(move || {
-            let _ = tx.send(diagnose(&asset, &opts));
-            wake();
-        });
-        if spawned.is_ok() {
-            self.run = Some(Run { generation: doc.generation, rx, started: Instant::now() });
+        if let Ok(job) = Job::spawn("bonescope-diagnostics", move || diagnose(&asset, &opts), wake) {
+            self.run = Some(Run { generation: doc.generation, job });
         }
     }
 
     /// Picks up a finished check. Findings for a document that is no longer open are dropped.
     pub fn poll(&mut self, current_generation: u64) {
         let Some(run) = &self.run else { return };
-        let findings = match run.rx.try_recv() {
-            Ok(f) => f,
-            Err(mpsc::TryRecvError::Empty) => return,
-            Err(mpsc::TryRecvError::Disconnected) => Vec::new(),
-        };
+        let Some(result) = run.job.poll() else { return };
+        let findings = result.unwrap_or_default();
         let Some(run) = self.run.take() else { return };
         if run.generation == current_generation {
             self.generation = run.generation;
-            self.took = run.started.elapsed();
+            self.took = run.job.elapsed();
             self.findings = findings;
             self.clicked = None;
         }
@@ -254,7 +245,7 @@ mod tests {
 
     #[test]
     fn findings_mark_their_edge_triangle_or_vertex() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         let tri = Finding::new(
             Severity::Warning,
             FindingKind::DegenerateTriangle,
@@ -278,12 +269,11 @@ mod tests {
 
     #[test]
     fn a_check_runs_off_thread_and_lands_for_its_document_only() {
-        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 7);
+        let doc = Document::new(crate::scene::samples::demo::demo_asset(), Vec::new(), Vec::new(), 7);
         let mut view = DiagnosticsView::default();
         view.ensure(&doc, &[], false, || {});
         assert!(view.running());
-        let t = Instant::now();
-        while view.running() && t.elapsed() < Duration::from_secs(60) {
+        while view.running() {
             view.poll(7);
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -294,8 +284,7 @@ mod tests {
         // A result for a document closed meanwhile is dropped.
         let mut stale = DiagnosticsView::default();
         stale.ensure(&doc, &[], false, || {});
-        let t = Instant::now();
-        while stale.running() && t.elapsed() < Duration::from_secs(60) {
+        while stale.running() {
             stale.poll(8);
             std::thread::sleep(Duration::from_millis(5));
         }

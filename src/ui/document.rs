@@ -3,11 +3,15 @@
 //! bind-pose bounds in the viewer frame). Built on the UI thread from what the loader returns.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
-use crate::scene::{Asset, BindReport, Format};
+use crate::anim::bounds_of_placed;
+use crate::scene::samples::Sample;
+use crate::scene::{Asset, BindReport, Bounds, Format};
+use crate::source::Source;
 
 /// A file the document was made from.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,9 +53,6 @@ pub fn display_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Boxes in the viewer frame are the renderer's (one type for both draw paths).
-pub use crate::render::Bounds;
-
 /// What one bone does to the meshes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoneInfluence {
@@ -79,9 +80,22 @@ pub fn bone_influence(asset: &Asset) -> Vec<BoneInfluence> {
     out
 }
 
+/// Where a loaded asset came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    File(SourceFile),
+    Sample(Sample),
+}
+
+/// What is open. Before anything is, and after the first load failed, the viewer holds [`Document::empty`].
 pub struct Document {
-    pub asset: Asset,
-    /// The model first, then bound animation files. Empty for the built-in demo.
+    /// Shared with the workers that read it (diagnostics, export) without copying; changed only by binding
+    /// more animation files to it, copy-on-write.
+    pub asset: Arc<Asset>,
+    /// The built-in sample the scene was opened from, when it was (its model is then made by code).
+    pub sample: Option<Sample>,
+    /// The files it was read from: the model first, then bound animation files (after a sample: only what was
+    /// bound to it).
     pub files: Vec<SourceFile>,
     pub reports: Vec<BindReport>,
     pub children: Vec<Vec<usize>>,
@@ -101,32 +115,43 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn new(asset: Asset, files: Vec<SourceFile>, reports: Vec<BindReport>, generation: u64) -> Self {
+    /// Nothing open.
+    pub fn empty() -> Self {
+        Self::new(Asset::default(), Vec::new(), Vec::new(), 0)
+    }
+
+    /// A document of `asset`, opened from `origins` (the model's first, then the bound files').
+    pub fn new(asset: Asset, origins: Vec<Origin>, reports: Vec<BindReport>, generation: u64) -> Self {
+        let mut sample = None;
+        let mut files = Vec::new();
+        for origin in origins {
+            match origin {
+                Origin::File(f) => files.push(f),
+                Origin::Sample(s) => sample = sample.or(Some(s)),
+            }
+        }
         let children = asset.skeleton.children();
         let roots = (0..asset.skeleton.len())
             .filter(|&i| asset.skeleton.parents[i].is_none_or(|p| p >= i || p >= asset.skeleton.len()))
             .collect();
         let bind_to_root = asset.skeleton.bind_to_root();
-        let bind_bounds = Self::bounds_of(&asset, &bind_to_root, None);
+        let bind_bounds = bounds_of_placed(&asset, &bind_to_root, asset.meshes.iter().map(|m| m.positions.as_slice()));
         let bind_palette =
             bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
         let influence = bone_influence(&asset);
-        Self { asset, files, reports, children, roots, bind_bounds, bind_to_root, bind_palette, influence, generation }
-    }
-
-    /// Bounds of the joints (`to_root`) and of the mesh vertices (`skinned`, or the bind positions when None),
-    /// in the viewer frame.
-    pub fn bounds_of(asset: &Asset, to_root: &[Mat4], skinned: Option<&[Vec<Vec3>]>) -> Bounds {
-        let m = asset.axes.to_viewer;
-        let mut b = Bounds::EMPTY;
-        for t in to_root {
-            b.add(m.transform_point3(t.w_axis.truncate()));
+        Self {
+            asset: Arc::new(asset),
+            sample,
+            files,
+            reports,
+            children,
+            roots,
+            bind_bounds,
+            bind_to_root,
+            bind_palette,
+            influence,
+            generation,
         }
-        match skinned {
-            Some(meshes) => meshes.iter().flatten().for_each(|p| b.add(m.transform_point3(*p))),
-            None => asset.meshes.iter().flat_map(|mesh| &mesh.positions).for_each(|p| b.add(m.transform_point3(*p))),
-        }
-        b
     }
 
     /// Nothing to show: no skeleton, mesh or recording (before the first load, or after it failed).
@@ -134,22 +159,33 @@ impl Document {
         self.asset.skeleton.is_empty() && self.asset.meshes.is_empty() && self.asset.recordings.is_empty()
     }
 
-    pub fn is_demo(&self) -> bool {
-        self.asset.format == Format::Demo
+    /// A model read from a file is open (animation files dropped on the window bind to it).
+    pub fn has_model_file(&self) -> bool {
+        self.sample.is_none() && !self.files.is_empty() && !self.asset.skeleton.is_empty()
     }
 
-    /// Window-title name: the model file (and how many animation files are bound).
+    /// Window-title name: the model (and how many animation files are bound).
     pub fn title(&self) -> String {
-        match self.files.split_first() {
-            None if self.is_empty() => "nothing open".to_owned(),
-            None => "built-in demo".to_owned(),
-            Some((model, [])) => model.name(),
-            Some((model, rest)) => format!("{} + {} animation file(s)", model.name(), rest.len()),
-        }
+        let (model, bound) = match (self.sample, self.files.split_first()) {
+            (Some(sample), _) => (sample.title().to_owned(), self.files.len()),
+            (None, Some((model, rest))) => (model.name(), rest.len()),
+            (None, None) if self.is_empty() => return "nothing open".to_owned(),
+            (None, None) => return "made by code".to_owned(),
+        };
+        if bound == 0 { model } else { format!("{model} + {bound} animation file(s)") }
     }
 
     pub fn paths(&self) -> Vec<PathBuf> {
         self.files.iter().map(|f| f.path.clone()).collect()
+    }
+
+    /// What to open again to reload the document: the sample, then the files.
+    pub fn sources(&self) -> Vec<Source> {
+        self.sample
+            .map(Source::Sample)
+            .into_iter()
+            .chain(self.files.iter().map(|f| Source::File(f.path.clone())))
+            .collect()
     }
 
     /// The ancestors of `bone`, nearest first.
@@ -170,10 +206,11 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::samples::demo::demo_asset;
 
     #[test]
     fn demo_document_has_one_root_and_upright_bounds() {
-        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        let doc = Document::new(demo_asset(), vec![Origin::Sample(Sample::Demo)], Vec::new(), 1);
         assert_eq!(doc.roots, vec![0]);
         assert_eq!(doc.children[0], vec![1]);
         // The demo stalk stands on the ground, 6 units tall.
@@ -185,7 +222,7 @@ mod tests {
 
     #[test]
     fn bone_influence_counts_vertices_once_and_sums_weights() {
-        let mut asset = crate::demo::demo_asset();
+        let mut asset = demo_asset();
         let m = &mut asset.meshes[0];
         m.joints.truncate(3);
         m.weights.truncate(3);

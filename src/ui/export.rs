@@ -1,19 +1,19 @@
 //! File › Export glTF: asks where to save (rfd's save dialog), then writes the open scene — meshes, skin, every
-//! bound clip, recordings — as `.glb` with [`crate::io::gltf_export`], all on a worker thread so a large scene
+//! bound clip, recordings — as `.glb` with [`crate::io::gltf`], all on a worker thread so a large scene
 //! never stalls the UI. The outcome comes back as one line for the notice bar.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::Arc;
 
-use crate::io::gltf_export::export_glb;
+use crate::AppError;
+use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
-/// An export in flight: the dialog, then the writing.
-pub struct ExportJob {
-    rx: mpsc::Receiver<Option<String>>,
-    /// A cancel takes a human a moment; "nothing" straight away means no dialog could be shown.
-    pub started: std::time::Instant,
-}
+use super::jobs::Job;
+
+/// An export in flight: the dialog, then the writing. Its value is the sentence for the notice bar, or `None`
+/// when the dialog was cancelled (or could not be shown).
+pub type ExportJob = Job<Option<String>>;
 
 /// File name offered in the save dialog: the model's name with `.glb`.
 pub fn suggested_name(model: Option<&Path>) -> String {
@@ -21,10 +21,10 @@ pub fn suggested_name(model: Option<&Path>) -> String {
     format!("{stem}.glb")
 }
 
-/// Writes `asset` to `path` as `.glb`; the sentence for the user either way.
-pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, String> {
-    let (bytes, report) = export_glb(asset).map_err(|e| format!("Export failed: {e}"))?;
-    std::fs::write(path, &bytes).map_err(|e| format!("Export failed: cannot write {}: {e}", path.display()))?;
+/// Writes `asset` to `path` as `.glb`; the sentence for the user.
+pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, AppError> {
+    let (bytes, report) = export_glb(asset)?;
+    std::fs::write(path, &bytes).map_err(|e| AppError::write(path, e))?;
     let mut text = format!(
         "Exported {} ({} KB): {} nodes, {} meshes, {} animations, {} images",
         path.display(),
@@ -40,40 +40,27 @@ pub fn write_glb(asset: &Asset, path: &Path) -> Result<String, String> {
     Ok(text)
 }
 
-impl ExportJob {
-    /// Opens the save dialog on a worker thread and exports a copy of `asset` there.
-    pub fn spawn(asset: Asset, start: Option<PathBuf>, wake: impl Fn() + Send + 'static) -> Result<Self, String> {
-        let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("bonescope-export".into())
-            .spawn(move || {
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title("Export glTF binary")
-                    .add_filter("glTF binary (.glb)", &["glb"])
-                    .set_file_name(suggested_name(start.as_deref()));
-                if let Some(dir) = start.as_deref().and_then(Path::parent) {
-                    dialog = dialog.set_directory(dir);
-                }
-                let outcome = dialog.save_file().map(|path| {
-                    let path = if path.extension().is_none() { path.with_extension("glb") } else { path };
-                    write_glb(&asset, &path).unwrap_or_else(|e| e)
-                });
-                let _ = tx.send(outcome);
-                wake();
-            })
-            .map_err(|e| format!("Could not start the export: {e}"))?;
-        Ok(Self { rx, started: std::time::Instant::now() })
-    }
-
-    /// `Some(Some(text))` when done, `Some(None)` when the dialog was cancelled (or could not be shown), `None`
-    /// while still running.
-    pub fn poll(&self) -> Option<Option<String>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(mpsc::TryRecvError::Empty) => None,
-            Err(mpsc::TryRecvError::Disconnected) => Some(None),
+/// Opens the save dialog on a worker thread and exports `asset` there (shared, not copied).
+pub fn spawn_export(
+    asset: Arc<Asset>,
+    start: Option<PathBuf>,
+    wake: impl FnOnce() + Send + 'static,
+) -> Result<ExportJob, AppError> {
+    let work = move || {
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export glTF binary")
+            .add_filter("glTF binary (.glb)", &["glb"])
+            .set_file_name(suggested_name(start.as_deref()));
+        if let Some(dir) = start.as_deref().and_then(Path::parent) {
+            dialog = dialog.set_directory(dir);
         }
-    }
+        dialog.save_file().map(|path| {
+            let path = if path.extension().is_none() { path.with_extension("glb") } else { path };
+            write_glb(&asset, &path).unwrap_or_else(|e| format!("Export failed: {e}"))
+        })
+    };
+    Job::spawn("bonescope-export", work, wake)
+        .map_err(|e| AppError::Invalid(format!("Could not start the export: {e}")))
 }
 
 #[cfg(test)]
@@ -85,13 +72,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bonescope-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("demo.glb");
-        let text = write_glb(&crate::demo::demo_asset(), &path).unwrap();
+        let text = write_glb(&crate::scene::samples::demo::demo_asset(), &path).unwrap();
         assert!(text.contains("2 animations"), "{text}");
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[..4], b"glTF");
-        assert!(
-            write_glb(&crate::demo::demo_asset(), &dir.join("missing/x.glb")).unwrap_err().contains("cannot write")
-        );
+        let unwritable = write_glb(&crate::scene::samples::demo::demo_asset(), &dir.join("missing/x.glb"));
+        assert!(matches!(unwritable, Err(AppError::Write { .. })), "{unwritable:?}");
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(suggested_name(Some(Path::new("/a/hero.psk"))), "hero.glb");
         assert_eq!(suggested_name(None), "bonescope.glb");

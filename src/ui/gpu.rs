@@ -10,9 +10,8 @@ use eframe::egui;
 use eframe::egui_wgpu;
 use glam::Mat4;
 
-use crate::render::{BoneStyle, CameraMatrices, Depth, FrameData, ModelId, ShadingMode, SkeletonStyle};
+use crate::render::{BoneStyle, Depth, FrameData, ModelId, OrbitCamera, ShadingMode, SkeletonStyle};
 
-use super::camera::OrbitCamera;
 use super::document::Document;
 use super::state::{Shading, UiState};
 
@@ -135,7 +134,7 @@ pub struct SceneInput<'a> {
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
     /// Bounds of the current pose (viewer frame), for the grid and the box.
-    pub bounds: Option<super::document::Bounds>,
+    pub bounds: Option<crate::scene::Bounds>,
     pub dark: bool,
 }
 
@@ -145,9 +144,7 @@ const GHOST_BONE: [u8; 4] = [150, 165, 200, 110];
 /// The renderer's input for one frame in a viewport of `size_px` pixels.
 pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> FrameData {
     let aspect = size_px[0] as f32 / size_px[1].max(1) as f32;
-    let cam = input.camera;
-    let matrices = CameraMatrices { view: cam.view(), projection: cam.projection(aspect), eye: cam.eye() };
-    let mut f = FrameData::new(matrices, size_px);
+    let mut f = FrameData::new(input.camera.matrices(aspect), size_px);
     let state = input.state;
     f.shading = shading_mode(state.shading);
     f.selected_bone = input.selected;

@@ -188,12 +188,15 @@ pub fn files(ui: &mut egui::Ui, doc: &Document) {
     let asset = &doc.asset;
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         ui.heading("Files");
-        if doc.files.is_empty() {
-            ui.label("The built-in demo character (made by code).");
+        if let Some(sample) = doc.sample {
+            ui.horizontal(|ui| {
+                ui.strong("model");
+                ui.label(format!("the {} (made by code)", sample.title()));
+            });
         }
         for (i, f) in doc.files.iter().enumerate() {
             ui.horizontal(|ui| {
-                ui.strong(if i == 0 { "model" } else { "bound" });
+                ui.strong(if i == 0 && doc.sample.is_none() { "model" } else { "bound" });
                 ui.label(f.name()).on_hover_text(f.path.display().to_string());
             });
             ui.weak(format!("{} · {} bytes", f.format.name(), f.size));
@@ -201,7 +204,7 @@ pub fn files(ui: &mut egui::Ui, doc: &Document) {
         ui.separator();
         egui::Grid::new("asset facts").num_columns(2).show(ui, |ui| {
             ui.label("format");
-            ui.label(asset.format.name());
+            ui.label(asset.kind());
             ui.end_row();
             ui.label("axes");
             ui.label(asset.axes.description);

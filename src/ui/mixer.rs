@@ -143,7 +143,7 @@ pub fn track_header(
     });
 }
 
-/// "Cross-fade to [clip] over [N] s [Start]": the clip choice is a form field kept by the caller.
+/// "Cross-fade to `clip` over `N` s, Start": the clip choice is a form field kept by the caller.
 pub fn cross_fade_row(ui: &mut egui::Ui, doc: &Document, seconds: f32, clip: &mut usize, cmds: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;

@@ -8,23 +8,31 @@
 //! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
 
 pub mod app;
-pub mod camera;
+mod apply;
 pub mod command;
 pub mod diagnostics;
 pub mod document;
+pub mod document_view;
 pub mod export;
 pub mod gpu;
 pub mod inspector;
+pub mod jobs;
+pub mod keymap;
 pub mod loader;
+mod menu;
 pub mod mixer;
 pub mod outliner;
 pub mod player;
 pub mod recording_view;
+pub mod script;
 pub mod state;
 pub mod timeline;
 pub mod viewport;
+mod windows;
 
 use std::path::PathBuf;
+
+use crate::AppError;
 
 /// Command-line arguments of the viewer (the default command of `bonescope`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -85,11 +93,12 @@ pub enum Theme {
 }
 
 /// Parses `WIDTHxHEIGHT` (points).
-pub fn parse_size(s: &str) -> Result<(f32, f32), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("'{s}': expected WIDTHxHEIGHT, e.g. 1600x900"))?;
-    let parse = |v: &str| -> Result<f32, String> {
-        let n: f32 = v.trim().parse().map_err(|_| format!("'{s}': '{v}' is not a number"))?;
-        if (100.0..=16384.0).contains(&n) { Ok(n) } else { Err(format!("'{s}': {n} is outside 100..16384")) }
+pub fn parse_size(s: &str) -> Result<(f32, f32), AppError> {
+    let invalid = |why: String| AppError::Invalid(format!("'{s}': {why}"));
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| invalid("expected WIDTHxHEIGHT, e.g. 1600x900".into()))?;
+    let parse = |v: &str| -> Result<f32, AppError> {
+        let n: f32 = v.trim().parse().map_err(|_| invalid(format!("'{v}' is not a number")))?;
+        if (100.0..=16384.0).contains(&n) { Ok(n) } else { Err(invalid(format!("{n} is outside 100..16384"))) }
     };
     Ok((parse(w)?, parse(h)?))
 }
@@ -98,7 +107,7 @@ pub fn parse_size(s: &str) -> Result<(f32, f32), String> {
 pub const APP_NAME: &str = "bonescope";
 
 /// Opens the viewer window and runs until it is closed (or the screenshot is written).
-pub fn run(args: ViewerArgs) -> Result<(), String> {
+pub fn run(args: ViewerArgs) -> Result<(), AppError> {
     use eframe::egui;
     let launched = std::time::Instant::now();
     let screenshot_mode = args.screenshot.is_some();
@@ -130,10 +139,10 @@ pub fn run(args: ViewerArgs) -> Result<(), String> {
         options,
         Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc, args, outcome_in_app, launched)))),
     )
-    .map_err(|e| format!("could not open the viewer window: {e}"))?;
+    .map_err(|e| AppError::Window(format!("could not open the viewer window: {e}")))?;
     // A screenshot run reports its failure (e.g. the PNG could not be written) through the exit status.
     match outcome.lock().map(|mut o| o.take()) {
-        Ok(Some(error)) => Err(error),
+        Ok(Some(error)) => Err(AppError::Window(error)),
         _ => Ok(()),
     }
 }
@@ -144,10 +153,13 @@ mod tests {
 
     #[test]
     fn size_parses_and_rejects_nonsense() {
-        assert_eq!(parse_size("1600x900"), Ok((1600.0, 900.0)));
-        assert_eq!(parse_size("800X600"), Ok((800.0, 600.0)));
-        assert!(parse_size("1600").unwrap_err().contains("WIDTHxHEIGHT"));
-        assert!(parse_size("ax600").unwrap_err().contains("not a number"));
-        assert!(parse_size("10x600").unwrap_err().contains("outside"));
+        assert_eq!(parse_size("1600x900").unwrap(), (1600.0, 900.0));
+        assert_eq!(parse_size("800X600").unwrap(), (800.0, 600.0));
+        for (bad, why) in [("1600", "WIDTHxHEIGHT"), ("ax600", "not a number"), ("10x600", "outside")] {
+            match parse_size(bad) {
+                Err(AppError::Invalid(text)) => assert!(text.contains(why), "{bad}: {text}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 }

@@ -29,8 +29,7 @@ pub struct OutlinerView {
 pub fn animated_bones(doc: &Document, clip: Option<usize>) -> Vec<bool> {
     let skeleton = &doc.asset.skeleton;
     let Some(clip) = clip.and_then(|c| doc.asset.clips.get(c)) else { return vec![false; skeleton.len()] };
-    let tracks: std::collections::HashSet<String> =
-        clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
+    let tracks: HashSet<String> = clip.tracks.iter().map(|t| crate::scene::normalize_bone_name(&t.bone_name)).collect();
     skeleton.names.iter().map(|n| tracks.contains(&crate::scene::normalize_bone_name(n))).collect()
 }
 
@@ -206,7 +205,7 @@ mod tests {
 
     #[test]
     fn search_is_case_insensitive() {
-        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        let doc = Document::new(crate::scene::samples::demo::demo_asset(), Vec::new(), Vec::new(), 1);
         assert_eq!(search(&doc, "SEGMENT"), vec![1, 2, 3, 4, 5]);
         assert_eq!(search(&doc, "root"), vec![0]);
         assert!(search(&doc, "spine").is_empty());
@@ -214,7 +213,7 @@ mod tests {
 
     #[test]
     fn marks_show_animated_and_skinning_bones() {
-        let doc = Document::new(crate::demo::demo_asset(), Vec::new(), Vec::new(), 1);
+        let doc = Document::new(crate::scene::samples::demo::demo_asset(), Vec::new(), Vec::new(), 1);
         let animated = animated_bones(&doc, Some(0));
         assert_eq!(animated.len(), 6);
         let clip = &doc.asset.clips[0];

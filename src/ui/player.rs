@@ -535,7 +535,7 @@ mod tests {
     use glam::{Quat, Vec3};
 
     fn asset_with(clips: Vec<Clip>) -> Asset {
-        let mut a = Asset::new(crate::scene::Format::Demo);
+        let mut a = Asset::default();
         a.skeleton.push("root", None, Transform::IDENTITY);
         a.skeleton.push("child", Some(0), Transform::from_translation_rotation(Vec3::Y, Quat::IDENTITY));
         a.skeleton.recompute_inverse_bind();

@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn channels_of_the_demo_recording_resolve() {
-        let rec = crate::demo_recording::demo_recording();
+        let rec = crate::scene::samples::demo_recording::demo_recording();
         let tip = joint_index("IndexTip").unwrap();
         let c = channel_curve(&rec, Source::Joint(Hand::Right, tip), 0).expect("index tip X");
         assert!(!c.keys.is_empty());

@@ -12,13 +12,13 @@ use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::anim::recording::RecordingPose;
-use crate::anim::{Pose, skin_mesh, skin_vertex};
-use crate::scene::{HAND_BONES, Hand};
+use crate::anim::{Pose, bounds_of_placed, skin_mesh, skin_vertex};
+use crate::render::camera::{OrbitCamera, ViewPreset};
+use crate::scene::{Bounds, HAND_BONES, Hand};
 
-use super::camera::{OrbitCamera, ViewPreset};
 use super::command::Command;
 use super::diagnostics::Highlight;
-use super::document::{Bounds, Document};
+use super::document::Document;
 use super::state::{Overlay, Shading, UiState};
 
 /// Buffers reused from frame to frame (skinned vertices, projected points, triangle order).
@@ -156,23 +156,6 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
 }
 
 /// Skins every mesh on the CPU with the current palette (painter path, and bounds for framing).
-/// Bounds of a pose in the viewer frame (joints and CPU-skinned vertices), for framing.
-pub fn pose_bounds(doc: &Document, pose: &Pose) -> Bounds {
-    let mut positions = Vec::new();
-    let mut normals = Vec::new();
-    let mut b = Document::bounds_of(&doc.asset, &pose.to_root, Some(&[]));
-    let m = doc.asset.axes.to_viewer;
-    for mesh in &doc.asset.meshes {
-        if pose.palette.is_empty() || mesh.joints.is_empty() {
-            mesh.positions.iter().for_each(|p| b.add(m.transform_point3(*p)));
-        } else {
-            skin_mesh(mesh, &pose.palette, &mut positions, &mut normals);
-            positions.iter().for_each(|p| b.add(m.transform_point3(*p)));
-        }
-    }
-    b
-}
-
 fn skin(input: &ViewInput, cache: &mut ViewportCache) {
     let asset = &input.doc.asset;
     cache.skinned_positions.resize_with(asset.meshes.len(), Vec::new);
@@ -185,7 +168,8 @@ fn skin(input: &ViewInput, cache: &mut ViewportCache) {
             skin_mesh(mesh, input.palette, &mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
         }
     }
-    cache.pose_bounds = Some(Document::bounds_of(asset, &input.pose.to_root, Some(&cache.skinned_positions)));
+    let placed = cache.skinned_positions.iter().map(Vec::as_slice);
+    cache.pose_bounds = Some(bounds_of_placed(asset, &input.pose.to_root, placed));
 }
 
 /// Joint origins in the viewer frame.
@@ -966,7 +950,7 @@ mod tests {
     fn segments_behind_the_camera_are_clipped_not_flipped() {
         let mut cam = OrbitCamera::default();
         cam.set_preset(ViewPreset::Front);
-        cam.frame(Vec3::ZERO, 1.0);
+        cam.frame_for_orbiting(&Bounds::cube(Vec3::ZERO, 0.5));
         let vp = cam.view_projection(1.0);
         let rect = Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0));
         // From the target straight back through the eye: the visible part ends at the screen centre.

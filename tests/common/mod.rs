@@ -4,6 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// xorshift64*: a fixed-seed generator, so failures reproduce.
 pub struct Rng(pub u64);
@@ -21,27 +22,63 @@ impl Rng {
     }
 }
 
-/// Records the largest single allocation, so a loader trusting a count from the file is caught. A test crate
-/// installs it with `#[global_allocator] static ALLOCATOR: common::LargestAllocation = common::LargestAllocation;`
-/// and reads [`LARGEST`].
-pub struct LargestAllocation;
+/// Records the largest single allocation and the bytes allocated in all, so a loader trusting a count from the
+/// file, or doing work out of proportion to its input, is caught. A test crate installs it with
+/// `#[global_allocator] static ALLOCATOR: common::CountingAllocator = common::CountingAllocator;` and measures
+/// with [`allocations_of`].
+///
+/// The counts are process-wide (loaders may use worker threads), so a measurement is only exact while nothing
+/// else allocates: every test of such a crate holds [`alone`] for its whole run.
+pub struct CountingAllocator;
 
-/// The largest allocation (or reallocation) seen since it was last reset.
-pub static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+
+fn record(size: usize) {
+    LARGEST.fetch_max(size, Ordering::Relaxed);
+    TOTAL.fetch_add(size, Ordering::Relaxed);
+}
 
 // SAFETY: forwards to the system allocator unchanged; only records sizes.
-unsafe impl GlobalAlloc for LargestAllocation {
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        record(layout.size());
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        record(new_size);
         unsafe { System.realloc(ptr, layout, new_size) }
     }
+}
+
+/// What [`allocations_of`] measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Allocations {
+    /// The largest single allocation or reallocation.
+    pub largest: usize,
+    /// Bytes allocated in all (reallocations count their new size).
+    pub total: usize,
+}
+
+/// Runs `f` and measures its allocations (see [`CountingAllocator`]; the caller holds [`alone`]).
+pub fn allocations_of<T>(f: impl FnOnce() -> T) -> (T, Allocations) {
+    LARGEST.store(0, Ordering::SeqCst);
+    TOTAL.store(0, Ordering::SeqCst);
+    let value = f();
+    let measured = Allocations { largest: LARGEST.load(Ordering::SeqCst), total: TOTAL.load(Ordering::SeqCst) };
+    (value, measured)
+}
+
+static ALONE: Mutex<()> = Mutex::new(());
+
+/// Held by each test of a crate that measures allocations, so no other test allocates during a measurement.
+/// A test that failed (and poisoned the lock) does not stop the others.
+pub fn alone() -> MutexGuard<'static, ()> {
+    ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The conformance corpus (`../shared/corpus`), given by `BONESCOPE_CORPUS`. Tests that need it call this and

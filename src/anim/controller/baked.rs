@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn demo_clips_bake_fully_and_sample_identically() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         for clip in &asset.clips {
             let binding = ClipBinding::new(&asset.skeleton, clip);
             let baked = BakedClip::new(&asset.skeleton, clip, &binding);
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn mixed_channels_fall_back_to_their_curves() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         let mut clip = asset.clips[0].clone();
         let times = clip.tracks[0].rotation.times.clone();
         let n = times.len();
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn clips_without_shared_times_still_sample() {
-        let asset = crate::demo::demo_asset();
+        let asset = crate::scene::samples::demo::demo_asset();
         let mut clip = asset.clips[1].clone();
         for (i, track) in clip.tracks.iter_mut().enumerate() {
             track.rotation.times.iter_mut().for_each(|t| *t *= 1.0 + i as f32 * 0.1);

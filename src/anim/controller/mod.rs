@@ -46,7 +46,7 @@
 //! use bonescope::anim::controller::{Controller, PlaybackType, Transition};
 //! use bonescope::anim::Pose;
 //!
-//! let asset = bonescope::demo::demo_asset();
+//! let asset = bonescope::scene::samples::demo::demo_asset();
 //! let mut ctrl = Controller::new(Arc::new(asset.skeleton.clone()));
 //! let sway = ctrl.add_set(asset.clips[0].clone(), PlaybackType::Loop);
 //! let curl = ctrl.add_set(asset.clips[1].clone(), PlaybackType::ClampForever);

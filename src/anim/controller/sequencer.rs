@@ -8,7 +8,7 @@ pub enum Transition {
     /// Constant rate.
     #[default]
     Linear,
-    /// The seed's ease curve `f(u) = 2(x − y)u³ + 3(y − x)u² + x` from `x` to `y`: zero slope at both ends.
+    /// The cubic ease `f(u) = 2(x − y)u³ + 3(y − x)u² + x` from `x` to `y`: zero slope at both ends.
     CubicSpline,
 }
 

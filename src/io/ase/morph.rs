@@ -17,7 +17,7 @@ use crate::scene::{Asset, BindReport, Format, Mesh, VertexFrame, Warning, normal
 /// Whether `asset` is an animation of vertices only: an ASE file with vertex animation frames and no bone
 /// animation, to be bound to a mesh of the model it is opened with.
 pub fn is_vertex_animation(asset: &Asset) -> bool {
-    asset.format == Format::Ase
+    asset.format == Some(Format::Ase)
         && asset.meshes.iter().any(|m| !m.vertex_frames.is_empty())
         && asset.clips.iter().all(|c| c.tracks.is_empty())
 }

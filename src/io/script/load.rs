@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::io::{LoadError, LoadOptions};
-use crate::scene::{Asset, Warning};
+use crate::scene::Asset;
 
 /// A file to load and how: `fps` is the frame rate given to formats that store none (SMD animations).
 #[derive(Clone, Debug, PartialEq)]
@@ -88,21 +88,14 @@ fn load_one(job: &Job) -> Result<Loaded, LoadError> {
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps };
     let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
     asset.path = Some(path.clone());
-    let label = path.file_name().and_then(|n| n.to_str()).unwrap_or("file").to_owned();
     for w in &mut asset.warnings {
-        *w = relabel(w, &label);
+        w.file.get_or_insert_with(|| path.clone());
     }
     let (first_frame, frame_rate) = match format {
         crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_frame_speed(&bytes)),
         _ => (smd_first_frame(&bytes), None),
     };
     Ok(Loaded { asset, first_frame, frame_rate })
-}
-
-/// A warning of a file named `label`, positioned in that file.
-pub fn relabel(w: &Warning, label: &str) -> Warning {
-    let position = if w.position.is_empty() { label.to_owned() } else { format!("{label} {}", w.position) };
-    Warning::new(position, w.message.clone())
 }
 
 /// `*SCENE_FIRSTFRAME n` near the top of an ASE/ASC file (0 when absent).

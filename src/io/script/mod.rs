@@ -104,7 +104,7 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
     };
     // A file used twice (a `meshAndTree` that is also a `registerMesh`) must not say everything twice.
     let mut seen = std::collections::HashSet::new();
-    asset.warnings.retain(|w| seen.insert((w.position.clone(), w.message.clone())));
+    asset.warnings.retain(|w| seen.insert((w.file.clone(), w.position, w.message.clone())));
     asset.path = path.map(Path::to_path_buf);
     Ok(asset)
 }

@@ -6,7 +6,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use super::parse::{Frame, Parsed};
 use crate::io::{LoadOptions, resolve_texture};
-use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Skeleton, TextureRef, Transform, Warning};
+use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, Skeleton, TextureRef, Transform, Warning};
 
 /// SMD Euler angles (radians) as a rotation. The file's row-vector `Rx · Ry · Rz` is `Rz · Ry · Rx` with glam's
 /// column vectors: X is applied first, then Y, then Z, all about the parent's fixed axes.
@@ -31,7 +31,7 @@ fn frames_in_order(frames: &[Frame], warnings: &mut Vec<Warning>) -> Vec<(i64, u
         match out.last_mut() {
             Some(last) if last.0 == f.number => {
                 warnings.push(Warning::new(
-                    format!("line {}", f.line),
+                    Position::Line(f.line),
                     format!(
                         "frame {} appears again (first on line {}); its values override the earlier ones",
                         f.number, last.1
@@ -67,7 +67,7 @@ pub(super) fn skeleton(p: &Parsed, warnings: &mut Vec<Warning>) -> Skeleton {
     let missing: Vec<&str> = listed.iter().zip(&p.names).filter(|(l, _)| !**l).map(|(_, n)| n.as_str()).collect();
     if !missing.is_empty() && !p.skeleton_frames.is_empty() {
         warnings.push(Warning::new(
-            format!("line {bind_line}"),
+            Position::Line(bind_line),
             format!(
                 "{} bone(s) have no pose in the first skeleton frame and get the identity: {}",
                 missing.len(),
@@ -75,7 +75,7 @@ pub(super) fn skeleton(p: &Parsed, warnings: &mut Vec<Warning>) -> Skeleton {
             ),
         ));
     } else if p.skeleton_frames.is_empty() && !p.names.is_empty() {
-        warnings.push(Warning::new("", "no `skeleton` block: every bone gets the identity bind pose"));
+        warnings.push(Warning::new(Position::File, "no `skeleton` block: every bone gets the identity bind pose"));
     }
     let mut s = Skeleton::default();
     for ((name, parent), local) in p.names.iter().zip(&p.parents).zip(bind) {
@@ -178,7 +178,10 @@ pub(super) fn fix_normals(mesh: &mut Mesh, warnings: &mut Vec<Warning>) {
             *computed = file;
         }
     }
-    warnings.push(Warning::new("", format!("{zero} vertices have a zero normal; computed from the faces instead")));
+    warnings.push(Warning::new(
+        Position::File,
+        format!("{zero} vertices have a zero normal; computed from the faces instead"),
+    ));
 }
 
 /// Resolves each material's texture next to the file (the material name is the texture name in SMD).
@@ -194,7 +197,7 @@ pub(super) fn resolve_textures(materials: &mut [Material], opts: &LoadOptions, w
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(String::as_str).collect();
         warnings.push(Warning::new(
-            "",
+            Position::File,
             format!(
                 "no texture file found next to the model for {} material(s): {}",
                 missing.len(),
@@ -215,7 +218,7 @@ mod tests {
         let q = Mat4::from_quat(smd_rotation(x, y, z));
         let m = Mat4::from_rotation_z(z) * Mat4::from_rotation_y(y) * Mat4::from_rotation_x(x);
         assert!(q.abs_diff_eq(m, 1e-6));
-        // The seed's row-vector form: M = Rx · Ry · Rz; transposing gives the column-vector matrix.
+        // The row-vector form: M = Rx · Ry · Rz; transposing gives the column-vector matrix.
         let row = Mat4::from_rotation_x(x).transpose()
             * Mat4::from_rotation_y(y).transpose()
             * Mat4::from_rotation_z(z).transpose();

@@ -8,9 +8,9 @@ use std::ops::Range;
 
 use super::lex::{FieldError, Fields, Reader, first_token, trim};
 use super::weld::{Corner, MeshBuilder};
-use crate::io::LoadError;
 use crate::io::text::{self, decode_name, parse_i64};
-use crate::scene::{InfluenceReport, Influences, Warning, reduce_influences};
+use crate::io::{LoadError, LoadErrorKind};
+use crate::scene::{InfluenceReport, Position, Warning, reduce_influences};
 
 /// Bone indices are stored as u16 in render vertices.
 const MAX_BONE_INDEX: i64 = u16::MAX as i64;
@@ -87,14 +87,14 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
         let (keyword, rest) = first_token(line);
         if keyword.eq_ignore_ascii_case(b"version") {
             if saw_version || saw_block {
-                p.warnings.push(Warning::new(format!("line {line_no}"), "a second `version` line, ignored"));
+                p.warnings.push(Warning::new(Position::Line(line_no), "a second `version` line, ignored"));
                 continue;
             }
             saw_version = true;
             match parse_i64(trim(rest)) {
                 Some(1) => {}
                 Some(v) => p.warnings.push(Warning::new(
-                    format!("line {line_no}"),
+                    Position::Line(line_no),
                     format!("version {v}: only version 1 is known; reading it as version 1"),
                 )),
                 None => {
@@ -107,7 +107,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
             continue;
         }
         if !saw_version && !saw_block {
-            p.warnings.push(Warning::new(format!("line {line_no}"), "no `version 1` line at the start of the file"));
+            p.warnings.push(Warning::new(Position::Line(line_no), "no `version 1` line at the start of the file"));
         }
         saw_block = true;
         if keyword.eq_ignore_ascii_case(b"nodes") {
@@ -137,14 +137,16 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, LoadError> {
     }
     p.last_line = r.line();
     if !saw_version && !saw_block {
-        return Err(err(r.line(), "the file has no SMD data: expected `version 1` and a `nodes` block"));
+        return Err(err(r.line(), "the file has no SMD data: expected `version 1` and a `nodes` block")
+            .with_kind(LoadErrorKind::NotThisFormat));
     }
     if !saw_block {
-        return Err(err(r.line(), "the file ends after its `version` line: expected a `nodes` block"));
+        return Err(err(r.line(), "the file ends after its `version` line: expected a `nodes` block")
+            .with_kind(LoadErrorKind::Truncated));
     }
     if let Some((count, first)) = p.extra_tokens {
         p.warnings.push(Warning::new(
-            format!("line {first}"),
+            Position::Line(first),
             format!("{count} vertex line(s) have numbers after their bone links; they were ignored"),
         ));
     }
@@ -161,6 +163,7 @@ fn require_nodes(p: &Parsed, line: usize, block: &str) -> Result<(), LoadError> 
 
 fn unterminated(r: &Reader<'_>, block: &str, start: usize) -> LoadError {
     err(r.line(), format!("the file ends inside the `{block}` block that starts on line {start}: expected `end`"))
+        .with_kind(LoadErrorKind::Truncated)
 }
 
 struct Node {
@@ -481,48 +484,10 @@ fn parse_vertex(
     if sum < 1.0 - 1e-4 {
         pairs.push((parent, 1.0 - sum));
     }
-    let reduced = match reduce_few(pairs, influences) {
-        Some(reduced) => reduced,
-        None => reduce_influences(pairs, parent, influences),
-    };
+    let reduced = reduce_influences(pairs, parent, influences);
     corner.joints = reduced.joints;
     corner.weights = reduced.weights;
     Ok(corner)
-}
-
-/// `scene::reduce_influences` for the common case (one to four links, distinct bones, usable weights) without
-/// its sorting and merging passes; same result, bit for bit. `None` hands the case to the general reducer.
-#[inline]
-fn reduce_few(pairs: &[(u16, f32)], report: &mut InfluenceReport) -> Option<Influences> {
-    if pairs.is_empty() || pairs.len() > 4 {
-        return None;
-    }
-    // Insertion sort by weight (descending), then bone (ascending): the reducer's order.
-    let mut sorted = [(0u16, 0.0f32); 4];
-    for (i, &(bone, weight)) in pairs.iter().enumerate() {
-        if !(weight.is_finite() && weight > 0.0) || sorted[..i].iter().any(|p| p.0 == bone) {
-            return None;
-        }
-        let mut j = i;
-        while j > 0 && (sorted[j - 1].1 < weight || (sorted[j - 1].1 == weight && sorted[j - 1].0 > bone)) {
-            sorted[j] = sorted[j - 1];
-            j -= 1;
-        }
-        sorted[j] = (bone, weight);
-    }
-    let kept = &sorted[..pairs.len()];
-    let sum: f32 = kept.iter().map(|p| p.1).sum();
-    report.vertices += 1;
-    report.max_influences = report.max_influences.max(kept.len());
-    if (sum - 1.0).abs() > 1e-3 {
-        report.renormalized += 1;
-    }
-    let mut out = Influences { joints: [0; 4], weights: [0.0; 4] };
-    for (slot, &(bone, weight)) in kept.iter().enumerate() {
-        out.joints[slot] = bone;
-        out.weights[slot] = weight / sum;
-    }
-    Some(out)
 }
 
 fn parse_triangles(r: &mut Reader<'_>, start: usize, file_len: usize, p: &mut Parsed) -> Result<(), LoadError> {
@@ -549,7 +514,8 @@ fn parse_triangles(r: &mut Reader<'_>, start: usize, file_len: usize, p: &mut Pa
                     format!(
                         "the file ends inside the triangle whose material is on line {material_line}: expected 3 vertex lines, found {k}"
                     ),
-                ));
+                )
+                .with_kind(LoadErrorKind::Truncated));
             };
             let n = r.line();
             if is_keyword(vline, b"end") {
@@ -631,21 +597,6 @@ mod tests {
         let order = parent_first_order(&[Some(2), None, Some(1)]).unwrap();
         assert_eq!(order, vec![1, 2, 0]);
         assert_eq!(parent_first_order(&[Some(1), Some(0)]), Err(0));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn few_links_reduce_like_the_general_reducer(
-            pairs in proptest::collection::vec((0u16..6, -0.5f32..2.0), 0..6)
-        ) {
-            let mut fast_report = InfluenceReport::default();
-            let mut slow_report = InfluenceReport::default();
-            if let Some(fast) = reduce_few(&pairs, &mut fast_report) {
-                let slow = reduce_influences(&mut pairs.clone(), 0, &mut slow_report);
-                proptest::prop_assert_eq!(fast, slow);
-                proptest::prop_assert_eq!(fast_report, slow_report);
-            }
-        }
     }
 
     #[test]

@@ -17,8 +17,8 @@ use glam::{Vec2, Vec3};
 use rustc_hash::FxHashMap;
 
 use super::parse::Parsed;
-use crate::io::LoadError;
-use crate::scene::{Asset, Mesh, MorphTarget, Warning};
+use crate::io::{LoadError, LoadErrorKind};
+use crate::scene::{Asset, Mesh, MorphTarget, Position, Warning};
 
 /// The base frame and the morphs of a VTA, indexed by VTA vertex index.
 pub(super) struct VertexAnimation {
@@ -35,7 +35,7 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
     let base_frame = p.vertex_frames.iter().find(|f| f.number == 0).or_else(|| p.vertex_frames.first())?;
     if base_frame.number != 0 {
         warnings.push(Warning::new(
-            format!("line {}", base_frame.line),
+            Position::Line(base_frame.line),
             format!("the vertex animation has no `time 0`; frame {} is used as the base", base_frame.number),
         ));
     }
@@ -57,7 +57,7 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
     let holes = anim.present.iter().filter(|p| !**p).count();
     if holes > 0 {
         warnings.push(Warning::new(
-            format!("line {}", base_frame.line),
+            Position::Line(base_frame.line),
             format!("the base frame skips {holes} vertex index(es) below its highest"),
         ));
     }
@@ -96,7 +96,7 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
     }
     if unknown > 0 {
         warnings.push(Warning::new(
-            "",
+            Position::File,
             format!("{unknown} vertex animation line(s) name a vertex the base frame does not list; ignored"),
         ));
     }
@@ -258,15 +258,16 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
     let Some((map, mut binding)) = best.filter(|(_, b)| b.by_corner + b.by_position > 0) else {
         return Err(LoadError::whole_file(
             "no vertex of the VTA's base frame (`time 0`) matches a vertex of the reference mesh: is it the VTA of another model?",
-        ));
+        )
+        .with_kind(LoadErrorKind::Mismatch));
     };
     let Some(mesh) = reference.meshes.get_mut(binding.mesh) else {
-        return Err(LoadError::whole_file("the reference has no mesh"));
+        return Err(LoadError::whole_file("the reference has no mesh").with_kind(LoadErrorKind::Mismatch));
     };
     binding.morph_targets = add_morphs(mesh, anim, &map);
     if binding.unmatched > 0 {
         reference.warnings.push(Warning::new(
-            "",
+            Position::File,
             format!(
                 "{} of the VTA's vertices match no vertex of mesh '{}'; their deltas were dropped",
                 binding.unmatched, mesh.name

@@ -6,7 +6,8 @@
 use glam::{Quat, Vec3};
 use gltf::json;
 
-use super::gltf_export::{Builder, push_channel};
+use super::animation::push_channel;
+use super::builder::Builder;
 use crate::anim::recording::RecordingPose;
 use crate::scene::{HAND_JOINT_NAMES, Hand, Recording};
 
@@ -19,7 +20,7 @@ struct NodeTrack {
     rotations: Vec<Quat>,
 }
 
-pub(crate) fn export_recordings(
+pub(super) fn export_recordings(
     builder: &mut Builder,
     recordings: &[Recording],
     scene_nodes: &mut Vec<json::Index<json::Node>>,
@@ -29,7 +30,11 @@ pub(crate) fn export_recordings(
     }
 }
 
-fn export_recording(builder: &mut Builder, recording: &Recording, scene_nodes: &mut Vec<json::Index<json::Node>>) {
+pub(super) fn export_recording(
+    builder: &mut Builder,
+    recording: &Recording,
+    scene_nodes: &mut Vec<json::Index<json::Node>>,
+) {
     let frames = ((recording.duration * SAMPLE_RATE).ceil() as usize).clamp(1, 1 << 20);
     let times: Vec<f32> = (0..=frames).map(|f| (f as f32 / SAMPLE_RATE).min(recording.duration.max(0.0))).collect();
     let mut times = times;
@@ -173,7 +178,7 @@ fn export_recording(builder: &mut Builder, recording: &Recording, scene_nodes: &
 }
 
 /// Keeps consecutive quaternions in one hemisphere so linear interpolation takes the short way.
-fn continuous(rotations: &[Quat]) -> Vec<Quat> {
+pub(super) fn continuous(rotations: &[Quat]) -> Vec<Quat> {
     let mut out: Vec<Quat> = Vec::with_capacity(rotations.len());
     for q in rotations {
         let q = q.normalize();

@@ -1,13 +1,14 @@
 //! The built-in demo character, made by code: a striped, tapering stalk creature on a chain of six bones with
 //! smooth two-bone weights at every joint, two materials and two clips ("Sway" loops, "Curl" plays once), one of
-//! them with a callback key. The viewer opens it when started without a file; tests use it as a known rig.
+//! them with a callback key. The viewer opens it when started without a file (the sample [`super::Sample::Demo`]);
+//! tests use it as a known rig.
 
 use std::f32::consts::{PI, TAU};
 
 use glam::{Quat, Vec2, Vec3};
 
 use crate::scene::{
-    Asset, BoneTrack, CallbackKey, Clip, Curve, Format, InfluenceReport, Material, Mesh, Skeleton, Subset, Transform,
+    Asset, BoneTrack, CallbackKey, Clip, Curve, InfluenceReport, Material, Mesh, Skeleton, Subset, Transform,
     reduce_influences,
 };
 
@@ -20,7 +21,7 @@ const SIDES: usize = 24;
 
 /// The demo as an asset (viewer frame: right-handed, Y up).
 pub fn demo_asset() -> Asset {
-    let mut asset = Asset::new(Format::Demo);
+    let mut asset = Asset::default();
     asset.skeleton = demo_skeleton();
     asset.materials = vec![
         Material { diffuse: [0.93, 0.55, 0.18, 1.0], ..Material::named("skin_orange") },

@@ -1,27 +1,29 @@
 //! `bonescope render FILE… [--clip NAME] [--time T] [--size WxH] [--mode …] [--skeleton] [-o out.png]`, plus
 //! `--frames N` (PNG sequence), `--gif out.gif` (animated GIF), `--grid N` (N×N instances with staggered times)
-//! and `--bench-frames N` (median frame time). Headless: a [`GpuContext`] and an [`OffscreenTarget`]. The binary's
-//! command line embeds [`RenderArgs`] and calls [`run`].
+//! and `--bench-frames N` (median frame time). Loads the files, sets up a `render::headless::Scene` on a headless GPU
+//! context, and writes what it draws.
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-use glam::{Mat4, Vec3};
 use image::RgbaImage;
 
-use super::posed::{PosedAsset, heaviest_bone};
-use super::{
-    BoneStyle, Bounds, FrameData, GpuContext, ModelId, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderError,
-    Renderer, ShadingMode, SkeletonStyle,
+use bonescope::AppError;
+use bonescope::io::LoadOptions;
+use bonescope::render::headless::{BACKGROUND, Framing, Scene, time_frames};
+use bonescope::render::posed::heaviest_bone;
+use bonescope::render::{
+    BoneStyle, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
 };
-use crate::io::{self, LoadOptions};
-use crate::scene::Asset;
+use bonescope::scene::Asset;
+use bonescope::scene::samples::Sample;
+use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct RenderArgs {
-    /// The model, then animation files to bind to it by bone name. The built-in demo (`@demo`) when none.
+    /// The model, then animation files to bind to it by bone name (`@demo`: the built-in demo, also used when
+    /// none is given).
     pub files: Vec<PathBuf>,
     /// Clip to play (name, case-insensitive). Without it: the bind pose for a still, the first clip for
     /// --frames, --gif, --grid and --bench-frames.
@@ -87,114 +89,26 @@ pub struct RenderArgs {
 }
 
 /// Parses `WxH` (e.g. `800x600`).
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'"))?;
-    let parse =
-        |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{v}' in '{s}' is not a whole number of pixels"));
+fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
+    let invalid = AppError::Invalid;
+    let (w, h) =
+        s.split_once(['x', 'X']).ok_or_else(|| invalid(format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'")))?;
+    let parse = |v: &str| {
+        v.trim().parse::<u32>().map_err(|_| invalid(format!("'{v}' in '{s}' is not a whole number of pixels")))
+    };
     let (w, h) = (parse(w)?, parse(h)?);
     if !(1..=16384).contains(&w) || !(1..=16384).contains(&h) {
-        return Err(format!("{w}x{h}: each side must be 1 to 16384 pixels"));
+        return Err(invalid(format!("{w}x{h}: each side must be 1 to 16384 pixels")));
     }
     Ok((w, h))
 }
 
-/// Linear clear colour: a dark blue-grey that both light and dark models stand out against.
-pub const BACKGROUND: [f64; 4] = [0.028, 0.031, 0.038, 1.0];
-
-/// What the camera is framed on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Framing {
-    /// The pose at this time (a still).
-    At(f32),
-    /// Every pose of the clip, so the camera holds still while it plays.
-    WholeClip,
-}
-
-/// Everything needed to render frames of one scene.
-pub struct Scene<'a> {
-    pub posed: PosedAsset<'a>,
-    pub model: ModelId,
-    pub camera: OrbitCamera,
-    /// Instance placements and time offsets.
-    pub copies: Vec<(Mat4, f32)>,
-    /// Union of what the copies cover over the animation.
-    pub bounds: Bounds,
-    pub frame: FrameData,
-    pub skeleton: Option<SkeletonStyle>,
-    pub floor: bool,
-}
-
-impl<'a> Scene<'a> {
-    /// Uploads the asset, sets up `grid`×`grid` copies and frames the camera on them.
-    pub fn new(
-        renderer: &mut Renderer,
-        asset: &'a Asset,
-        clip: Option<&str>,
-        grid: u32,
-        framing: Framing,
-        size: (u32, u32),
-    ) -> Result<Self, RenderError> {
-        let model = renderer.upload(asset);
-        let mut posed = PosedAsset::new(asset, clip)?;
-        let grid = grid.max(1);
-        let single = match framing {
-            Framing::At(t) if grid == 1 => {
-                posed.set_time(t);
-                posed.bounds()
-            }
-            _ => posed.clip_bounds(24),
-        };
-        let footprint = single.size().x.max(single.size().z).max(single.size().y * 0.25).max(1e-3) * 1.25;
-        let duration = posed.duration();
-        let n = grid as f32;
-        let mut copies = Vec::with_capacity((grid * grid) as usize);
-        let mut bounds = Bounds::EMPTY;
-        for k in 0..grid * grid {
-            let (i, j) = ((k % grid) as f32, (k / grid) as f32);
-            let offset = Vec3::new((i - (n - 1.0) * 0.5) * footprint, 0.0, (j - (n - 1.0) * 0.5) * footprint);
-            let placement = Mat4::from_translation(offset);
-            copies.push((placement, duration * k as f32 / (grid * grid) as f32));
-            bounds = bounds.union(&single.transformed(&placement));
-        }
-        let aspect = size.0 as f32 / size.1 as f32;
-        let camera = OrbitCamera::framing(&bounds, aspect);
-        let frame = FrameData::new(camera.matrices(aspect), [size.0, size.1]);
-        Ok(Self { posed, model, camera, copies, bounds, frame, skeleton: None, floor: true })
-    }
-
-    /// Re-frames after the camera angles changed.
-    pub fn reframe(&mut self, yaw_deg: f32, pitch_deg: f32) {
-        self.camera.yaw = yaw_deg.to_radians();
-        self.camera.pitch = pitch_deg.to_radians().clamp(-1.55, 1.55);
-        let [w, h] = self.frame.viewport;
-        let aspect = w as f32 / h as f32;
-        self.camera.frame(&self.bounds, aspect);
-        self.frame.camera = self.camera.matrices(aspect);
-    }
-
-    /// Fills the frame for time `t` (each copy at `t` + its offset, looping over the clip).
-    pub fn build(&mut self, t: f32) {
-        self.frame.clear();
-        let duration = self.posed.duration();
-        for &(placement, offset) in &self.copies {
-            let time = if self.copies.len() > 1 && duration > 0.0 { (t + offset).rem_euclid(duration) } else { t };
-            self.posed.set_time(time);
-            self.frame.add_instance(self.model, placement, &self.posed.pose.palette);
-            if let Some(style) = &self.skeleton {
-                self.posed.add_skeleton(&mut self.frame.overlay, placement, style);
-            }
-        }
-        if self.floor {
-            self.frame.overlay.ground_grid(&self.bounds);
-        }
-    }
-}
-
 /// The `render` command.
-pub fn run(args: &RenderArgs) -> Result<(), RenderError> {
-    let files = if args.files.is_empty() { vec![PathBuf::from(io::DEMO_NAME)] } else { args.files.clone() };
+pub fn run(args: &RenderArgs) -> Result<(), AppError> {
+    let sources =
+        if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
     let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = io::load_set(&files, &opts)?;
+    let (asset, _reports) = source::load_set(&sources, &opts)?;
     for w in &asset.warnings {
         eprintln!("warning: {w}");
     }
@@ -278,13 +192,13 @@ fn default_frame_count(scene: &Scene<'_>) -> u32 {
     scene.posed.clip().map_or(1, |c| if c.frame_count > 1 { c.frame_count.min(120) } else { 30 })
 }
 
-fn find_bone(asset: &Asset, name: &str) -> Result<usize, RenderError> {
+fn find_bone(asset: &Asset, name: &str) -> Result<usize, AppError> {
     if let Some(i) = asset.skeleton.find(name) {
         return Ok(i);
     }
     match name.parse::<usize>() {
         Ok(i) if i < asset.skeleton.len() => Ok(i),
-        _ => Err(RenderError::Invalid(format!(
+        _ => Err(AppError::Invalid(format!(
             "no bone '{name}' (the skeleton has {} bones{})",
             asset.skeleton.len(),
             if asset.skeleton.is_empty() { String::new() } else { format!(", e.g. '{}'", asset.skeleton.names[0]) }
@@ -293,68 +207,29 @@ fn find_bone(asset: &Asset, name: &str) -> Result<usize, RenderError> {
 }
 
 /// `out.png` → `out_0007.png`.
-pub fn sequence_path(output: &Path, index: usize) -> PathBuf {
+fn sequence_path(output: &Path, index: usize) -> PathBuf {
     let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "frame".into());
     let ext = output.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
     output.with_file_name(format!("{stem}_{index:04}.{ext}"))
 }
 
-fn write_error(path: &Path, e: impl std::fmt::Display) -> RenderError {
-    RenderError::Write { path: path.display().to_string(), message: e.to_string() }
-}
-
-pub fn save_png(path: &Path, image: &RgbaImage) -> Result<(), RenderError> {
-    image.save_with_format(path, image::ImageFormat::Png).map_err(|e| write_error(path, e))
+fn save_png(path: &Path, image: &RgbaImage) -> Result<(), AppError> {
+    image.save_with_format(path, image::ImageFormat::Png).map_err(|e| AppError::write(path, e))
 }
 
 /// Writes an endlessly looping GIF; `delay_ms` per frame.
-pub fn write_gif(path: &Path, images: &[RgbaImage], delay_ms: f32) -> Result<(), RenderError> {
+fn write_gif(path: &Path, images: &[RgbaImage], delay_ms: f32) -> Result<(), AppError> {
     use image::codecs::gif::{GifEncoder, Repeat};
-    let file = File::create(path).map_err(|e| write_error(path, e))?;
+    let file = File::create(path).map_err(|e| AppError::write(path, e))?;
     // Speed 10 of 30: a good palette at a fraction of the slowest setting's time.
     let mut encoder = GifEncoder::new_with_speed(BufWriter::new(file), 10);
-    encoder.set_repeat(Repeat::Infinite).map_err(|e| write_error(path, e))?;
+    encoder.set_repeat(Repeat::Infinite).map_err(|e| AppError::write(path, e))?;
     let delay = image::Delay::from_numer_denom_ms((delay_ms * 100.0).round().max(1.0) as u32, 100);
     for image in images {
         let frame = image::Frame::from_parts(image.clone(), 0, 0, delay);
-        encoder.encode_frame(frame).map_err(|e| write_error(path, e))?;
+        encoder.encode_frame(frame).map_err(|e| AppError::write(path, e))?;
     }
     Ok(())
-}
-
-/// Frame-time figures of [`bench`].
-#[derive(Clone, Copy, Debug)]
-pub struct FrameTimes {
-    pub frames: usize,
-    pub median_ms: f64,
-    pub p10_ms: f64,
-    pub p90_ms: f64,
-}
-
-/// Times `n` frames (sampling the poses, uploading, drawing, waiting for the GPU; no read-back), after a few
-/// warm-up frames. Time advances 1/60 s per frame.
-pub fn time_frames(
-    renderer: &mut Renderer,
-    target: &OffscreenTarget,
-    scene: &mut Scene<'_>,
-    n: u32,
-    start: f32,
-) -> Result<FrameTimes, RenderError> {
-    let n = n.max(1);
-    for k in 0..3 {
-        scene.build(start + k as f32 / 60.0);
-        target.render(renderer, &scene.frame, BACKGROUND)?;
-    }
-    let mut times = Vec::with_capacity(n as usize);
-    for k in 0..n {
-        let begin = Instant::now();
-        scene.build(start + k as f32 / 60.0);
-        target.render(renderer, &scene.frame, BACKGROUND)?;
-        times.push(begin.elapsed().as_secs_f64() * 1000.0);
-    }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-    Ok(FrameTimes { frames: times.len(), median_ms: at(0.5), p10_ms: at(0.1), p90_ms: at(0.9) })
 }
 
 fn bench(
@@ -364,7 +239,7 @@ fn bench(
     scene: &mut Scene<'_>,
     n: u32,
     start: f32,
-) -> Result<(), RenderError> {
+) -> Result<(), AppError> {
     let t = time_frames(renderer, target, scene, n, start)?;
     let info = renderer.model_info(scene.model).cloned().unwrap_or_default();
     let instances = scene.copies.len();
@@ -396,11 +271,14 @@ mod tests {
 
     #[test]
     fn sizes_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_size("256x128"), Ok((256, 128)));
-        assert_eq!(parse_size("64X64"), Ok((64, 64)));
-        assert!(parse_size("256").unwrap_err().contains("WIDTHxHEIGHT"));
-        assert!(parse_size("0x10").unwrap_err().contains("1 to 16384"));
-        assert!(parse_size("ax10").unwrap_err().contains("'a'"));
+        assert_eq!(parse_size("256x128").unwrap(), (256, 128));
+        assert_eq!(parse_size("64X64").unwrap(), (64, 64));
+        for (bad, why) in [("256", "WIDTHxHEIGHT"), ("0x10", "1 to 16384"), ("ax10", "'a'")] {
+            match parse_size(bad) {
+                Err(AppError::Invalid(text)) => assert!(text.contains(why), "{bad}: {text}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 
     #[test]
@@ -410,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn args_parse_like_the_issue_says() {
+    fn arguments_parse_into_files_clip_size_mode_and_grid() {
         use clap::Parser;
         #[derive(clap::Parser)]
         struct Cli {

@@ -1,0 +1,106 @@
+//! What the program opens: a file, or a built-in [`Sample`] scene. The command line and the viewer turn their
+//! file arguments into [`Source`]s (`@demo` names the demo character, `@demo-recording` the demo recording) and
+//! open them with [`Source::load`] or, a model followed by animations, [`load_set`]. This is the one place where
+//! a name can mean something other than a file; `io` only ever sees files.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::io::{self, LoadError, LoadOptions};
+use crate::scene::samples::Sample;
+use crate::scene::{Asset, BindReport};
+
+/// A file, or a built-in sample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    File(PathBuf),
+    Sample(Sample),
+}
+
+impl Source {
+    /// A command-line argument: `@NAME` of a sample, unless a file of that name exists; otherwise a file.
+    pub fn from_arg(arg: impl Into<PathBuf>) -> Self {
+        let path = arg.into();
+        let sample = path.to_str().and_then(|s| s.strip_prefix('@')).and_then(Sample::named);
+        match sample {
+            Some(sample) if !path.exists() => Source::Sample(sample),
+            _ => Source::File(path),
+        }
+    }
+
+    /// Every argument, in order.
+    pub fn from_args(args: &[PathBuf]) -> Vec<Self> {
+        args.iter().cloned().map(Source::from_arg).collect()
+    }
+
+    /// The file, when it is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::File(path) => Some(path),
+            Source::Sample(_) => None,
+        }
+    }
+
+    /// Reads the file (detecting its format) or makes the sample.
+    pub fn load(&self, opts: &LoadOptions) -> Result<Asset, LoadError> {
+        match self {
+            Source::File(path) => io::load_path(path, opts),
+            Source::Sample(sample) => Ok(sample.asset()),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    /// The path as given, or `@NAME` for a sample (how a user would type it again).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::File(path) => write!(f, "{}", path.display()),
+            Source::Sample(sample) => write!(f, "@{}", sample.name()),
+        }
+    }
+}
+
+/// Opens sources as one scene: the first is the main asset; every further one (animation files, VTA vertex
+/// animation) is bound to it with [`io::bind`].
+pub fn load_set(sources: &[Source], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
+    let Some((first, rest)) = sources.split_first() else {
+        return Err(LoadError::whole_file("no file given"));
+    };
+    let mut asset = first.load(opts)?;
+    let mut reports = Vec::new();
+    for source in rest {
+        reports.push(io::bind(&mut asset, source.load(opts)?)?);
+    }
+    Ok((asset, reports))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_names_are_samples_unless_such_a_file_exists() {
+        assert_eq!(Source::from_arg("@demo"), Source::Sample(Sample::Demo));
+        assert_eq!(Source::from_arg("@Demo-Recording"), Source::Sample(Sample::DemoRecording));
+        assert_eq!(Source::from_arg("@nothing"), Source::File("@nothing".into()));
+        assert_eq!(Source::from_arg("hero.psk"), Source::File("hero.psk".into()));
+        let dir = std::env::temp_dir().join(format!("bonescope-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("@demo");
+        std::fs::write(&file, b"").unwrap();
+        assert_eq!(Source::from_arg(&file), Source::File(file.clone()));
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(Source::Sample(Sample::Demo).to_string(), "@demo");
+    }
+
+    #[test]
+    fn a_set_binds_the_rest_to_the_first() {
+        let (asset, reports) =
+            load_set(&[Source::Sample(Sample::Demo), Source::Sample(Sample::DemoRecording)], &LoadOptions::default())
+                .unwrap();
+        assert_eq!(asset.skeleton.len(), crate::scene::samples::demo::BONES);
+        assert_eq!(asset.recordings.len(), 1);
+        assert_eq!(reports.len(), 1);
+        assert!(load_set(&[], &LoadOptions::default()).is_err());
+    }
+}

@@ -1,0 +1,317 @@
+//! The open document and how it is being looked at: the [`Document`], the player (mixer tracks, clock), the
+//! pose it evaluates, the selection, the diagnostics mark, the callback log. Here a load becomes the open
+//! document (a new scene, animation files bound to the open model, or a reload that keeps the view), and the
+//! command line's start-up requests are applied to the first scene.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::AppError;
+use crate::anim::recording::RecordingPose;
+use crate::anim::{Pose, posed_bounds};
+use crate::scene::{Asset, Bounds};
+
+use super::app::ViewerApp;
+use super::command::OpenMode;
+use super::diagnostics::Highlight;
+use super::document::{Document, Origin};
+use super::loader::{Loaded, Purpose};
+use super::player::{Fired, PlaybackType, Player};
+use super::script::parse_track_spec;
+
+/// How many fired callbacks the log keeps.
+pub const LOG_LIMIT: usize = 500;
+
+/// The open document and its view state.
+pub struct DocumentView {
+    pub doc: Document,
+    pub player: Player,
+    /// The mixer track the timeline, the transport and stepping act on.
+    pub focus_track: usize,
+    /// The pose the player evaluated this frame.
+    pub pose: Pose,
+    /// The document's recordings at the player's time.
+    pub recording_poses: Vec<RecordingPose>,
+    /// The palette the viewport draws with: the pose's, or the selected bone's matrix for every bone.
+    pub display_palette: Vec<glam::Mat4>,
+    pub selected: Option<usize>,
+    /// What the finding last clicked in the Diagnostics tab marks in the viewport.
+    pub highlight: Option<Highlight>,
+    /// The callbacks fired lately (at most [`LOG_LIMIT`]), and how many fired in all.
+    pub log: VecDeque<Fired>,
+    pub fired_total: u64,
+    /// Counts loads: each new document gets the next number (GPU uploads and caches key on it).
+    pub generation: u64,
+}
+
+impl DocumentView {
+    /// Nothing open yet.
+    pub fn new(playback: PlaybackType, speed: f32) -> Self {
+        let mut player = Player::for_asset(&Asset::default(), None, PlaybackType::Loop);
+        player.set_mode(playback);
+        player.speed = speed.max(0.0);
+        Self {
+            doc: Document::empty(),
+            player,
+            focus_track: 0,
+            pose: Pose::default(),
+            recording_poses: Vec::new(),
+            display_palette: Vec::new(),
+            selected: None,
+            highlight: None,
+            log: VecDeque::new(),
+            fired_total: 0,
+            generation: 0,
+        }
+    }
+
+    /// Keeps a fired callback in the log.
+    pub fn record(&mut self, fired: Fired) {
+        self.fired_total += 1;
+        self.log.push_back(fired);
+        if self.log.len() > LOG_LIMIT {
+            self.log.pop_front();
+        }
+    }
+}
+
+impl ViewerApp {
+    pub(super) fn apply_loaded(&mut self, loaded: Vec<Loaded>, purpose: Purpose) {
+        let bind = match purpose {
+            Purpose::Open(OpenMode::Bind) => true,
+            Purpose::Open(OpenMode::Auto) => {
+                let assets: Vec<&Asset> = loaded.iter().map(|l| &l.asset).collect();
+                drop_binds(&self.view.doc, &assets)
+            }
+            Purpose::Open(OpenMode::Replace) | Purpose::Reload => false,
+        };
+        if bind {
+            let first_new_clip = self.view.doc.asset.clips.len();
+            for l in loaded {
+                let report = Arc::make_mut(&mut self.view.doc.asset).bind_animations(l.asset);
+                self.view.doc.reports.push(report);
+                if let Origin::File(f) = l.origin {
+                    self.view.doc.files.push(f);
+                }
+            }
+            if first_new_clip < self.view.doc.asset.clips.len() {
+                self.view.player.add_new_clips(&self.view.doc.asset);
+                // Play what was just bound: on the focus track, or on a new track.
+                if self.view.focus_track < self.view.player.track_count() {
+                    self.view.player.set_clip(self.view.focus_track, first_new_clip);
+                    self.view.player.clear_events(self.view.focus_track);
+                } else if let Some(t) = self.view.player.add_track(first_new_clip, 0.0) {
+                    self.view.focus_track = t;
+                }
+                self.view.player.seek(&self.view.doc.asset, self.view.focus_track, 0.0);
+                self.view.player.playing = true;
+            }
+            self.state.remember(&self.view.doc.paths());
+            return;
+        }
+        let mut iter = loaded.into_iter();
+        let Some(first) = iter.next() else { return };
+        let mut asset = first.asset;
+        let mut origins = vec![first.origin];
+        let mut reports = Vec::new();
+        for l in iter {
+            reports.push(asset.bind_animations(l.asset));
+            origins.push(l.origin);
+        }
+        let generation = self.next_generation();
+        self.view.highlight = None;
+        let old = std::mem::replace(&mut self.view.doc, Document::new(asset, origins, reports, generation));
+        if purpose == Purpose::Reload {
+            // Keep the view: selection by name, the clock, tracks whose clips still exist.
+            self.view.selected = self
+                .view
+                .selected
+                .and_then(|b| old.asset.skeleton.names.get(b))
+                .and_then(|n| self.view.doc.asset.skeleton.find(n));
+            self.view.player = self.view.player.carried_over(&self.view.doc.asset);
+            self.view.focus_track = self.view.focus_track.min(self.view.player.track_count().saturating_sub(1));
+            self.notify(format!("Reloaded {}", self.view.doc.title()));
+        } else {
+            let clip = self.script.clip.take().and_then(|name| {
+                let found = self.view.doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&name));
+                if found.is_none() {
+                    self.notify(format!("No clip named '{name}'; playing the first clip"));
+                }
+                found
+            });
+            self.view.player = Player::for_asset(&self.view.doc.asset, clip, self.state.playback);
+            self.view.player.speed = self.state.speed.max(0.0);
+            if let Some(t) = self.script.time.take() {
+                self.view.player.seek(&self.view.doc.asset, 0, t);
+                self.view.player.playing = false;
+            }
+            self.view.selected = self.script.select.take().and_then(|name| {
+                let found = self.view.doc.asset.skeleton.find(&name);
+                if found.is_none() {
+                    self.notify(format!("No bone named '{name}'"));
+                }
+                found
+            });
+            self.view.focus_track = 0;
+            for spec in std::mem::take(&mut self.script.tracks) {
+                if let Err(e) = self.add_track_spec(&spec) {
+                    self.notify(e.to_string());
+                }
+            }
+            self.view.log.clear();
+            self.panels.timeline.fit = true;
+            self.frame_next = true;
+            if !self.view.doc.files.is_empty() && self.view.doc.sample.is_none() {
+                self.state.remember(&self.view.doc.paths());
+            }
+        }
+        self.view.player.evaluate(&mut self.view.pose);
+    }
+
+    fn next_generation(&mut self) -> u64 {
+        self.view.generation += 1;
+        self.view.generation
+    }
+
+    /// Adds a mixer track from a `--track CLIP[@SECONDS][*WEIGHT]` spec.
+    fn add_track_spec(&mut self, spec: &str) -> Result<(), AppError> {
+        let (name, pos, weight) = parse_track_spec(spec)?;
+        let invalid = |why: String| AppError::Invalid(format!("--track '{spec}': {why}"));
+        let clip = self
+            .view
+            .doc
+            .asset
+            .clips
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| invalid(format!("no clip named '{name}'")))?;
+        let t = self.view.player.add_track(clip, f64::from(pos)).ok_or_else(|| invalid("no free track".into()))?;
+        self.view.player.set_weight(t, weight);
+        Ok(())
+    }
+
+    /// Shows what diagnostics finding `i` is about: selects its bone, puts its clip at its moment on the focus
+    /// track, marks its vertices.
+    pub(super) fn show_finding(&mut self, i: usize) {
+        use crate::anim::diagnostics::Subject;
+        let Some(f) = self.diagnostics.findings.get(i).cloned() else { return };
+        self.diagnostics.clicked = Some(i);
+        let asset = &self.view.doc.asset;
+        let bone = match f.subject {
+            Subject::Bone(b) => Some(b),
+            Subject::Track { clip, track } => {
+                asset.clips.get(clip).and_then(|c| c.tracks.get(track)).and_then(|t| asset.skeleton.find(&t.bone_name))
+            }
+            _ => None,
+        };
+        if bone.is_some() {
+            self.view.selected = bone;
+        }
+        let clip = match (f.at, f.subject) {
+            (Some(at), _) => Some((at.clip, Some(at.time))),
+            (None, Subject::Clip(c) | Subject::Track { clip: c, .. }) => Some((c, None)),
+            _ => None,
+        };
+        if let Some((c, time)) = clip.filter(|(c, _)| *c < asset.clips.len()) {
+            if self.view.player.track_count() == 0 {
+                if let Some(t) = self.view.player.add_track(c, 0.0) {
+                    self.view.focus_track = t;
+                }
+            } else {
+                self.view.player.set_clip(self.view.focus_track, c);
+            }
+            if let Some(t) = time {
+                self.view.player.playing = false;
+                self.view.player.seek(&self.view.doc.asset, self.view.focus_track, t);
+            }
+        }
+        self.view.highlight = Highlight::of(&f, &self.view.doc.asset);
+    }
+
+    /// The palette the viewport draws: with "skin with the selected bone alone", every entry is that bone's.
+    pub(super) fn update_display_palette(&mut self) {
+        self.view.display_palette.clear();
+        match self.view.selected.and_then(|b| self.view.pose.palette.get(b)) {
+            Some(m) if self.state.skin_selected_only => {
+                self.view.display_palette.resize(self.view.pose.palette.len(), *m);
+            }
+            _ => self.view.display_palette.extend_from_slice(&self.view.pose.palette),
+        }
+    }
+
+    /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
+    pub(super) fn frame_clip(&mut self) {
+        let asset = &self.view.doc.asset;
+        let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
+        if let Some(clip) =
+            self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c))
+        {
+            const SAMPLES: usize = 12;
+            for i in 0..=SAMPLES {
+                let t = clip.duration * i as f32 / SAMPLES as f32;
+                let pose = Pose::from_clip(&asset.skeleton, clip, t);
+                let pb = posed_bounds(asset, &pose.palette, &pose.to_root);
+                if !pb.is_empty() {
+                    b.add(pb.min);
+                    b.add(pb.max);
+                }
+            }
+        }
+        self.frame_pose_box(b);
+    }
+
+    /// Frames `pose_box` (what poses cover) together with the recordings on screen (hands, head); the bind pose
+    /// when that is empty.
+    pub(super) fn frame_pose_box(&mut self, pose_box: Bounds) {
+        let mut b = pose_box;
+        if let Some(r) = self.panels.viewport.pose_bounds {
+            b.add(r.min);
+            b.add(r.max);
+        }
+        if b.is_empty() {
+            b = self.view.doc.bind_bounds;
+        }
+        self.camera.frame_for_orbiting(&b);
+    }
+}
+
+/// Whether dropped files bind to the open model: when a model file (not a sample) is open and every dropped
+/// file is animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its
+/// reference. Anything with a mesh opens as a new scene instead.
+pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
+    doc.has_model_file()
+        && !dropped.is_empty()
+        && dropped.iter().all(|a| a.meshes.is_empty() && (!a.clips.is_empty() || !a.recordings.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Format;
+    use crate::scene::samples::Sample;
+    use crate::scene::samples::demo::demo_asset;
+    use crate::ui::document::SourceFile;
+
+    fn model() -> Document {
+        let mut a = demo_asset();
+        a.format = Some(Format::Psk);
+        let file = SourceFile { path: "hero.psk".into(), format: Format::Psk, size: 0, modified: None };
+        Document::new(a, vec![Origin::File(file)], Vec::new(), 1)
+    }
+
+    #[test]
+    fn animation_files_dropped_on_a_model_bind_and_models_replace() {
+        let mut anim = Asset::new(Format::Psa);
+        anim.clips = demo_asset().clips;
+        let mesh = demo_asset();
+        assert!(drop_binds(&model(), &[&anim]));
+        assert!(drop_binds(&model(), &[&anim, &anim]));
+        // A mesh among the dropped files: a new scene.
+        assert!(!drop_binds(&model(), &[&anim, &mesh]));
+        // Nothing to bind to on the demo: the animation opens on its own.
+        let demo = Document::new(demo_asset(), vec![Origin::Sample(Sample::Demo)], Vec::new(), 1);
+        assert!(!drop_binds(&demo, &[&anim]));
+        // An empty file set never binds.
+        assert!(!drop_binds(&model(), &[]));
+    }
+}

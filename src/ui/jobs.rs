@@ -1,0 +1,276 @@
+//! The viewer's background work. [`Job`] is one value computed on a worker thread — loading files, a file
+//! dialog, an export, the diagnostics — so that a frame never waits on it: the worker computes the value and
+//! wakes the UI (a repaint), the UI polls once per frame and takes the value when it is there. Dropping a job
+//! abandons its result (the worker finishes and its send goes nowhere). [`Jobs`] are the ones in flight, and
+//! this module starts them and picks up what they return (diagnostics keep theirs in their tab).
+
+use std::path::PathBuf;
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+
+use crate::source::Source;
+
+use super::app::ViewerApp;
+use super::command::OpenMode;
+use super::document::{SourceFile, display_name};
+use super::export::{ExportJob, spawn_export};
+use super::loader::{LoadJob, Purpose};
+
+/// The worker ended without an answer (it panicked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the worker thread stopped unexpectedly (a bug: please report it)")]
+pub struct JobLost;
+
+/// One value being computed on a worker thread.
+pub struct Job<T> {
+    rx: mpsc::Receiver<T>,
+    started: Instant,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Runs `work` on a new thread named `name`, then calls `wake` (to repaint the UI). Fails only when no
+    /// thread can be started.
+    pub fn spawn(
+        name: &str,
+        work: impl FnOnce() -> T + Send + 'static,
+        wake: impl FnOnce() + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new().name(name.to_owned()).spawn(move || {
+            let _ = tx.send(work());
+            wake();
+        })?;
+        Ok(Self { rx, started: Instant::now() })
+    }
+
+    /// A job that is already done: `value` is taken at the first poll.
+    pub fn finished(value: T) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let _ = tx.send(value);
+        Self { rx, started: Instant::now() }
+    }
+
+    /// The value once the worker has produced it; `None` while it is still working.
+    pub fn poll(&self) -> Option<Result<T, JobLost>> {
+        match self.rx.try_recv() {
+            Ok(value) => Some(Ok(value)),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => Some(Err(JobLost)),
+        }
+    }
+
+    /// How long ago the job started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// The file-dialog request in flight: the files picked (`None`: cancelled, or no dialog could be shown).
+pub struct DialogJob {
+    job: Job<Option<Vec<PathBuf>>>,
+    mode: OpenMode,
+}
+
+/// The viewer's jobs in flight (at most one of each kind).
+#[derive(Default)]
+pub struct Jobs {
+    pub load: Option<LoadJob>,
+    pub dialog: Option<DialogJob>,
+    pub export: Option<ExportJob>,
+}
+
+impl Jobs {
+    /// Something is running that the UI should keep repainting for.
+    pub fn busy(&self) -> bool {
+        self.load.is_some() || self.dialog.is_some()
+    }
+}
+
+/// How often the open files are checked for changes.
+pub const RELOAD_POLL: Duration = Duration::from_secs(1);
+
+impl ViewerApp {
+    pub(super) fn start_load(&mut self, ctx: &egui::Context, sources: Vec<Source>, purpose: Purpose) {
+        if sources.is_empty() {
+            return;
+        }
+        let ctx = ctx.clone();
+        self.jobs.load = Some(LoadJob::spawn(sources, purpose, move || ctx.request_repaint()));
+    }
+
+    pub(super) fn poll_load(&mut self) {
+        let Some(job) = &self.jobs.load else { return };
+        let Some(result) = job.poll() else { return };
+        let Some(job) = self.jobs.load.take() else { return };
+        match result {
+            Ok(loaded) => {
+                self.messages.error = None;
+                self.apply_loaded(loaded, job.purpose);
+            }
+            Err(e) => {
+                if job.purpose == Purpose::Reload {
+                    // Retry on the next change only, not every poll.
+                    for f in &mut self.view.doc.files {
+                        *f = SourceFile::new(&f.path, f.format);
+                    }
+                }
+                self.script.fail(|| format!("load failed: {e}"));
+                self.messages.error = Some(e);
+            }
+        }
+    }
+
+    pub(super) fn poll_export(&mut self) {
+        let Some(job) = &self.jobs.export else { return };
+        let Some(outcome) = job.poll() else { return };
+        // A cancel takes a human a moment; "nothing" straight away means no dialog could be shown.
+        let quick = job.elapsed() < Duration::from_millis(400);
+        self.jobs.export = None;
+        match outcome {
+            Ok(Some(text)) => self.notify(text),
+            Err(lost) => self.notify(format!("Export failed: {lost}")),
+            Ok(None) if quick => self.notify(
+                "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
+                 Export from the command line: bonescope export FILE… -o out.glb",
+            ),
+            Ok(None) => {}
+        }
+    }
+
+    /// Asks where to save on a worker thread and exports the open scene there.
+    pub(super) fn start_export(&mut self, ctx: &egui::Context) {
+        if self.jobs.export.is_some() || self.view.doc.is_empty() {
+            return;
+        }
+        let waker = ctx.clone();
+        let start = self.view.doc.files.first().map(|f| f.path.clone());
+        match spawn_export(Arc::clone(&self.view.doc.asset), start, move || waker.request_repaint()) {
+            Ok(job) => self.jobs.export = Some(job),
+            Err(e) => self.notify(e.to_string()),
+        }
+    }
+
+    pub(super) fn poll_dialog(&mut self, ctx: &egui::Context) {
+        let Some(d) = &self.jobs.dialog else { return };
+        let Some(result) = d.job.poll() else { return };
+        let Some(d) = self.jobs.dialog.take() else { return };
+        match result.ok().flatten() {
+            Some(paths) if !paths.is_empty() => {
+                self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(d.mode));
+            }
+            _ => {
+                // A cancel takes a human a moment; an immediate "nothing" means no dialog could be shown.
+                if d.job.elapsed() < Duration::from_millis(400) {
+                    self.notify(
+                        "No file dialog could be opened (no xdg-desktop-portal or zenity on this system). \
+                         Drag files onto the window, use File › Open recent, or pass them on the command line.",
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn open_dialog(&mut self, ctx: &egui::Context, mode: OpenMode) {
+        if self.jobs.dialog.is_some() {
+            return;
+        }
+        let start_dir = self.view.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
+        let ctx = ctx.clone();
+        let pick = move || {
+            let mut dialog = rfd::FileDialog::new()
+                .set_title(if mode == OpenMode::Bind { "Bind animation files" } else { "Open model and animations" })
+                .add_filter("All supported", &["psk", "pskx", "psa", "smd", "vta", "ase", "bin", "mrtk"])
+                .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
+                .add_filter("Valve SMD / VTA", &["smd", "vta"])
+                .add_filter("3ds Max ASE", &["ase"])
+                .add_filter("MRTK input animation", &["bin", "mrtk"])
+                .add_filter("All files", &["*"]);
+            if let Some(dir) = start_dir {
+                dialog = dialog.set_directory(dir);
+            }
+            dialog.pick_files()
+        };
+        match Job::spawn("bonescope-dialog", pick, move || ctx.request_repaint()) {
+            Ok(job) => self.jobs.dialog = Some(DialogJob { job, mode }),
+            Err(e) => self.notify(format!("Could not open the file dialog: {e}")),
+        }
+    }
+
+    pub(super) fn poll_changes(&mut self, ctx: &egui::Context) {
+        if !self.state.auto_reload || self.jobs.load.is_some() || self.clock.last_reload_check.elapsed() < RELOAD_POLL {
+            return;
+        }
+        self.clock.last_reload_check = Instant::now();
+        if self.view.doc.files.iter().any(|f| f.changed_on_disk()) {
+            self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
+        }
+    }
+}
+
+/// What the loading spinner says: the stage, or the files being loaded, and the size when it is large.
+pub fn job_text(job: &LoadJob) -> String {
+    let names: Vec<String> = job
+        .sources
+        .iter()
+        .map(|s| match s {
+            Source::File(path) => display_name(path),
+            Source::Sample(sample) => sample.title().to_owned(),
+        })
+        .collect();
+    let stage = job.progress.stage();
+    let what = if stage.is_empty() { format!("loading {}", names.join(", ")) } else { stage };
+    let total = job.progress.bytes_total.load(std::sync::atomic::Ordering::Relaxed);
+    if total > 1 << 20 { format!("{what} ({:.1} MB)", total as f64 / 1048576.0) } else { what }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Barrier};
+
+    #[test]
+    fn the_value_arrives_once_the_worker_is_done_and_the_ui_is_woken() {
+        let gate = Arc::new(Barrier::new(2));
+        let woken = Arc::new(AtomicBool::new(false));
+        let (worker_gate, worker_woken) = (gate.clone(), woken.clone());
+        let job = Job::spawn(
+            "test-job",
+            move || {
+                worker_gate.wait();
+                6 * 7
+            },
+            move || worker_woken.store(true, Ordering::SeqCst),
+        )
+        .unwrap();
+        // The worker is held at the gate: nothing yet.
+        assert!(job.poll().is_none());
+        gate.wait();
+        let value = loop {
+            if let Some(v) = job.poll() {
+                break v;
+            }
+            std::thread::yield_now();
+        };
+        assert_eq!(value, Ok(42));
+        // `wake` runs after the send; it has run once the thread is gone.
+        while !woken.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        assert_eq!(Job::finished("x").poll(), Some(Ok("x")));
+    }
+
+    #[test]
+    fn a_worker_that_panics_is_reported_as_lost() {
+        let job = Job::<u32>::spawn("test-job-panics", || panic!("deliberate"), || {}).unwrap();
+        let result = loop {
+            if let Some(r) = job.poll() {
+                break r;
+            }
+            std::thread::yield_now();
+        };
+        assert_eq!(result, Err(JobLost));
+    }
+}

@@ -1,0 +1,149 @@
+//! The menu bar: File (open, recent, samples, export, reload), View (panels, shading, overlays, views, theme),
+//! Help, then the open document's title and the loading spinner. It only reads state and pushes commands.
+
+use eframe::egui;
+
+use crate::render::camera::ViewPreset;
+use crate::scene::samples::Sample;
+
+use super::app::ViewerApp;
+use super::command::{Command, OpenMode};
+use super::document::display_name;
+use super::jobs::job_text;
+use super::state::{Overlay, PanelId, Shading};
+
+impl ViewerApp {
+    pub(super) fn menu_bar(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open…  (Ctrl+O)").clicked() {
+                    cmds.push(Command::OpenDialog);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.state.recent.is_empty() {
+                        ui.weak("nothing yet");
+                    }
+                    for set in &self.state.recent {
+                        let label = match set.split_first() {
+                            Some((m, [])) => display_name(m),
+                            Some((m, rest)) => format!("{} + {}", display_name(m), rest.len()),
+                            None => continue,
+                        };
+                        let hover = set.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join("\n");
+                        if ui.button(label).on_hover_text(hover).clicked() {
+                            cmds.push(Command::Open { paths: set.clone(), mode: OpenMode::Replace });
+                        }
+                    }
+                    ui.separator();
+                    if ui.button("Clear the list").clicked() {
+                        cmds.push(Command::ClearRecent);
+                    }
+                });
+                if ui.button("Open the built-in demo").clicked() {
+                    cmds.push(Command::OpenSample(Sample::Demo));
+                }
+                if ui.button("Open the demo recording").on_hover_text("Two hands pinching, head and gaze").clicked() {
+                    cmds.push(Command::OpenSample(Sample::DemoRecording));
+                }
+                let can_export = !self.view.doc.is_empty() && self.jobs.export.is_none();
+                if ui
+                    .add_enabled(can_export, egui::Button::new("Export glTF (.glb)…  (Ctrl+E)"))
+                    .on_hover_text("Meshes, skin, every bound clip and recordings, for Blender, three.js and engines")
+                    .clicked()
+                {
+                    cmds.push(Command::ExportDialog);
+                }
+                ui.separator();
+                let can_reload = !self.view.doc.files.is_empty();
+                if ui.add_enabled(can_reload, egui::Button::new("Reload  (Ctrl+R)")).clicked() {
+                    cmds.push(Command::Reload);
+                }
+                let mut auto = self.state.auto_reload;
+                if ui.checkbox(&mut auto, "Reload when files change on disk").changed() {
+                    cmds.push(Command::SetAutoReload(auto));
+                }
+                ui.separator();
+                if ui.button("Quit  (Ctrl+Q)").clicked() {
+                    cmds.push(Command::Quit);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for (p, label) in [
+                    (PanelId::Outliner, "Outliner"),
+                    (PanelId::Inspector, "Inspector"),
+                    (PanelId::Timeline, "Timeline and mixer"),
+                ] {
+                    let mut on = self.state.panel_shown(p);
+                    if ui.checkbox(&mut on, label).changed() {
+                        cmds.push(Command::SetPanel(p, on));
+                    }
+                }
+                ui.separator();
+                ui.label("Shading");
+                for s in Shading::ALL {
+                    if ui.radio(self.state.shading == s, s.label()).clicked() {
+                        cmds.push(Command::SetShading(s));
+                    }
+                }
+                ui.separator();
+                ui.label("Overlays");
+                for o in Overlay::ALL {
+                    let mut on = self.state.overlays.get(o);
+                    if ui.checkbox(&mut on, o.label()).changed() {
+                        cmds.push(Command::SetOverlay(o, on));
+                    }
+                }
+                ui.separator();
+                for (p, k) in [
+                    (ViewPreset::Front, "1"),
+                    (ViewPreset::Right, "3"),
+                    (ViewPreset::Top, "7"),
+                    (ViewPreset::Back, "Ctrl+1"),
+                    (ViewPreset::Left, "Ctrl+3"),
+                    (ViewPreset::Bottom, "Ctrl+7"),
+                ] {
+                    if ui.button(format!("{} view  ({k})", p.label())).clicked() {
+                        cmds.push(Command::View(p));
+                    }
+                }
+                if ui.button("Frame all  (F)").clicked() {
+                    cmds.push(Command::FrameAll);
+                }
+                ui.separator();
+                let mut cull = self.state.cull_back_faces;
+                if ui
+                    .checkbox(&mut cull, "Hide back faces")
+                    .on_hover_text("Off shows both sides of every triangle, for files wound the wrong way")
+                    .changed()
+                {
+                    cmds.push(Command::SetCullBackFaces(cull));
+                }
+                let mut painter = self.gpu.force_painter || !self.gpu.renderer;
+                let r =
+                    ui.add_enabled(self.gpu.renderer, egui::Checkbox::new(&mut painter, "Draw with the egui painter"));
+                if r.on_hover_text(
+                    "The CPU fallback (no textures, no depth buffer): for comparing with the GPU renderer",
+                )
+                .changed()
+                {
+                    cmds.push(Command::SetPainterFallback(painter));
+                }
+                ui.separator();
+                ui.label("Theme");
+                egui::global_theme_preference_buttons(ui);
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard and mouse  (F1)").clicked() {
+                    cmds.push(Command::ShowHelp(true));
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new(self.view.doc.title()).strong());
+            if let Some(job) = &self.jobs.load {
+                ui.separator();
+                ui.spinner();
+                ui.label(job_text(job));
+            }
+        });
+    }
+}
