@@ -80,6 +80,7 @@ fn big_asset() -> Asset {
         frame_count: frames,
         tracks,
         callback_keys: Vec::new(),
+        ..Clip::default()
     });
     asset.skeleton = skeleton;
     asset.materials = vec![Material::named("m")];

@@ -435,6 +435,7 @@ mod never_panics {
                 frame_count: frames,
                 tracks,
                 callback_keys: Vec::new(),
+                ..bonescope::scene::Clip::default()
             });
             asset
         }

@@ -19,6 +19,7 @@ pub mod cli;
 pub mod context;
 pub mod frame;
 pub mod gpu;
+pub mod morph;
 pub mod offscreen;
 pub mod overlay;
 pub mod posed;

@@ -1,5 +1,5 @@
 //! The long-lived [`Renderer`]: pipelines, samplers, per-asset GPU models and the per-frame buffers (camera,
-//! palettes, instances, stretch scratch). Work is split the way an egui paint callback needs it:
+//! palettes, instances, active morph targets, stretch scratch). Work is split the way an egui paint callback needs it:
 //! [`Renderer::prepare`] (uploads and compute, given a command encoder) and [`Renderer::paint`] (draws into a
 //! render pass someone else began, `&self` only). The offscreen target uses the same two calls.
 
@@ -10,9 +10,10 @@ use glam::{Mat4, Vec3};
 use super::DEPTH_FORMAT;
 use super::frame::{FrameData, ModelId, ShadingMode};
 use super::gpu::{
-    CameraGpu, FLAG_ENCODE_SRGB, INSTANCE_GHOST, InstanceGpu, MaterialGpu, SkinParamsGpu, SkinnedVertexGpu,
-    mesh_vertex_layout,
+    CameraGpu, FLAG_ENCODE_SRGB, INSTANCE_GHOST, InstanceGpu, MaterialGpu, MorphActiveGpu, SkinParamsGpu,
+    SkinnedVertexGpu, mesh_vertex_layout,
 };
+use super::morph::push_active;
 use super::overlay::OverlayRenderer;
 use super::skinned::{
     CullVariant, ModelGpu, ModelInfo, SkinCompute, UploadContext, groups_for, shader_module, storage_entry,
@@ -48,6 +49,7 @@ pub struct Renderer {
     instance_buffer: wgpu::Buffer,
     skinned_buffer: wgpu::Buffer,
     stretch_buffer: wgpu::Buffer,
+    morph_active_buffer: wgpu::Buffer,
     frame_group: wgpu::BindGroup,
     camera_group: wgpu::BindGroup,
     /// Bumped whenever a buffer the compute bind groups reference is replaced.
@@ -58,6 +60,7 @@ pub struct Renderer {
     wireframe: bool,
     cull: bool,
     instance_scratch: Vec<InstanceGpu>,
+    morph_scratch: Vec<MorphActiveGpu>,
     order: Vec<usize>,
 }
 
@@ -98,6 +101,7 @@ impl Renderer {
                 storage_entry(1, vs, true, size_of::<Mat4>() as u64),
                 storage_entry(2, vs, true, size_of::<InstanceGpu>() as u64),
                 storage_entry(3, vs, true, 4),
+                storage_entry(4, vs, true, size_of::<MorphActiveGpu>() as u64),
             ],
         });
         let fs = wgpu::ShaderStages::FRAGMENT;
@@ -129,14 +133,15 @@ impl Renderer {
         });
 
         let module = shader_module(device);
+        let compute = SkinCompute::new(device, &module);
         let draw_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout), Some(&compute.morph_layout)],
             immediate_size: 0,
         });
         let wire_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned wire"),
-            bind_group_layouts: &[Some(&frame_layout)],
+            bind_group_layouts: &[Some(&frame_layout), None, Some(&compute.morph_layout)],
             immediate_size: 0,
         });
         let target = [Some(wgpu::ColorTargetState {
@@ -201,7 +206,6 @@ impl Renderer {
             false,
             wgpu::CompareFunction::LessEqual,
         );
-        let compute = SkinCompute::new(device, &module);
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("material"),
@@ -226,7 +230,8 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let palette_buffer = storage_buffer(device, "palettes", 64 * 256, wgpu::BufferUsages::empty());
-        let instance_buffer = storage_buffer(device, "instances", 128 * 16, wgpu::BufferUsages::empty());
+        let instance_buffer = storage_buffer(device, "instances", 144 * 16, wgpu::BufferUsages::empty());
+        let morph_active_buffer = storage_buffer(device, "morph active", 8 * 64, wgpu::BufferUsages::empty());
         let skinned_buffer = storage_buffer(device, "skinned scratch", 64, wgpu::BufferUsages::empty());
         let stretch_buffer = storage_buffer(device, "stretch", 64, wgpu::BufferUsages::empty());
         let camera_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -241,6 +246,7 @@ impl Renderer {
             &palette_buffer,
             &instance_buffer,
             &stretch_buffer,
+            &morph_active_buffer,
         );
         let overlay = OverlayRenderer::new(device, &camera_layout, color_format, DEPTH_FORMAT, sample_count);
         Self {
@@ -260,6 +266,7 @@ impl Renderer {
             instance_buffer,
             skinned_buffer,
             stretch_buffer,
+            morph_active_buffer,
             frame_group,
             camera_group,
             generation: 0,
@@ -269,6 +276,7 @@ impl Renderer {
             wireframe: false,
             cull: true,
             instance_scratch: Vec::new(),
+            morph_scratch: Vec::new(),
             order: Vec::new(),
         }
     }
@@ -280,6 +288,7 @@ impl Renderer {
         palette: &wgpu::Buffer,
         instances: &wgpu::Buffer,
         stretch: &wgpu::Buffer,
+        morph_active: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("frame"),
@@ -289,6 +298,7 @@ impl Renderer {
                 wgpu::BindGroupEntry { binding: 1, resource: palette.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: stretch.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: morph_active.as_entire_binding() },
             ],
         })
     }
@@ -318,6 +328,7 @@ impl Renderer {
             material_layout: &self.material_layout,
             sampler: &self.sampler,
             white: &self.white,
+            morph_layout: &self.compute.morph_layout,
         };
         let model = upload_asset(&cx, asset);
         let id = match self.models.iter().position(Option::is_none) {
@@ -359,6 +370,7 @@ impl Renderer {
         );
         self.order.sort_by_key(|&i| (frame.instances[i].model.0, frame.instances[i].ghost));
         self.instance_scratch.clear();
+        self.morph_scratch.clear();
         self.batches.clear();
         let palette_len = frame.palettes.len() as u32;
         let mut stretch_total: u64 = 0;
@@ -382,19 +394,30 @@ impl Renderer {
             if stretch {
                 stretch_total += u64::from(model.info.vertex_count);
             }
-            self.instance_scratch.push(InstanceGpu::new(
-                instance.placement * model.to_viewer,
-                start,
-                len,
-                stretch_base,
-                if instance.ghost { INSTANCE_GHOST } else { 0 },
-            ));
+            // Only the non-zero weights of targets the model has go up (a range past the weights is clamped).
+            let morph_base = self.morph_scratch.len() as u32;
+            let weights = frame.morph_weights.get(instance.morph_start as usize..).unwrap_or_default();
+            let weights = weights.get(..instance.morph_len as usize).unwrap_or(weights);
+            let morph_count = push_active(weights, model.info.morph_target_count, &mut self.morph_scratch);
+            self.instance_scratch.push(
+                InstanceGpu::new(
+                    instance.placement * model.to_viewer,
+                    start,
+                    len,
+                    stretch_base,
+                    if instance.ghost { INSTANCE_GHOST } else { 0 },
+                )
+                .with_morphs(morph_base, morph_count),
+            );
         }
 
         let device = &self.device;
         let mut replaced = false;
         replaced |= ensure(device, &mut self.palette_buffer, "palettes", (frame.palettes.len() * 64) as u64);
-        replaced |= ensure(device, &mut self.instance_buffer, "instances", (self.instance_scratch.len() * 128) as u64);
+        let instance_bytes = (self.instance_scratch.len() * size_of::<InstanceGpu>()) as u64;
+        replaced |= ensure(device, &mut self.instance_buffer, "instances", instance_bytes);
+        let morph_bytes = (self.morph_scratch.len() * size_of::<MorphActiveGpu>()) as u64;
+        replaced |= ensure(device, &mut self.morph_active_buffer, "morph active", morph_bytes);
         if stretch {
             let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
             let scratch_replaced = ensure(device, &mut self.skinned_buffer, "skinned scratch", skinned_bytes);
@@ -412,6 +435,7 @@ impl Renderer {
                 &self.palette_buffer,
                 &self.instance_buffer,
                 &self.stretch_buffer,
+                &self.morph_active_buffer,
             );
         }
 
@@ -422,6 +446,9 @@ impl Renderer {
         }
         if !self.instance_scratch.is_empty() {
             self.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instance_scratch));
+        }
+        if !self.morph_scratch.is_empty() {
+            self.queue.write_buffer(&self.morph_active_buffer, 0, bytemuck::cast_slice(&self.morph_scratch));
         }
         if stretch && stretch_total > 0 {
             self.encode_stretch(encoder);
@@ -449,6 +476,7 @@ impl Renderer {
                     entries: &[
                         wgpu::BindGroupEntry { binding: 1, resource: self.palette_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 4, resource: self.morph_active_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 10, resource: model.vertices.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
@@ -474,6 +502,7 @@ impl Renderer {
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stretch"), timestamp_writes: None });
             pass.set_pipeline(&self.compute.skin_pipeline);
             pass.set_bind_group(0, skin, &[]);
+            pass.set_bind_group(2, &model.morph_group, &[]);
             pass.dispatch_workgroups(groups, batch.count, 1);
             pass.set_pipeline(&self.compute.stretch_pipeline);
             pass.set_bind_group(0, stretch, &[]);
@@ -512,6 +541,7 @@ impl Renderer {
             }
             pass.set_vertex_buffer(0, model.vertices.slice(..));
             pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_bind_group(2, &model.morph_group, &[]);
             let instances = batch.first_instance..batch.first_instance + batch.count;
             for draw in &model.draws {
                 let variant = if self.cull { draw.cull } else { CullVariant::None };
@@ -538,6 +568,7 @@ impl Renderer {
                 }
                 pass.set_vertex_buffer(0, model.vertices.slice(..));
                 pass.set_index_buffer(model.edges.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_bind_group(2, &model.morph_group, &[]);
                 pass.draw_indexed(
                     0..model.edge_index_count,
                     0,

@@ -12,11 +12,13 @@ mod material;
 mod mesh;
 mod recording;
 mod skeleton;
+pub mod vertex_animation;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Warning};
-pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
+pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
 pub use recording::*;
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
+pub use vertex_animation::{VERTEX_ANIMATION_CLIP, convert_vertex_animation};

@@ -555,6 +555,7 @@ mod tests {
                 ..BoneTrack::default()
             }],
             callback_keys: keys.iter().map(|(t, d)| CallbackKey { time: *t, data: (*d).into() }).collect(),
+            ..Clip::default()
         }
     }
 

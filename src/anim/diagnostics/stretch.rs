@@ -440,6 +440,7 @@ mod tests {
             frame_count: frames,
             tracks: vec![BoneTrack { bone_name: "b".into(), ..BoneTrack::default() }],
             callback_keys: Vec::new(),
+            ..Clip::default()
         }
     }
 
