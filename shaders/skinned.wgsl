@@ -149,9 +149,6 @@ fn skin(position: vec3<f32>, normal: vec3<f32>, joints: vec4<u32>, weights: vec4
 fn morph(position: vec3<f32>, normal: vec3<f32>, vertex: u32, inst: Instance) -> Skinned {
     var p = position;
     var n = normal;
-    if (inst.morph_count == 0u) {
-        return Skinned(p, n);
-    }
     let block = vertex / 64u;
     let lane = vertex % 64u;
     let target_count = morph_index[0];
@@ -195,8 +192,21 @@ fn unpack_joints(packed: vec2<u32>) -> vec4<u32> {
 
 // Skins `vertex_count` vertices for instances instance_base + global_invocation_id.y into `skinned`, model
 // space (the file's frame), at the instance's stretch_base. Strided so any vertex count fits the dispatch limit.
+// `cs_skin_morph` morphs first; models without morph targets (or instances without active ones) use `cs_skin`,
+// which does not contain the morph pass at all, so they pay nothing for it.
 @compute @workgroup_size(64)
 fn cs_skin(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let inst = instances[skin_params.instance_base + gid.y];
+    let stride = groups.x * 64u;
+    for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
+        let v = mesh_vertices[i];
+        let s = skin(v.position, v.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
+        skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
+    }
+}
+
+@compute @workgroup_size(64)
+fn cs_skin_morph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let inst = instances[skin_params.instance_base + gid.y];
     let stride = groups.x * 64u;
     for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
@@ -326,10 +336,9 @@ fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
     return color;
 }
 
-fn skinned_vertex(in: VsIn, vertex: u32, instance: u32) -> VsOut {
-    let inst = instances[instance];
-    let m = morph(in.position, in.normal, vertex, inst);
-    let s = skin(m.position, m.normal, in.joints, in.weights, inst.palette_base, inst.bone_count);
+// Skins a bind-pose (or already morphed) position and normal and fills the varyings.
+fn skinned_vertex(in: VsIn, position: vec3<f32>, normal: vec3<f32>, vertex: u32, inst: Instance) -> VsOut {
+    let s = skin(position, normal, in.joints, in.weights, inst.palette_base, inst.bone_count);
     let world = inst.world * vec4<f32>(s.position, 1.0);
     var out: VsOut;
     out.world_position = world.xyz;
@@ -340,20 +349,41 @@ fn skinned_vertex(in: VsIn, vertex: u32, instance: u32) -> VsOut {
     return out;
 }
 
+// The `_morph` entry points add the instance's active morph targets first. Batches without active targets are
+// drawn with the plain ones, which do not contain the morph pass at all, so they pay nothing for it.
 @vertex
 fn vs_main(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    return skinned_vertex(in, vertex, instance);
+    return skinned_vertex(in, in.position, in.normal, vertex, instances[instance]);
+}
+
+@vertex
+fn vs_main_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    let m = morph(in.position, in.normal, vertex, inst);
+    return skinned_vertex(in, m.position, m.normal, vertex, inst);
 }
 
 // Wireframe edges: the same skinned vertex, pulled a little towards the eye so the lines win the depth test
 // against their own triangles without a bias state (depth bias does not apply to line primitives).
-@vertex
-fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    var out = skinned_vertex(in, vertex, instance);
+fn wire_vertex(skinned: VsOut, inst: Instance) -> VsOut {
+    var out = skinned;
     let pulled = out.world_position + (camera.eye.xyz - out.world_position) * 0.003;
     out.clip = camera.view_proj * vec4<f32>(pulled, 1.0);
-    out.color = select(camera.wire_color, GHOST_COLOR, (instances[instance].flags & INSTANCE_GHOST) != 0u);
+    out.color = select(camera.wire_color, GHOST_COLOR, (inst.flags & INSTANCE_GHOST) != 0u);
     return out;
+}
+
+@vertex
+fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    return wire_vertex(skinned_vertex(in, in.position, in.normal, vertex, inst), inst);
+}
+
+@vertex
+fn vs_wire_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    let m = morph(in.position, in.normal, vertex, inst);
+    return wire_vertex(skinned_vertex(in, m.position, m.normal, vertex, inst), inst);
 }
 
 fn finish(c: vec3<f32>, alpha: f32) -> vec4<f32> {

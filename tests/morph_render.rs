@@ -170,7 +170,7 @@ fn sheet() -> Asset {
     asset
 }
 
-fn render(ctx: &GpuContext, asset: &Asset, weights: &[f32], mode: ShadingMode) -> RgbaImage {
+fn render(ctx: &GpuContext, asset: &Asset, weights: &[f32], mode: ShadingMode, wireframe: bool) -> RgbaImage {
     let size = 160;
     let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, 1);
     let model = renderer.upload(asset);
@@ -179,6 +179,7 @@ fn render(ctx: &GpuContext, asset: &Asset, weights: &[f32], mode: ShadingMode) -
     let camera = OrbitCamera::framing(&bounds, 1.0);
     let mut frame = FrameData::new(camera.matrices(1.0), [size, size]);
     frame.shading = mode;
+    frame.wireframe = wireframe;
     frame.add_morphed_instance(model, Mat4::IDENTITY, &[Mat4::IDENTITY], weights);
     target.render_image(&mut renderer, &frame, [0.0, 0.0, 0.0, 1.0]).unwrap()
 }
@@ -201,19 +202,29 @@ fn drawn_morphs_match_the_mesh_morphed_on_the_cpu() {
     baked.meshes[0].morph_targets.clear();
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("morph-render-tests");
     std::fs::create_dir_all(&out).unwrap();
-    for mode in [ShadingMode::Normals, ShadingMode::Solid] {
-        let plain = render(ctx, &asset, &[], mode);
-        let morphed = render(ctx, &asset, &weights, mode);
-        let reference = render(ctx, &baked, &[], mode);
-        morphed.save(out.join(format!("sheet_{mode:?}_morphed.png"))).unwrap();
-        plain.save(out.join(format!("sheet_{mode:?}_plain.png"))).unwrap();
+    for (mode, wireframe) in [(ShadingMode::Normals, false), (ShadingMode::Solid, false), (ShadingMode::Solid, true)] {
+        let plain = render(ctx, &asset, &[], mode, wireframe);
+        let morphed = render(ctx, &asset, &weights, mode, wireframe);
+        let reference = render(ctx, &baked, &[], mode, wireframe);
+        let name = format!("sheet_{mode:?}{}", if wireframe { "_wire" } else { "" });
+        morphed.save(out.join(format!("{name}_morphed.png"))).unwrap();
+        plain.save(out.join(format!("{name}_plain.png"))).unwrap();
         let changed = differing_pixels(&plain, &morphed, 8);
         let off = differing_pixels(&reference, &morphed, 3);
-        eprintln!("{mode:?}: the weights change {changed} pixels; {off} differ from the CPU-morphed mesh");
-        assert!(changed > 800, "{mode:?}: the morphs must show ({changed} pixels changed)");
-        assert!(off <= 20, "{mode:?}: {off} pixels differ from the mesh morphed on the CPU");
+        eprintln!("{name}: the weights change {changed} pixels; {off} differ from the CPU-morphed mesh");
+        assert!(changed > 800, "{name}: the morphs must show ({changed} pixels changed)");
+        assert!(off <= 20, "{name}: {off} pixels differ from the mesh morphed on the CPU");
     }
+    // The stretch view skins through the morphing compute pass: the bump stretches the sheet's edges, which the
+    // unmorphed sheet (all neutral grey) does not.
+    let grey = |p: &image::Rgba<u8>| p.0[0].abs_diff(p.0[2]) < 12;
+    let coloured = |img: &RgbaImage| img.pixels().filter(|p| p.0[3] > 0 && !grey(p) && p.0[0] > 20).count();
+    let flat = render(ctx, &asset, &[], ShadingMode::Stretch, false);
+    let stretched = render(ctx, &asset, &weights, ShadingMode::Stretch, false);
+    stretched.save(out.join("sheet_stretch_morphed.png")).unwrap();
+    eprintln!("stretch: {} coloured pixels unmorphed, {} morphed", coloured(&flat), coloured(&stretched));
+    assert!(coloured(&flat) < 20 && coloured(&stretched) > 300);
     // Weights for targets the model lacks, NaN and zero are ignored, not drawn as garbage.
-    let ignored = render(ctx, &asset, &[0.0, f32::NAN, 5.0, 7.0], ShadingMode::Normals);
-    assert_eq!(differing_pixels(&ignored, &render(ctx, &asset, &[], ShadingMode::Normals), 0), 0);
+    let ignored = render(ctx, &asset, &[0.0, f32::NAN, 5.0, 7.0], ShadingMode::Normals, false);
+    assert_eq!(differing_pixels(&ignored, &render(ctx, &asset, &[], ShadingMode::Normals, false), 0), 0);
 }

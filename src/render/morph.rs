@@ -8,7 +8,9 @@
 //! `v / 64`) finds its entry at `first + popcount(mask below its lane)`. The cost per vertex is one mask test per
 //! **active** target, whatever the number of targets in the file and however dense they are (a vertex-animation
 //! clip with hundreds of full frames has only two active at a time), and vertices outside a target's span are
-//! rejected by one comparison. Each frame uploads only the active targets' `(index, weight)` pairs.
+//! rejected by one comparison. Each frame uploads only the active targets' `(index, weight)` pairs. Batches with
+//! no active target are drawn with entry points that leave the morph pass out (`vs_main` rather than
+//! `vs_main_morph`), so models without morphs cost what they did before morphs existed.
 //!
 //! One `index` array holds a header and the blocks: word 0 is the target count, then four words per target
 //! (first block, block count, word offset of its first block record, unused), then the block records (mask low,

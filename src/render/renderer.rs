@@ -27,6 +27,8 @@ struct Batch {
     model: usize,
     /// Ghost instances are drawn as edges only (see `ModelInstance::ghost`).
     ghost: bool,
+    /// Some instance has active morph targets: drawn with the morphing entry points.
+    morphs: bool,
     first_instance: u32,
     count: u32,
 }
@@ -38,9 +40,11 @@ pub struct Renderer {
     sample_count: u32,
     frame_layout: wgpu::BindGroupLayout,
     material_layout: wgpu::BindGroupLayout,
-    /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
-    pipelines: Vec<wgpu::RenderPipeline>,
-    wire_pipeline: wgpu::RenderPipeline,
+    /// The draw pipelines without the morph pass.
+    pipelines: DrawPipelines,
+    /// The same with the morph pass, made when the first model with morph targets is uploaded.
+    morph_pipelines: Option<DrawPipelines>,
+    pipeline_source: PipelineSource,
     compute: SkinCompute,
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
@@ -62,6 +66,93 @@ pub struct Renderer {
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
     order: Vec<usize>,
+}
+
+/// The draw pipelines of one flavour (with or without the morph pass).
+struct DrawPipelines {
+    /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
+    fill: Vec<wgpu::RenderPipeline>,
+    wire: wgpu::RenderPipeline,
+}
+
+/// What building draw pipelines takes, kept so the morphing flavour can be made when first needed (compiling
+/// pipelines is slow on software drivers, and most assets have no morph targets).
+struct PipelineSource {
+    module: wgpu::ShaderModule,
+    draw_layout: wgpu::PipelineLayout,
+    wire_layout: wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+}
+
+impl PipelineSource {
+    /// The fill pipelines (one per [`CullVariant`]) and the wireframe pipeline, with the morph pass or without.
+    fn build(&self, device: &wgpu::Device, morph: bool) -> DrawPipelines {
+        let target = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = |label: &str,
+                        layout: &wgpu::PipelineLayout,
+                        vs: &str,
+                        fs: &str,
+                        primitive: wgpu::PrimitiveState,
+                        depth_write: bool,
+                        compare: wgpu::CompareFunction| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: &self.module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(mesh_vertex_layout())],
+                },
+                primitive,
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth_write),
+                    depth_compare: Some(compare),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let (vs_fill, vs_wire) = if morph { ("vs_main_morph", "vs_wire_morph") } else { ("vs_main", "vs_wire") };
+        let fill = CullVariant::ALL
+            .iter()
+            .map(|variant| {
+                let (front_face, cull_mode) = match variant {
+                    CullVariant::BackCcw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
+                    CullVariant::BackCw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
+                    CullVariant::None => (wgpu::FrontFace::Ccw, None),
+                };
+                let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
+                pipeline("skinned", &self.draw_layout, vs_fill, "fs_main", primitive, true, wgpu::CompareFunction::Less)
+            })
+            .collect();
+        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
+        let wire = pipeline(
+            "skinned wire",
+            &self.wire_layout,
+            vs_wire,
+            "fs_wire",
+            lines,
+            false,
+            wgpu::CompareFunction::LessEqual,
+        );
+        DrawPipelines { fill, wire }
+    }
 }
 
 fn storage_buffer(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -144,68 +235,8 @@ impl Renderer {
             bind_group_layouts: &[Some(&frame_layout), None, Some(&compute.morph_layout)],
             immediate_size: 0,
         });
-        let target = [Some(wgpu::ColorTargetState {
-            format: color_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = |label: &str,
-                        layout: &wgpu::PipelineLayout,
-                        vs: &str,
-                        fs: &str,
-                        primitive: wgpu::PrimitiveState,
-                        depth_write: bool,
-                        compare: wgpu::CompareFunction| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(mesh_vertex_layout())],
-                },
-                primitive,
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(depth_write),
-                    depth_compare: Some(compare),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let pipelines = CullVariant::ALL
-            .iter()
-            .map(|variant| {
-                let (front_face, cull_mode) = match variant {
-                    CullVariant::BackCcw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
-                    CullVariant::BackCw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
-                    CullVariant::None => (wgpu::FrontFace::Ccw, None),
-                };
-                let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
-                pipeline("skinned", &draw_layout, "vs_main", "fs_main", primitive, true, wgpu::CompareFunction::Less)
-            })
-            .collect();
-        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
-        let wire_pipeline = pipeline(
-            "skinned wire",
-            &wire_layout,
-            "vs_wire",
-            "fs_wire",
-            lines,
-            false,
-            wgpu::CompareFunction::LessEqual,
-        );
+        let source = PipelineSource { module, draw_layout, wire_layout, color_format, sample_count };
+        let pipelines = source.build(device, false);
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("material"),
@@ -257,7 +288,8 @@ impl Renderer {
             frame_layout,
             material_layout,
             pipelines,
-            wire_pipeline,
+            morph_pipelines: None,
+            pipeline_source: source,
             compute,
             sampler,
             white,
@@ -331,6 +363,9 @@ impl Renderer {
             morph_layout: &self.compute.morph_layout,
         };
         let model = upload_asset(&cx, asset);
+        if model.info.morph_target_count > 0 && self.morph_pipelines.is_none() {
+            self.morph_pipelines = Some(self.pipeline_source.build(&self.device, true));
+        }
         let id = match self.models.iter().position(Option::is_none) {
             Some(free) => {
                 self.models[free] = Some(model);
@@ -383,6 +418,7 @@ impl Renderer {
                 _ => self.batches.push(Batch {
                     model: instance.model.0,
                     ghost: instance.ghost,
+                    morphs: false,
                     first_instance: index,
                     count: 1,
                 }),
@@ -399,6 +435,9 @@ impl Renderer {
             let weights = frame.morph_weights.get(instance.morph_start as usize..).unwrap_or_default();
             let weights = weights.get(..instance.morph_len as usize).unwrap_or(weights);
             let morph_count = push_active(weights, model.info.morph_target_count, &mut self.morph_scratch);
+            if let Some(batch) = self.batches.last_mut() {
+                batch.morphs |= morph_count > 0;
+            }
             self.instance_scratch.push(
                 InstanceGpu::new(
                     instance.placement * model.to_viewer,
@@ -500,7 +539,9 @@ impl Renderer {
             let groups = groups_for(model.info.vertex_count);
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stretch"), timestamp_writes: None });
-            pass.set_pipeline(&self.compute.skin_pipeline);
+            let skin_pipeline =
+                if batch.morphs { self.compute.skin_morph_pipeline(&self.device) } else { &self.compute.skin_pipeline };
+            pass.set_pipeline(skin_pipeline);
             pass.set_bind_group(0, skin, &[]);
             pass.set_bind_group(2, &model.morph_group, &[]);
             pass.dispatch_workgroups(groups, batch.count, 1);
@@ -530,10 +571,19 @@ impl Renderer {
         }
     }
 
+    /// The pipelines for a batch: with the morph pass when it has active targets (and the model was uploaded with
+    /// targets, which made them).
+    fn pipelines_for(&self, batch: &Batch) -> (&DrawPipelines, bool) {
+        match &self.morph_pipelines {
+            Some(morph) if batch.morphs => (morph, true),
+            _ => (&self.pipelines, false),
+        }
+    }
+
     /// Draws the prepared frame: models (per material subset), wireframe, then overlays.
     pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_bind_group(0, &self.frame_group, &[]);
-        let mut current: Option<usize> = None;
+        let mut current: Option<(usize, bool)> = None;
         for batch in &self.batches {
             let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
             if model.draws.is_empty() || batch.ghost {
@@ -542,12 +592,13 @@ impl Renderer {
             pass.set_vertex_buffer(0, model.vertices.slice(..));
             pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.set_bind_group(2, &model.morph_group, &[]);
+            let (pipelines, morphs) = self.pipelines_for(batch);
             let instances = batch.first_instance..batch.first_instance + batch.count;
             for draw in &model.draws {
                 let variant = if self.cull { draw.cull } else { CullVariant::None };
-                if current != Some(variant.index()) {
-                    pass.set_pipeline(&self.pipelines[variant.index()]);
-                    current = Some(variant.index());
+                if current != Some((variant.index(), morphs)) {
+                    pass.set_pipeline(&pipelines.fill[variant.index()]);
+                    current = Some((variant.index(), morphs));
                 }
                 let Some(material) = model.materials.get(draw.material) else { continue };
                 pass.set_bind_group(1, material, &[]);
@@ -560,12 +611,12 @@ impl Renderer {
         }
         // Edges: every ghost batch, and the solid batches when the wireframe is on.
         if self.wireframe || self.batches.iter().any(|b| b.ghost) {
-            pass.set_pipeline(&self.wire_pipeline);
             for batch in &self.batches {
                 let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
                 if model.edge_index_count == 0 || !(batch.ghost || self.wireframe) {
                     continue;
                 }
+                pass.set_pipeline(&self.pipelines_for(batch).0.wire);
                 pass.set_vertex_buffer(0, model.vertices.slice(..));
                 pass.set_index_buffer(model.edges.slice(..), wgpu::IndexFormat::Uint32);
                 pass.set_bind_group(2, &model.morph_group, &[]);

@@ -9,6 +9,7 @@
 
 use std::mem::size_of;
 use std::num::NonZeroU64;
+use std::sync::OnceLock;
 
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
@@ -106,14 +107,17 @@ pub fn morph_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     })
 }
 
-/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin` and `cs_stretch`, and the morph-table
-/// layout the draw shares.
+/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin`, `cs_skin_morph` (made when first
+/// needed) and `cs_stretch`, and the morph-table layout the draw shares.
 pub struct SkinCompute {
     pub skin_layout: wgpu::BindGroupLayout,
     pub stretch_layout: wgpu::BindGroupLayout,
     pub morph_layout: wgpu::BindGroupLayout,
     pub skin_pipeline: wgpu::ComputePipeline,
     pub stretch_pipeline: wgpu::ComputePipeline,
+    skin_morph: OnceLock<wgpu::ComputePipeline>,
+    skin_pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
 }
 
 impl SkinCompute {
@@ -146,25 +150,50 @@ impl SkinCompute {
             ],
         });
         let morph_layout = morph_layout(device);
-        let pipeline = |layouts: &[Option<&wgpu::BindGroupLayout>], entry: &str| {
-            let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(entry),
+        let layout = |layouts: &[Option<&wgpu::BindGroupLayout>], label: &str| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
                 bind_group_layouts: layouts,
                 immediate_size: 0,
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pl),
-                module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
             })
         };
-        let skin_pipeline = pipeline(&[Some(&skin_layout), None, Some(&morph_layout)], "cs_skin");
-        let stretch_pipeline = pipeline(&[Some(&stretch_layout)], "cs_stretch");
-        Self { skin_layout, stretch_layout, morph_layout, skin_pipeline, stretch_pipeline }
+        let skin_pipeline_layout = layout(&[Some(&skin_layout), None, Some(&morph_layout)], "cs_skin");
+        let stretch_pipeline_layout = layout(&[Some(&stretch_layout)], "cs_stretch");
+        let skin_pipeline = compute_pipeline(device, module, &skin_pipeline_layout, "cs_skin");
+        let stretch_pipeline = compute_pipeline(device, module, &stretch_pipeline_layout, "cs_stretch");
+        Self {
+            skin_layout,
+            stretch_layout,
+            morph_layout,
+            skin_pipeline,
+            stretch_pipeline,
+            skin_morph: OnceLock::new(),
+            skin_pipeline_layout,
+            module: module.clone(),
+        }
     }
+
+    /// `cs_skin_morph`: morphs, then skins (same bindings as `cs_skin`, plus the model's morph tables).
+    pub fn skin_morph_pipeline(&self, device: &wgpu::Device) -> &wgpu::ComputePipeline {
+        self.skin_morph
+            .get_or_init(|| compute_pipeline(device, &self.module, &self.skin_pipeline_layout, "cs_skin_morph"))
+    }
+}
+
+fn compute_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::PipelineLayout,
+    entry: &str,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
 }
 
 /// Workgroups along x for `vertex_count` vertices (the shaders stride past `MAX_GROUPS_X * WORKGROUP`).
@@ -633,7 +662,9 @@ impl ComputeSkinner {
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("compute"), timestamp_writes: None });
             let groups = groups_for(count as u32);
-            pass.set_pipeline(&self.compute.skin_pipeline);
+            let skin_pipeline =
+                if active_count > 0 { self.compute.skin_morph_pipeline(device) } else { &self.compute.skin_pipeline };
+            pass.set_pipeline(skin_pipeline);
             pass.set_bind_group(0, &skin_group, &[]);
             pass.set_bind_group(2, &morph_group, &[]);
             pass.dispatch_workgroups(groups, 1, 1);
