@@ -79,7 +79,7 @@ fn big_asset() -> Asset {
         frame_count: frames,
         tracks,
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     });
     asset.skeleton = skeleton;
     asset.materials = vec![Material::named("m")];

@@ -72,7 +72,7 @@ fn clip(skeleton: &Skeleton, seed: f32) -> Clip {
         frame_count: frames as u32,
         tracks,
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     }
 }
 

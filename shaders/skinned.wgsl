@@ -1,9 +1,10 @@
-// Four-influence vertex-blend skinning of positions and normals, shared by the draw (vs_main, vs_wire) and by
-// the compute entry points (cs_skin: skinned vertices for tests and analysis; cs_stretch: edge-length ratios).
-// The Rust twins of these structs live in src/render/gpu.rs; keep the two in step.
+// Morph targets, then four-influence vertex-blend skinning of positions and normals, shared by the draw
+// (vs_main, vs_wire) and by the compute entry points (cs_skin: skinned vertices for tests and analysis;
+// cs_stretch: edge-length ratios). The Rust twins of these structs live in src/render/gpu.rs; keep the two in step.
 //
 // Matrices are glam column-major, column vectors: skinning matrix = to_root * inverse_bind, and
-// v' = sum_i w_i * (palette[j_i] * v), exactly what anim::skin_vertex computes on the CPU.
+// v' = sum_i w_i * (palette[j_i] * v), exactly what anim::skin_vertex computes on the CPU. Morphing first adds
+// weight * delta of each active target (anim::apply_morphs); the table layout is described in src/render/morph.rs.
 
 struct Camera {
     view_proj: mat4x4<f32>,
@@ -25,6 +26,15 @@ struct Instance {
     bone_count: u32,
     stretch_base: u32,
     flags: u32,
+    // This instance's active morph targets: morph_active[morph_base .. morph_base + morph_count].
+    morph_base: u32,
+    morph_count: u32,
+}
+
+// One active morph target of an instance.
+struct MorphActive {
+    target_index: u32,
+    weight: f32,
 }
 
 struct Material {
@@ -80,6 +90,8 @@ const GHOST_COLOR: vec4<f32> = vec4<f32>(0.45, 0.55, 0.75, 0.22);
 @group(0) @binding(2) var<storage, read> instances: array<Instance>;
 // Per (instance, vertex) edge-length ratio, written by cs_stretch; only read in stretch mode.
 @group(0) @binding(3) var<storage, read> stretch: array<f32>;
+// Every instance's active morph targets, back to back (the only morph data uploaded per frame).
+@group(0) @binding(4) var<storage, read> morph_active: array<MorphActive>;
 
 @group(1) @binding(0) var<uniform> material: Material;
 @group(1) @binding(1) var material_texture: texture_2d<f32>;
@@ -94,6 +106,13 @@ const GHOST_COLOR: vec4<f32> = vec4<f32>(0.45, 0.55, 0.75, 0.22);
 // Bind-pose length of each adjacency entry's edge.
 @group(0) @binding(14) var<storage, read> rest_lengths: array<f32>;
 @group(0) @binding(15) var<storage, read_write> stretch_out: array<f32>;
+
+// The model's morph tables (group 2 in the draw and in cs_skin; one bind group per model). `morph_index`:
+// word 0 the target count; then per target (first block, block count, word offset of its first block record,
+// unused); then the block records (mask of the block's 64 vertices, low and high word; index of the block's
+// first entry). `morph_deltas`: six floats per entry (position delta, normal delta), in vertex order.
+@group(2) @binding(0) var<storage, read> morph_index: array<u32>;
+@group(2) @binding(1) var<storage, read> morph_deltas: array<f32>;
 
 struct Skinned {
     position: vec3<f32>,
@@ -123,6 +142,48 @@ fn skin(position: vec3<f32>, normal: vec3<f32>, joints: vec4<u32>, weights: vec4
     return Skinned(p, unit);
 }
 
+// Adds the instance's active morph targets to a bind-pose vertex (`vertex`: the model's render vertex index).
+// One mask test per active target: targets whose span of blocks misses the vertex, or whose block does not list
+// it, cost a comparison or two; only listed vertices read deltas. Sums in the active list's (ascending) order,
+// like the CPU reference.
+fn morph(position: vec3<f32>, normal: vec3<f32>, vertex: u32, inst: Instance) -> Skinned {
+    var p = position;
+    var n = normal;
+    let block = vertex / 64u;
+    let lane = vertex % 64u;
+    let target_count = morph_index[0];
+    for (var i = 0u; i < inst.morph_count; i = i + 1u) {
+        let pick = morph_active[inst.morph_base + i];
+        if (pick.target_index >= target_count) {
+            continue;
+        }
+        let d = 1u + 4u * pick.target_index;
+        // Wraps below the first block, so one comparison rejects both sides of the span.
+        let rel = block - morph_index[d];
+        if (rel >= morph_index[d + 1u]) {
+            continue;
+        }
+        let record = morph_index[d + 2u] + 3u * rel;
+        var word = morph_index[record];
+        var bit = lane;
+        var before = 0u;
+        if (lane >= 32u) {
+            before = countOneBits(word);
+            word = morph_index[record + 1u];
+            bit = lane - 32u;
+        }
+        let mask = 1u << bit;
+        if ((word & mask) == 0u) {
+            continue;
+        }
+        let e = 6u * (morph_index[record + 2u] + before + countOneBits(word & (mask - 1u)));
+        let w = pick.weight;
+        p = p + w * vec3<f32>(morph_deltas[e], morph_deltas[e + 1u], morph_deltas[e + 2u]);
+        n = n + w * vec3<f32>(morph_deltas[e + 3u], morph_deltas[e + 4u], morph_deltas[e + 5u]);
+    }
+    return Skinned(p, n);
+}
+
 fn unpack_joints(packed: vec2<u32>) -> vec4<u32> {
     return vec4<u32>(packed.x & 0xffffu, packed.x >> 16u, packed.y & 0xffffu, packed.y >> 16u);
 }
@@ -131,6 +192,8 @@ fn unpack_joints(packed: vec2<u32>) -> vec4<u32> {
 
 // Skins `vertex_count` vertices for instances instance_base + global_invocation_id.y into `skinned`, model
 // space (the file's frame), at the instance's stretch_base. Strided so any vertex count fits the dispatch limit.
+// `cs_skin_morph` morphs first; models without morph targets (or instances without active ones) use `cs_skin`,
+// which does not contain the morph pass at all, so they pay nothing for it.
 @compute @workgroup_size(64)
 fn cs_skin(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let inst = instances[skin_params.instance_base + gid.y];
@@ -138,6 +201,18 @@ fn cs_skin(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
         let v = mesh_vertices[i];
         let s = skin(v.position, v.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
+        skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
+    }
+}
+
+@compute @workgroup_size(64)
+fn cs_skin_morph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let inst = instances[skin_params.instance_base + gid.y];
+    let stride = groups.x * 64u;
+    for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
+        let v = mesh_vertices[i];
+        let m = morph(v.position, v.normal, i, inst);
+        let s = skin(m.position, m.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
         skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
     }
 }
@@ -261,9 +336,9 @@ fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
     return color;
 }
 
-fn skinned_vertex(in: VsIn, vertex: u32, instance: u32) -> VsOut {
-    let inst = instances[instance];
-    let s = skin(in.position, in.normal, in.joints, in.weights, inst.palette_base, inst.bone_count);
+// Skins a bind-pose (or already morphed) position and normal and fills the varyings.
+fn skinned_vertex(in: VsIn, position: vec3<f32>, normal: vec3<f32>, vertex: u32, inst: Instance) -> VsOut {
+    let s = skin(position, normal, in.joints, in.weights, inst.palette_base, inst.bone_count);
     let world = inst.world * vec4<f32>(s.position, 1.0);
     var out: VsOut;
     out.world_position = world.xyz;
@@ -274,20 +349,41 @@ fn skinned_vertex(in: VsIn, vertex: u32, instance: u32) -> VsOut {
     return out;
 }
 
+// The `_morph` entry points add the instance's active morph targets first. Batches without active targets are
+// drawn with the plain ones, which do not contain the morph pass at all, so they pay nothing for it.
 @vertex
 fn vs_main(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    return skinned_vertex(in, vertex, instance);
+    return skinned_vertex(in, in.position, in.normal, vertex, instances[instance]);
+}
+
+@vertex
+fn vs_main_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    let m = morph(in.position, in.normal, vertex, inst);
+    return skinned_vertex(in, m.position, m.normal, vertex, inst);
 }
 
 // Wireframe edges: the same skinned vertex, pulled a little towards the eye so the lines win the depth test
 // against their own triangles without a bias state (depth bias does not apply to line primitives).
-@vertex
-fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    var out = skinned_vertex(in, vertex, instance);
+fn wire_vertex(skinned: VsOut, inst: Instance) -> VsOut {
+    var out = skinned;
     let pulled = out.world_position + (camera.eye.xyz - out.world_position) * 0.003;
     out.clip = camera.view_proj * vec4<f32>(pulled, 1.0);
-    out.color = select(camera.wire_color, GHOST_COLOR, (instances[instance].flags & INSTANCE_GHOST) != 0u);
+    out.color = select(camera.wire_color, GHOST_COLOR, (inst.flags & INSTANCE_GHOST) != 0u);
     return out;
+}
+
+@vertex
+fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    return wire_vertex(skinned_vertex(in, in.position, in.normal, vertex, inst), inst);
+}
+
+@vertex
+fn vs_wire_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let inst = instances[instance];
+    let m = morph(in.position, in.normal, vertex, inst);
+    return wire_vertex(skinned_vertex(in, m.position, m.normal, vertex, inst), inst);
 }
 
 fn finish(c: vec3<f32>, alpha: f32) -> vec4<f32> {

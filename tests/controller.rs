@@ -39,15 +39,7 @@ fn pose_clip(name: &str, duration: f32, bones: &[(&str, Vec3, Quat)]) -> Clip {
             scale: Curve::default(),
         })
         .collect();
-    Clip {
-        name: name.into(),
-        duration,
-        frame_rate: 30.0,
-        frame_count: 2,
-        tracks,
-        callback_keys: Vec::new(),
-        script: None,
-    }
+    Clip { name: name.into(), duration, frame_rate: 30.0, frame_count: 2, tracks, ..Clip::default() }
 }
 
 /// A clip whose root translation x equals the local time (a readable playhead), with callback keys.
@@ -63,7 +55,7 @@ fn ramp_clip(duration: f32, keys: &[f32]) -> Clip {
             ..BoneTrack::default()
         }],
         callback_keys: keys.iter().map(|&t| CallbackKey::new(t, format!("key@{t}"))).collect(),
-        script: None,
+        ..Clip::default()
     }
 }
 
@@ -318,7 +310,7 @@ fn additive_track_adds_its_motion_only_where_it_moves() {
             },
         ],
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     };
     let nod = ctrl.add_set(nod, PlaybackType::Loop);
     ctrl.add_track(Some(base)).unwrap();
@@ -384,7 +376,7 @@ fn step_and_hermite_curves_sample_through_the_controller() {
             },
         ],
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     };
     let set = ctrl.add_set(clip, PlaybackType::Loop);
     ctrl.add_track(Some(set)).unwrap();

@@ -435,7 +435,7 @@ mod never_panics {
                 frame_count: frames,
                 tracks,
                 callback_keys: Vec::new(),
-                script: None,
+                ..bonescope::scene::Clip::default()
             });
             asset
         }

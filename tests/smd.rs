@@ -631,7 +631,10 @@ fn a_vta_in_a_file_set_gives_its_morphs_to_the_mesh() {
     let (asset, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
     let names: Vec<&str> = asset.meshes[0].morph_targets.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["Smile", "Frown"]);
-    assert_eq!(asset.clips.len(), 1);
+    // The VTA's frames as a flex clip, and the animation.
+    let clips: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(clips, ["vertex animation", "wave"]);
+    assert_eq!(asset.clips[0].morph_tracks.len(), 2);
     std::fs::remove_dir_all(dir).ok();
 }
 

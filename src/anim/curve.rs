@@ -36,6 +36,24 @@ impl Keyable for Vec3 {
     }
 }
 
+impl Keyable for f32 {
+    #[inline]
+    fn scale(self, k: f32) -> Self {
+        self * k
+    }
+
+    #[inline]
+    fn lerp_to(self, other: Self, s: f32) -> Self {
+        self + (other - self) * s
+    }
+
+    #[inline]
+    fn hermite(self, m0: Self, other: Self, m1: Self, s: f32) -> Self {
+        let [h00, h10, h01, h11] = hermite_basis(s);
+        self * h00 + m0 * h10 + other * h01 + m1 * h11
+    }
+}
+
 impl Keyable for Quat {
     #[inline]
     fn scale(self, k: f32) -> Self {

@@ -1,6 +1,6 @@
-//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), CPU reference skinning
-//! and the bounds of a posed asset, curves, clip sampling, blending, the animation controller and the rig
-//! diagnostics. No GPU, no UI, no I/O; per-frame jobs write
+//! Pure computation over `scene` data: pose maths (local → to-root → skinning palette), morph-target weights,
+//! CPU reference skinning (morphs first) and the bounds of a posed asset, curves, clip sampling, blending, the
+//! animation controller and the rig diagnostics. No GPU, no UI, no I/O; per-frame jobs write
 //! into buffers the caller owns.
 //!
 //! Matrix convention: glam column vectors. The D3DX literature's row-vector products reverse: its
@@ -15,6 +15,7 @@ pub mod bounds;
 pub mod controller;
 pub mod curve;
 pub mod diagnostics;
+pub mod morph;
 pub mod pose;
 pub mod recording;
 pub mod sample;
@@ -27,6 +28,7 @@ pub use blend::{Blender, BoneMask, apply_additive};
 pub use bounds::{bounds_of_placed, posed_bounds};
 pub use controller::{Controller, PlaybackType};
 pub use diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose};
+pub use morph::{MorphBinding, MorphLayout, apply_morphs};
 pub use pose::{Pose, PoseError, bind_pose_error, local_to_model, skinning_palette};
 pub use sample::ClipBinding;
-pub use skin::{skin_mesh, skin_vertex};
+pub use skin::{skin_mesh, skin_mesh_morphed, skin_vertex};

@@ -13,6 +13,9 @@ pub struct Pose {
     pub local: Vec<Transform>,
     pub to_root: Vec<Mat4>,
     pub palette: Vec<Mat4>,
+    /// Morph-target weights, one per slot of the controller's [`super::MorphLayout`] (filled by
+    /// [`super::Controller::evaluate_pose`]; empty for a pose made from bones alone).
+    pub morph_weights: Vec<f32>,
 }
 
 impl Pose {

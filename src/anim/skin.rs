@@ -1,5 +1,6 @@
-//! CPU reference skinning: four-influence vertex blending of positions and normals. The GPU shader must agree
-//! with this within float tolerance; tests and diagnostics use it as the ground truth.
+//! CPU reference skinning: morph targets first (see [`super::morph::apply_morphs`]), then four-influence vertex
+//! blending of positions and normals. The GPU shader must agree with this within float tolerance; tests and
+//! diagnostics use it as the ground truth.
 
 use glam::{Mat4, Vec3};
 
@@ -41,6 +42,23 @@ pub fn skin_mesh(mesh: &Mesh, palette: &[Mat4], positions: &mut Vec<Vec3>, norma
         let (p, n) = skin_vertex(palette, joints, weights, mesh.positions[i], normal);
         positions.push(p);
         normals.push(n);
+    }
+}
+
+/// Morphs a mesh with `morph_weights` (one per [`Mesh::morph_targets`] entry; missing ones count as 0), then skins
+/// it, into caller-owned buffers: what the GPU's vertex shader computes for an instance with those weights.
+pub fn skin_mesh_morphed(
+    mesh: &Mesh,
+    palette: &[Mat4],
+    morph_weights: &[f32],
+    positions: &mut Vec<Vec3>,
+    normals: &mut Vec<Vec3>,
+) {
+    super::morph::apply_morphs(mesh, morph_weights, positions, normals);
+    for (i, (p, n)) in positions.iter_mut().zip(normals.iter_mut()).enumerate() {
+        let joints = mesh.joints.get(i).copied().unwrap_or([0; 4]);
+        let weights = mesh.weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        (*p, *n) = skin_vertex(palette, joints, weights, *p, *n);
     }
 }
 

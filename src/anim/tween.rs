@@ -2,6 +2,10 @@
 //! given times, as in ASE `*MESH_ANIMATION` or Quake II md2) is shown at time `t` by blending the two frames
 //! around `t` linearly. Before the first frame and after the last the nearest frame is held.
 //!
+//! Playback does not come through here: `scene::vertex_animation` turns the frames into morph targets whose
+//! weights tween exactly like this, so the controller and the GPU play them with every other morph. This module
+//! stays as the plain statement of what tweening means, and the reference the conversion is tested against.
+//!
 //! Pure computation into caller-owned buffers; the result is in the mesh's bind space, ready for skinning.
 
 use glam::Vec3;

@@ -325,7 +325,7 @@ fn build_clip(
         frame_count: u32::try_from(range.count).unwrap_or(u32::MAX),
         tracks,
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     }
 }
 

@@ -70,7 +70,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         asset.meshes.push(mesh);
         asset.materials = materials;
     }
-    if let Some(anim) = vta::vertex_animation(&p, &mut warnings) {
+    if let Some(anim) = vta::vertex_animation(&p, fps(opts), &mut warnings) {
         if asset.meshes.is_empty() {
             warnings.push(Warning::new(
                 Position::File,
@@ -111,17 +111,17 @@ fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Loads a VTA: the skeleton (if any) and a point mesh of the base frame that carries one morph target per later
-/// frame, over VTA vertex indices. Use [`attach_vta`] to give the morphs to the reference mesh.
+/// Loads a VTA: the skeleton (if any), a point mesh of the base frame that carries one morph target per later
+/// frame, over VTA vertex indices, and the frames as a flex clip. Use [`attach_vta`] to give the morphs (and the
+/// clip) to the reference mesh.
 pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
-    let _ = opts;
     let text = super::text::decode_text(bytes);
     let mut p = parse::parse(&text)?;
     let mut asset = Asset::new(Format::Vta);
     asset.axes = AxisConversion::z_up_right_handed();
     let mut warnings = std::mem::take(&mut p.warnings);
     asset.skeleton = build::skeleton(&p, &mut Vec::new());
-    let Some(anim) = vta::vertex_animation(&p, &mut warnings) else {
+    let Some(anim) = vta::vertex_animation(&p, fps(opts), &mut warnings) else {
         return Err(LoadError::at_line(
             p.last_line.max(1),
             "no `vertexanimation` block: this is not a VTA file (open it as an SMD)",
@@ -131,7 +131,9 @@ pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     if p.mesh.is_some() {
         warnings.push(Warning::new(Position::File, "the VTA's `triangles` block was ignored"));
     }
-    asset.meshes.push(vta::vta_mesh(anim));
+    let (mesh, flex_clip) = vta::vta_mesh(anim);
+    asset.meshes.push(mesh);
+    asset.clips.push(flex_clip);
     asset.warnings = warnings;
     Ok(asset)
 }

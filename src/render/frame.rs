@@ -1,5 +1,5 @@
-//! Per-frame draw data: the camera, the model instances with their palettes, the shading mode and the overlay
-//! lists. Plain owned data (Send + Sync), so the viewer can hand a `FrameData` to an egui paint callback and
+//! Per-frame draw data: the camera, the model instances with their palettes and morph weights, the shading mode
+//! and the overlay lists. Plain owned data (Send + Sync), so the viewer can hand a `FrameData` to an egui paint callback and
 //! tests can build one by hand; [`super::Renderer::prepare`] turns it into GPU buffers.
 
 use glam::Mat4;
@@ -75,6 +75,10 @@ pub struct ModelInstance {
     /// This instance's skinning palette: `palettes[palette_start .. palette_start + palette_len]`.
     pub palette_start: u32,
     pub palette_len: u32,
+    /// This instance's morph-target weights: `morph_weights[morph_start .. morph_start + morph_len]`, one per
+    /// target of the model (numbered as [`crate::anim::MorphLayout`] numbers them); empty for none.
+    pub morph_start: u32,
+    pub morph_len: u32,
     /// Drawn only as faint translucent edges behind the solid instances (e.g. the bind pose beside the
     /// animated one); never filled, so it cannot hide what it is compared with.
     pub ghost: bool,
@@ -101,6 +105,8 @@ pub struct FrameData {
     pub instances: Vec<ModelInstance>,
     /// All instances' palettes, back to back.
     pub palettes: Vec<Mat4>,
+    /// All instances' morph-target weights, back to back.
+    pub morph_weights: Vec<f32>,
     pub overlay: Overlay,
 }
 
@@ -117,6 +123,7 @@ impl FrameData {
             stretch_range: 0.15,
             instances: Vec::new(),
             palettes: Vec::new(),
+            morph_weights: Vec::new(),
             overlay: Overlay::default(),
         }
     }
@@ -124,15 +131,22 @@ impl FrameData {
     /// Adds a copy of `model` posed with `palette` (an empty palette, for a model without bones, becomes one
     /// identity matrix).
     pub fn add_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4]) {
-        self.push_instance(model, placement, palette, false);
+        self.push_instance(model, placement, palette, &[], false);
+    }
+
+    /// Adds a copy of `model` posed with `palette` and morphed with `morph_weights` (one per target of the
+    /// model, as [`crate::anim::Controller::evaluate_morph_weights`] writes them; targets past the slice stay at
+    /// 0). Only the non-zero weights reach the GPU.
+    pub fn add_morphed_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4], morph_weights: &[f32]) {
+        self.push_instance(model, placement, palette, morph_weights, false);
     }
 
     /// Adds a ghost copy of `model` (see [`ModelInstance::ghost`]).
     pub fn add_ghost_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4]) {
-        self.push_instance(model, placement, palette, true);
+        self.push_instance(model, placement, palette, &[], true);
     }
 
-    fn push_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4], ghost: bool) {
+    fn push_instance(&mut self, model: ModelId, placement: Mat4, palette: &[Mat4], morphs: &[f32], ghost: bool) {
         let palette_start = self.palettes.len() as u32;
         if palette.is_empty() {
             self.palettes.push(Mat4::IDENTITY);
@@ -140,13 +154,25 @@ impl FrameData {
             self.palettes.extend_from_slice(palette);
         }
         let palette_len = self.palettes.len() as u32 - palette_start;
-        self.instances.push(ModelInstance { model, placement, palette_start, palette_len, ghost });
+        let morph_start = self.morph_weights.len() as u32;
+        self.morph_weights.extend_from_slice(morphs);
+        let morph_len = morphs.len() as u32;
+        self.instances.push(ModelInstance {
+            model,
+            placement,
+            palette_start,
+            palette_len,
+            morph_start,
+            morph_len,
+            ghost,
+        });
     }
 
     /// Drops the instances, palettes and overlay lists, keeping their allocations for the next frame.
     pub fn clear(&mut self) {
         self.instances.clear();
         self.palettes.clear();
+        self.morph_weights.clear();
         self.overlay.clear();
     }
 }

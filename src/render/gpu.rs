@@ -51,6 +51,10 @@ pub struct InstanceGpu {
     pub stretch_base: u32,
     /// [`INSTANCE_GHOST`] and future per-instance switches.
     pub flags: u32,
+    /// This instance's active morph targets: `morph_active[morph_base .. morph_base + morph_count]` of the frame.
+    pub morph_base: u32,
+    pub morph_count: u32,
+    pub _pad: [u32; 2],
 }
 
 /// `InstanceGpu::flags`: draw this instance's edges in the ghost colour.
@@ -68,8 +72,25 @@ impl InstanceGpu {
             bone_count,
             stretch_base,
             flags,
+            morph_base: 0,
+            morph_count: 0,
+            _pad: [0; 2],
         }
     }
+
+    /// The same instance with these active morph targets (see [`MorphActiveGpu`]).
+    pub fn with_morphs(self, morph_base: u32, morph_count: u32) -> Self {
+        Self { morph_base, morph_count, ..self }
+    }
+}
+
+/// One active morph target of an instance (`MorphActive` in skinned.wgsl): the only per-frame morph data.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct MorphActiveGpu {
+    /// Target index in the model (the slot of [`crate::anim::MorphLayout`]).
+    pub target: u32,
+    pub weight: f32,
 }
 
 /// Per-material constants (`Material` in skinned.wgsl).
@@ -150,9 +171,11 @@ const _: () = {
     assert!(offset_of!(CameraGpu, eye) == 128);
     assert!(offset_of!(CameraGpu, mode) == 176);
     assert!(offset_of!(CameraGpu, wire_color) == 192);
-    assert!(size_of::<InstanceGpu>() == 128);
+    assert!(size_of::<InstanceGpu>() == 144);
     assert!(offset_of!(InstanceGpu, normal_matrix) == 64);
     assert!(offset_of!(InstanceGpu, palette_base) == 112);
+    assert!(offset_of!(InstanceGpu, morph_base) == 128);
+    assert!(size_of::<MorphActiveGpu>() == 8);
     assert!(size_of::<MaterialGpu>() == 48);
     assert!(size_of::<MeshVertex>() == 64);
     assert!(offset_of!(MeshVertex, color) == 12);

@@ -19,6 +19,7 @@ pub mod context;
 pub mod frame;
 pub mod gpu;
 pub mod headless;
+pub mod morph;
 pub mod offscreen;
 pub mod overlay;
 pub mod posed;

@@ -1,5 +1,5 @@
 //! The long-lived [`Renderer`]: pipelines, samplers, per-asset GPU models and the per-frame buffers (camera,
-//! palettes, instances, stretch scratch). Work is split the way an egui paint callback needs it:
+//! palettes, instances, active morph targets, stretch scratch). Work is split the way an egui paint callback needs it:
 //! [`Renderer::prepare`] (uploads and compute, given a command encoder) and [`Renderer::paint`] (draws into a
 //! render pass someone else began, `&self` only). The offscreen target uses the same two calls.
 
@@ -10,9 +10,10 @@ use glam::{Mat4, Vec3};
 use super::DEPTH_FORMAT;
 use super::frame::{FrameData, ModelId, ShadingMode};
 use super::gpu::{
-    CameraGpu, FLAG_ENCODE_SRGB, INSTANCE_GHOST, InstanceGpu, MaterialGpu, SkinParamsGpu, SkinnedVertexGpu,
-    mesh_vertex_layout,
+    CameraGpu, FLAG_ENCODE_SRGB, INSTANCE_GHOST, InstanceGpu, MaterialGpu, MorphActiveGpu, SkinParamsGpu,
+    SkinnedVertexGpu, mesh_vertex_layout,
 };
+use super::morph::push_active;
 use super::overlay::OverlayRenderer;
 use super::skinned::{
     CullVariant, ModelGpu, ModelInfo, SkinCompute, UploadContext, groups_for, shader_module, storage_entry,
@@ -26,6 +27,8 @@ struct Batch {
     model: usize,
     /// Ghost instances are drawn as edges only (see `ModelInstance::ghost`).
     ghost: bool,
+    /// Some instance has active morph targets: drawn with the morphing entry points.
+    morphs: bool,
     first_instance: u32,
     count: u32,
 }
@@ -37,9 +40,11 @@ pub struct Renderer {
     sample_count: u32,
     frame_layout: wgpu::BindGroupLayout,
     material_layout: wgpu::BindGroupLayout,
-    /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
-    pipelines: Vec<wgpu::RenderPipeline>,
-    wire_pipeline: wgpu::RenderPipeline,
+    /// The draw pipelines without the morph pass.
+    pipelines: DrawPipelines,
+    /// The same with the morph pass, made when the first model with morph targets is uploaded.
+    morph_pipelines: Option<DrawPipelines>,
+    pipeline_source: PipelineSource,
     compute: SkinCompute,
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
@@ -48,6 +53,7 @@ pub struct Renderer {
     instance_buffer: wgpu::Buffer,
     skinned_buffer: wgpu::Buffer,
     stretch_buffer: wgpu::Buffer,
+    morph_active_buffer: wgpu::Buffer,
     frame_group: wgpu::BindGroup,
     camera_group: wgpu::BindGroup,
     /// Bumped whenever a buffer the compute bind groups reference is replaced.
@@ -58,7 +64,95 @@ pub struct Renderer {
     wireframe: bool,
     cull: bool,
     instance_scratch: Vec<InstanceGpu>,
+    morph_scratch: Vec<MorphActiveGpu>,
     order: Vec<usize>,
+}
+
+/// The draw pipelines of one flavour (with or without the morph pass).
+struct DrawPipelines {
+    /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
+    fill: Vec<wgpu::RenderPipeline>,
+    wire: wgpu::RenderPipeline,
+}
+
+/// What building draw pipelines takes, kept so the morphing flavour can be made when first needed (compiling
+/// pipelines is slow on software drivers, and most assets have no morph targets).
+struct PipelineSource {
+    module: wgpu::ShaderModule,
+    draw_layout: wgpu::PipelineLayout,
+    wire_layout: wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+}
+
+impl PipelineSource {
+    /// The fill pipelines (one per [`CullVariant`]) and the wireframe pipeline, with the morph pass or without.
+    fn build(&self, device: &wgpu::Device, morph: bool) -> DrawPipelines {
+        let target = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = |label: &str,
+                        layout: &wgpu::PipelineLayout,
+                        vs: &str,
+                        fs: &str,
+                        primitive: wgpu::PrimitiveState,
+                        depth_write: bool,
+                        compare: wgpu::CompareFunction| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: &self.module,
+                    entry_point: Some(vs),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(mesh_vertex_layout())],
+                },
+                primitive,
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth_write),
+                    depth_compare: Some(compare),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.module,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let (vs_fill, vs_wire) = if morph { ("vs_main_morph", "vs_wire_morph") } else { ("vs_main", "vs_wire") };
+        let fill = CullVariant::ALL
+            .iter()
+            .map(|variant| {
+                let (front_face, cull_mode) = match variant {
+                    CullVariant::BackCcw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
+                    CullVariant::BackCw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
+                    CullVariant::None => (wgpu::FrontFace::Ccw, None),
+                };
+                let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
+                pipeline("skinned", &self.draw_layout, vs_fill, "fs_main", primitive, true, wgpu::CompareFunction::Less)
+            })
+            .collect();
+        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
+        let wire = pipeline(
+            "skinned wire",
+            &self.wire_layout,
+            vs_wire,
+            "fs_wire",
+            lines,
+            false,
+            wgpu::CompareFunction::LessEqual,
+        );
+        DrawPipelines { fill, wire }
+    }
 }
 
 fn storage_buffer(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -98,6 +192,7 @@ impl Renderer {
                 storage_entry(1, vs, true, size_of::<Mat4>() as u64),
                 storage_entry(2, vs, true, size_of::<InstanceGpu>() as u64),
                 storage_entry(3, vs, true, 4),
+                storage_entry(4, vs, true, size_of::<MorphActiveGpu>() as u64),
             ],
         });
         let fs = wgpu::ShaderStages::FRAGMENT;
@@ -129,79 +224,19 @@ impl Renderer {
         });
 
         let module = shader_module(device);
+        let compute = SkinCompute::new(device, &module);
         let draw_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout), Some(&compute.morph_layout)],
             immediate_size: 0,
         });
         let wire_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned wire"),
-            bind_group_layouts: &[Some(&frame_layout)],
+            bind_group_layouts: &[Some(&frame_layout), None, Some(&compute.morph_layout)],
             immediate_size: 0,
         });
-        let target = [Some(wgpu::ColorTargetState {
-            format: color_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = |label: &str,
-                        layout: &wgpu::PipelineLayout,
-                        vs: &str,
-                        fs: &str,
-                        primitive: wgpu::PrimitiveState,
-                        depth_write: bool,
-                        compare: wgpu::CompareFunction| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(mesh_vertex_layout())],
-                },
-                primitive,
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(depth_write),
-                    depth_compare: Some(compare),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let pipelines = CullVariant::ALL
-            .iter()
-            .map(|variant| {
-                let (front_face, cull_mode) = match variant {
-                    CullVariant::BackCcw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
-                    CullVariant::BackCw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
-                    CullVariant::None => (wgpu::FrontFace::Ccw, None),
-                };
-                let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
-                pipeline("skinned", &draw_layout, "vs_main", "fs_main", primitive, true, wgpu::CompareFunction::Less)
-            })
-            .collect();
-        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
-        let wire_pipeline = pipeline(
-            "skinned wire",
-            &wire_layout,
-            "vs_wire",
-            "fs_wire",
-            lines,
-            false,
-            wgpu::CompareFunction::LessEqual,
-        );
-        let compute = SkinCompute::new(device, &module);
+        let source = PipelineSource { module, draw_layout, wire_layout, color_format, sample_count };
+        let pipelines = source.build(device, false);
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("material"),
@@ -226,7 +261,8 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let palette_buffer = storage_buffer(device, "palettes", 64 * 256, wgpu::BufferUsages::empty());
-        let instance_buffer = storage_buffer(device, "instances", 128 * 16, wgpu::BufferUsages::empty());
+        let instance_buffer = storage_buffer(device, "instances", 144 * 16, wgpu::BufferUsages::empty());
+        let morph_active_buffer = storage_buffer(device, "morph active", 8 * 64, wgpu::BufferUsages::empty());
         let skinned_buffer = storage_buffer(device, "skinned scratch", 64, wgpu::BufferUsages::empty());
         let stretch_buffer = storage_buffer(device, "stretch", 64, wgpu::BufferUsages::empty());
         let camera_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -241,6 +277,7 @@ impl Renderer {
             &palette_buffer,
             &instance_buffer,
             &stretch_buffer,
+            &morph_active_buffer,
         );
         let overlay = OverlayRenderer::new(device, &camera_layout, color_format, DEPTH_FORMAT, sample_count);
         Self {
@@ -251,7 +288,8 @@ impl Renderer {
             frame_layout,
             material_layout,
             pipelines,
-            wire_pipeline,
+            morph_pipelines: None,
+            pipeline_source: source,
             compute,
             sampler,
             white,
@@ -260,6 +298,7 @@ impl Renderer {
             instance_buffer,
             skinned_buffer,
             stretch_buffer,
+            morph_active_buffer,
             frame_group,
             camera_group,
             generation: 0,
@@ -269,6 +308,7 @@ impl Renderer {
             wireframe: false,
             cull: true,
             instance_scratch: Vec::new(),
+            morph_scratch: Vec::new(),
             order: Vec::new(),
         }
     }
@@ -280,6 +320,7 @@ impl Renderer {
         palette: &wgpu::Buffer,
         instances: &wgpu::Buffer,
         stretch: &wgpu::Buffer,
+        morph_active: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("frame"),
@@ -289,6 +330,7 @@ impl Renderer {
                 wgpu::BindGroupEntry { binding: 1, resource: palette.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: stretch.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: morph_active.as_entire_binding() },
             ],
         })
     }
@@ -318,8 +360,12 @@ impl Renderer {
             material_layout: &self.material_layout,
             sampler: &self.sampler,
             white: &self.white,
+            morph_layout: &self.compute.morph_layout,
         };
         let model = upload_asset(&cx, asset);
+        if model.info.morph_target_count > 0 && self.morph_pipelines.is_none() {
+            self.morph_pipelines = Some(self.pipeline_source.build(&self.device, true));
+        }
         let id = match self.models.iter().position(Option::is_none) {
             Some(free) => {
                 self.models[free] = Some(model);
@@ -359,6 +405,7 @@ impl Renderer {
         );
         self.order.sort_by_key(|&i| (frame.instances[i].model.0, frame.instances[i].ghost));
         self.instance_scratch.clear();
+        self.morph_scratch.clear();
         self.batches.clear();
         let palette_len = frame.palettes.len() as u32;
         let mut stretch_total: u64 = 0;
@@ -371,6 +418,7 @@ impl Renderer {
                 _ => self.batches.push(Batch {
                     model: instance.model.0,
                     ghost: instance.ghost,
+                    morphs: false,
                     first_instance: index,
                     count: 1,
                 }),
@@ -382,19 +430,33 @@ impl Renderer {
             if stretch {
                 stretch_total += u64::from(model.info.vertex_count);
             }
-            self.instance_scratch.push(InstanceGpu::new(
-                instance.placement * model.to_viewer,
-                start,
-                len,
-                stretch_base,
-                if instance.ghost { INSTANCE_GHOST } else { 0 },
-            ));
+            // Only the non-zero weights of targets the model has go up (a range past the weights is clamped).
+            let morph_base = self.morph_scratch.len() as u32;
+            let weights = frame.morph_weights.get(instance.morph_start as usize..).unwrap_or_default();
+            let weights = weights.get(..instance.morph_len as usize).unwrap_or(weights);
+            let morph_count = push_active(weights, model.info.morph_target_count, &mut self.morph_scratch);
+            if let Some(batch) = self.batches.last_mut() {
+                batch.morphs |= morph_count > 0;
+            }
+            self.instance_scratch.push(
+                InstanceGpu::new(
+                    instance.placement * model.to_viewer,
+                    start,
+                    len,
+                    stretch_base,
+                    if instance.ghost { INSTANCE_GHOST } else { 0 },
+                )
+                .with_morphs(morph_base, morph_count),
+            );
         }
 
         let device = &self.device;
         let mut replaced = false;
         replaced |= ensure(device, &mut self.palette_buffer, "palettes", (frame.palettes.len() * 64) as u64);
-        replaced |= ensure(device, &mut self.instance_buffer, "instances", (self.instance_scratch.len() * 128) as u64);
+        let instance_bytes = (self.instance_scratch.len() * size_of::<InstanceGpu>()) as u64;
+        replaced |= ensure(device, &mut self.instance_buffer, "instances", instance_bytes);
+        let morph_bytes = (self.morph_scratch.len() * size_of::<MorphActiveGpu>()) as u64;
+        replaced |= ensure(device, &mut self.morph_active_buffer, "morph active", morph_bytes);
         if stretch {
             let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
             let scratch_replaced = ensure(device, &mut self.skinned_buffer, "skinned scratch", skinned_bytes);
@@ -412,6 +474,7 @@ impl Renderer {
                 &self.palette_buffer,
                 &self.instance_buffer,
                 &self.stretch_buffer,
+                &self.morph_active_buffer,
             );
         }
 
@@ -422,6 +485,9 @@ impl Renderer {
         }
         if !self.instance_scratch.is_empty() {
             self.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instance_scratch));
+        }
+        if !self.morph_scratch.is_empty() {
+            self.queue.write_buffer(&self.morph_active_buffer, 0, bytemuck::cast_slice(&self.morph_scratch));
         }
         if stretch && stretch_total > 0 {
             self.encode_stretch(encoder);
@@ -449,6 +515,7 @@ impl Renderer {
                     entries: &[
                         wgpu::BindGroupEntry { binding: 1, resource: self.palette_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 4, resource: self.morph_active_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 10, resource: model.vertices.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
@@ -472,8 +539,11 @@ impl Renderer {
             let groups = groups_for(model.info.vertex_count);
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stretch"), timestamp_writes: None });
-            pass.set_pipeline(&self.compute.skin_pipeline);
+            let skin_pipeline =
+                if batch.morphs { self.compute.skin_morph_pipeline(&self.device) } else { &self.compute.skin_pipeline };
+            pass.set_pipeline(skin_pipeline);
             pass.set_bind_group(0, skin, &[]);
+            pass.set_bind_group(2, &model.morph_group, &[]);
             pass.dispatch_workgroups(groups, batch.count, 1);
             pass.set_pipeline(&self.compute.stretch_pipeline);
             pass.set_bind_group(0, stretch, &[]);
@@ -501,10 +571,19 @@ impl Renderer {
         }
     }
 
+    /// The pipelines for a batch: with the morph pass when it has active targets (and the model was uploaded with
+    /// targets, which made them).
+    fn pipelines_for(&self, batch: &Batch) -> (&DrawPipelines, bool) {
+        match &self.morph_pipelines {
+            Some(morph) if batch.morphs => (morph, true),
+            _ => (&self.pipelines, false),
+        }
+    }
+
     /// Draws the prepared frame: models (per material subset), wireframe, then overlays.
     pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_bind_group(0, &self.frame_group, &[]);
-        let mut current: Option<usize> = None;
+        let mut current: Option<(usize, bool)> = None;
         for batch in &self.batches {
             let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
             if model.draws.is_empty() || batch.ghost {
@@ -512,12 +591,14 @@ impl Renderer {
             }
             pass.set_vertex_buffer(0, model.vertices.slice(..));
             pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_bind_group(2, &model.morph_group, &[]);
+            let (pipelines, morphs) = self.pipelines_for(batch);
             let instances = batch.first_instance..batch.first_instance + batch.count;
             for draw in &model.draws {
                 let variant = if self.cull { draw.cull } else { CullVariant::None };
-                if current != Some(variant.index()) {
-                    pass.set_pipeline(&self.pipelines[variant.index()]);
-                    current = Some(variant.index());
+                if current != Some((variant.index(), morphs)) {
+                    pass.set_pipeline(&pipelines.fill[variant.index()]);
+                    current = Some((variant.index(), morphs));
                 }
                 let Some(material) = model.materials.get(draw.material) else { continue };
                 pass.set_bind_group(1, material, &[]);
@@ -530,14 +611,15 @@ impl Renderer {
         }
         // Edges: every ghost batch, and the solid batches when the wireframe is on.
         if self.wireframe || self.batches.iter().any(|b| b.ghost) {
-            pass.set_pipeline(&self.wire_pipeline);
             for batch in &self.batches {
                 let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
                 if model.edge_index_count == 0 || !(batch.ghost || self.wireframe) {
                     continue;
                 }
+                pass.set_pipeline(&self.pipelines_for(batch).0.wire);
                 pass.set_vertex_buffer(0, model.vertices.slice(..));
                 pass.set_index_buffer(model.edges.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_bind_group(2, &model.morph_group, &[]);
                 pass.draw_indexed(
                     0..model.edge_index_count,
                     0,

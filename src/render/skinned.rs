@@ -1,5 +1,6 @@
 //! Skinned models on the GPU: per-asset buffers (all meshes of an asset in one vertex and one index buffer, a
-//! wireframe edge list, vertex adjacency for the stretch view), one bind group per material, the draw pipelines
+//! wireframe edge list, vertex adjacency for the stretch view, the morph tables of `morph.rs` in one bind group),
+//! one bind group per material, the draw pipelines
 //! (one pipeline, in a variant per face-culling rule) and the compute pipelines that run the same skinning
 //! function as the vertex shader (`cs_skin`, `cs_stretch`). [`ComputeSkinner`] exposes `cs_skin` on its own so
 //! tests can compare the GPU's skinning with [`crate::anim::skin_mesh`].
@@ -8,12 +9,14 @@
 
 use std::mem::size_of;
 use std::num::NonZeroU64;
+use std::sync::OnceLock;
 
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::RenderError;
-use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, SkinParamsGpu, SkinnedVertexGpu};
+use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, MorphActiveGpu, SkinParamsGpu, SkinnedVertexGpu};
+use super::morph::{MorphTables, push_active};
 use super::textures;
 use crate::scene::Bounds;
 use crate::scene::{Asset, Material, Mesh};
@@ -95,12 +98,26 @@ pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: 
     }
 }
 
-/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin` and `cs_stretch`.
+/// Layout of a model's morph tables (group 2 of the draw and of `cs_skin`).
+pub fn morph_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let stages = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE;
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("morph tables"),
+        entries: &[storage_entry(0, stages, true, 4), storage_entry(1, stages, true, 4)],
+    })
+}
+
+/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin`, `cs_skin_morph` (made when first
+/// needed) and `cs_stretch`, and the morph-table layout the draw shares.
 pub struct SkinCompute {
     pub skin_layout: wgpu::BindGroupLayout,
     pub stretch_layout: wgpu::BindGroupLayout,
+    pub morph_layout: wgpu::BindGroupLayout,
     pub skin_pipeline: wgpu::ComputePipeline,
     pub stretch_pipeline: wgpu::ComputePipeline,
+    skin_morph: OnceLock<wgpu::ComputePipeline>,
+    skin_pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
 }
 
 impl SkinCompute {
@@ -115,6 +132,7 @@ impl SkinCompute {
             entries: &[
                 storage_entry(1, cs, true, mat),
                 storage_entry(2, cs, true, inst),
+                storage_entry(4, cs, true, size_of::<MorphActiveGpu>() as u64),
                 storage_entry(10, cs, true, size_of::<MeshVertex>() as u64),
                 storage_entry(11, cs, false, skinned),
                 uniform_entry(12, cs, params),
@@ -131,25 +149,51 @@ impl SkinCompute {
                 storage_entry(15, cs, false, 4),
             ],
         });
-        let pipeline = |layout: &wgpu::BindGroupLayout, entry: &str| {
-            let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(entry),
-                bind_group_layouts: &[Some(layout)],
+        let morph_layout = morph_layout(device);
+        let layout = |layouts: &[Option<&wgpu::BindGroupLayout>], label: &str| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: layouts,
                 immediate_size: 0,
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pl),
-                module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
             })
         };
-        let skin_pipeline = pipeline(&skin_layout, "cs_skin");
-        let stretch_pipeline = pipeline(&stretch_layout, "cs_stretch");
-        Self { skin_layout, stretch_layout, skin_pipeline, stretch_pipeline }
+        let skin_pipeline_layout = layout(&[Some(&skin_layout), None, Some(&morph_layout)], "cs_skin");
+        let stretch_pipeline_layout = layout(&[Some(&stretch_layout)], "cs_stretch");
+        let skin_pipeline = compute_pipeline(device, module, &skin_pipeline_layout, "cs_skin");
+        let stretch_pipeline = compute_pipeline(device, module, &stretch_pipeline_layout, "cs_stretch");
+        Self {
+            skin_layout,
+            stretch_layout,
+            morph_layout,
+            skin_pipeline,
+            stretch_pipeline,
+            skin_morph: OnceLock::new(),
+            skin_pipeline_layout,
+            module: module.clone(),
+        }
     }
+
+    /// `cs_skin_morph`: morphs, then skins (same bindings as `cs_skin`, plus the model's morph tables).
+    pub fn skin_morph_pipeline(&self, device: &wgpu::Device) -> &wgpu::ComputePipeline {
+        self.skin_morph
+            .get_or_init(|| compute_pipeline(device, &self.module, &self.skin_pipeline_layout, "cs_skin_morph"))
+    }
+}
+
+fn compute_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::PipelineLayout,
+    entry: &str,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
 }
 
 /// Workgroups along x for `vertex_count` vertices (the shaders stride past `MAX_GROUPS_X * WORKGROUP`).
@@ -237,6 +281,10 @@ pub struct ModelInfo {
     pub bone_count: u32,
     /// Bind-pose bounds in the viewer frame.
     pub bind_bounds: Bounds,
+    /// Morph targets over all meshes (the length of an instance's weight slice).
+    pub morph_target_count: u32,
+    /// Delta entries of the morph tables (moved vertices over all targets).
+    pub morph_entries: u32,
     /// Missing textures, meshes skipped as invalid, subsets naming unknown materials.
     pub warnings: Vec<String>,
 }
@@ -257,6 +305,8 @@ pub struct ModelGpu {
     pub(crate) params: wgpu::Buffer,
     /// Compute bind groups for the current scratch buffers, and the scratch generation they were made for.
     pub(crate) compute_groups: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
+    /// The model's morph tables (group 2); tiny placeholder buffers when it has no targets.
+    pub(crate) morph_group: wgpu::BindGroup,
 }
 
 fn buffer_init(device: &wgpu::Device, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -293,6 +343,7 @@ pub(crate) struct UploadContext<'a> {
     pub sampler: &'a wgpu::Sampler,
     /// 1×1 white texture bound for untextured materials.
     pub white: &'a wgpu::TextureView,
+    pub morph_layout: &'a wgpu::BindGroupLayout,
 }
 
 pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
@@ -314,7 +365,10 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     let mut indices: Vec<u32> = Vec::new();
     let mut global_indices: Vec<u32> = Vec::new();
     let mut draws = Vec::new();
+    // Each mesh's first render vertex, or None when it is not drawn (its morph targets keep their numbers).
+    let mut mesh_bases: Vec<Option<u32>> = Vec::with_capacity(asset.meshes.len());
     for mesh in &asset.meshes {
+        mesh_bases.push(None);
         if let Err(e) = mesh.validate(asset.skeleton.len()) {
             info.warnings.push(format!("not drawn: {e}"));
             continue;
@@ -323,6 +377,9 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
             continue;
         }
         let base = vertices.len() as u32;
+        if let Some(slot) = mesh_bases.last_mut() {
+            *slot = Some(base);
+        }
         vertices.extend(mesh_vertices(mesh));
         positions.extend_from_slice(&mesh.positions);
         let first = indices.len() as u32;
@@ -358,6 +415,18 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     info.vertex_count = vertices.len() as u32;
     info.triangle_count = draws.iter().map(|d| d.index_count / 3).sum();
     info.bind_bounds = Bounds::from_points(positions.iter().map(|p| asset.axes.to_viewer.transform_point3(*p)));
+
+    let morphs = MorphTables::build(asset.meshes.iter().zip(mesh_bases.iter().copied()), storage_budget(device));
+    if !morphs.dropped.is_empty() {
+        info.warnings.push(format!(
+            "{} morph target(s) not drawn: the morph tables would pass the GPU's storage buffer limit ({})",
+            morphs.dropped.len(),
+            morphs.dropped.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    info.morph_target_count = morphs.target_count();
+    info.morph_entries = u32::try_from(morphs.entry_count()).unwrap_or(u32::MAX);
+    let morph_group = morph_group(device, cx.morph_layout, &morphs);
 
     let edges = unique_edges(&global_indices);
     let (csr, rest) = adjacency(vertices.len(), &edges, &positions);
@@ -417,8 +486,30 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
             mapped_at_creation: false,
         }),
         compute_groups: None,
+        morph_group,
         info,
     }
+}
+
+/// Largest size of one morph table: what a storage binding and a buffer may hold on this device.
+fn storage_budget(device: &wgpu::Device) -> u64 {
+    let limits = device.limits();
+    limits.max_storage_buffer_binding_size.min(limits.max_buffer_size)
+}
+
+/// Uploads morph tables and binds them (group 2).
+fn morph_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, tables: &MorphTables) -> wgpu::BindGroup {
+    let storage = wgpu::BufferUsages::STORAGE;
+    let index = buffer_init(device, "morph index", bytemuck::cast_slice(&tables.index), storage);
+    let deltas = buffer_init(device, "morph deltas", bytemuck::cast_slice(&tables.deltas), storage);
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("morph tables"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: index.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: deltas.as_entire_binding() },
+        ],
+    })
 }
 
 /// Mean incident edge-length ratio per vertex (skinned over bind pose), on the CPU: the reference for
@@ -467,7 +558,18 @@ impl ComputeSkinner {
 
     /// Skins `mesh` with `palette` on the GPU (`cs_skin`).
     pub fn skin(&self, mesh: &Mesh, palette: &[Mat4]) -> Result<(Vec<Vec3>, Vec<Vec3>), RenderError> {
-        let r = self.run(mesh, palette, false)?;
+        self.skin_morphed(mesh, palette, &[])
+    }
+
+    /// Morphs `mesh` with `morph_weights` (one per target) and skins it with `palette` on the GPU (`cs_skin`):
+    /// the GPU twin of [`crate::anim::skin_mesh_morphed`].
+    pub fn skin_morphed(
+        &self,
+        mesh: &Mesh,
+        palette: &[Mat4],
+        morph_weights: &[f32],
+    ) -> Result<(Vec<Vec3>, Vec<Vec3>), RenderError> {
+        let r = self.run(mesh, palette, morph_weights, false)?;
         let positions = r.skinned.iter().map(|v| Vec3::new(v.position[0], v.position[1], v.position[2])).collect();
         let normals = r.skinned.iter().map(|v| Vec3::new(v.normal[0], v.normal[1], v.normal[2])).collect();
         Ok((positions, normals))
@@ -475,10 +577,16 @@ impl ComputeSkinner {
 
     /// Per-vertex edge-length ratios on the GPU (`cs_skin` then `cs_stretch`), as the stretch view shows them.
     pub fn stretch(&self, mesh: &Mesh, palette: &[Mat4]) -> Result<Vec<f32>, RenderError> {
-        Ok(self.run(mesh, palette, true)?.stretch)
+        Ok(self.run(mesh, palette, &[], true)?.stretch)
     }
 
-    fn run(&self, mesh: &Mesh, palette: &[Mat4], with_stretch: bool) -> Result<ComputeResult, RenderError> {
+    fn run(
+        &self,
+        mesh: &Mesh,
+        palette: &[Mat4],
+        morph_weights: &[f32],
+        with_stretch: bool,
+    ) -> Result<ComputeResult, RenderError> {
         let device = &self.device;
         let count = mesh.positions.len();
         if count == 0 {
@@ -487,13 +595,21 @@ impl ComputeSkinner {
         mesh.validate(usize::MAX).map_err(RenderError::Invalid)?;
         let vertices = mesh_vertices(mesh);
         let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
-        let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0, 0);
+        let tables = MorphTables::build([(mesh, Some(0))], storage_budget(device));
+        let mut active = Vec::new();
+        let active_count = push_active(morph_weights, tables.target_count(), &mut active);
+        if active.is_empty() {
+            active.push(MorphActiveGpu::default());
+        }
+        let morph_group = morph_group(device, &self.compute.morph_layout, &tables);
+        let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0, 0).with_morphs(0, active_count);
         let params = SkinParamsGpu { vertex_count: count as u32, instance_base: 0, _pad: [0; 2] };
         let storage = wgpu::BufferUsages::STORAGE;
         let vertex_buffer = buffer_init(device, "cs vertices", bytemuck::cast_slice(&vertices), storage);
         let palette_buffer = buffer_init(device, "cs palette", bytemuck::cast_slice(&palette_data), storage);
         let instance_buffer = buffer_init(device, "cs instance", bytemuck::bytes_of(&instance), storage);
         let params_buffer = buffer_init(device, "cs params", bytemuck::bytes_of(&params), wgpu::BufferUsages::UNIFORM);
+        let active_buffer = buffer_init(device, "cs morph active", bytemuck::cast_slice(&active), storage);
         let output = |label: &str, size: u64| {
             let gpu = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -519,6 +635,7 @@ impl ComputeSkinner {
             entries: &[
                 wgpu::BindGroupEntry { binding: 1, resource: palette_buffer.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: active_buffer.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 10, resource: vertex_buffer.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 11, resource: skinned.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 12, resource: params_buffer.as_entire_binding() },
@@ -545,8 +662,11 @@ impl ComputeSkinner {
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("compute"), timestamp_writes: None });
             let groups = groups_for(count as u32);
-            pass.set_pipeline(&self.compute.skin_pipeline);
+            let skin_pipeline =
+                if active_count > 0 { self.compute.skin_morph_pipeline(device) } else { &self.compute.skin_pipeline };
+            pass.set_pipeline(skin_pipeline);
             pass.set_bind_group(0, &skin_group, &[]);
+            pass.set_bind_group(2, &morph_group, &[]);
             pass.dispatch_workgroups(groups, 1, 1);
             if with_stretch {
                 pass.set_pipeline(&self.compute.stretch_pipeline);

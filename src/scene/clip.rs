@@ -1,5 +1,5 @@
 //! Animation clips: per-bone keyframe curves for translation, rotation and scale, matched to a skeleton by bone
-//! name, plus the clip's callback keys.
+//! name, morph-target weight curves matched to mesh targets by name, plus the clip's callback keys.
 //!
 //! Times are in seconds from the clip's start. A curve has one interpolation kind for all its keys (as glTF
 //! does); loaders turn format-specific keys (TCB, 3ds Max Bezier) into Hermite tangents once, at load time, so
@@ -63,6 +63,19 @@ pub struct BoneTrack {
     pub scale: Curve<Vec3>,
 }
 
+/// The weight of one morph target over time: a glTF `weights` channel, one target per track. Vertex animation
+/// (tweened key meshes, VTA flex frames) is stored this way too, so every kind plays through the same path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MorphTrack {
+    /// The target's [`super::MorphTarget::name`].
+    pub target: String,
+    /// The [`super::Mesh::name`] of the mesh whose target it drives; `None` drives the target of that name on
+    /// every mesh that has one (a flex shared by several meshes, as studiomdl and HLMV treat them).
+    pub mesh: Option<String>,
+    /// 0 is the base mesh, 1 the full target; other values scale the deltas (negative ones too).
+    pub weights: Curve<f32>,
+}
+
 /// A user callback key: fired by the controller when playback crosses `time`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct CallbackKey {
@@ -104,6 +117,10 @@ pub struct Clip {
     /// How the model script that defined this clip plays it (loop flag, next clip, blend times, source frames,
     /// vertex animation); `None` for clips of animation files opened on their own.
     pub script: Option<Box<super::ClipScript>>,
+
+    // --- Morph targets ---
+    /// Morph-target weight tracks (matched to targets by name when the clip is bound).
+    pub morph_tracks: Vec<MorphTrack>,
 }
 
 impl Clip {
@@ -113,8 +130,19 @@ impl Clip {
         self.tracks.iter().find(|t| super::skeleton::normalize_bone_name(&t.bone_name) == wanted)
     }
 
-    /// Total number of keys over all channels.
+    /// Total number of keys over all channels (bone and morph-weight).
     pub fn key_count(&self) -> usize {
-        self.tracks.iter().map(|t| t.translation.len() + t.rotation.len() + t.scale.len()).sum()
+        let bones: usize = self.tracks.iter().map(|t| t.translation.len() + t.rotation.len() + t.scale.len()).sum();
+        bones + self.morph_tracks.iter().map(|t| t.weights.len()).sum::<usize>()
+    }
+
+    /// Time of the last key of any channel (0 without keys): the length of a clip that states none.
+    pub fn last_key_time(&self) -> f32 {
+        let bones =
+            self.tracks.iter().flat_map(|t| [t.translation.end_time(), t.rotation.end_time(), t.scale.end_time()]);
+        bones
+            .chain(self.morph_tracks.iter().map(|t| t.weights.end_time()))
+            .filter(|t| t.is_finite())
+            .fold(0.0f32, f32::max)
     }
 }

@@ -23,9 +23,13 @@ pub struct MorphTarget {
     pub position_deltas: Vec<Vec3>,
     /// Empty when the file has none.
     pub normal_deltas: Vec<Vec3>,
+    /// For a target made from [`Mesh::vertex_frames`], the frame's index (see
+    /// [`super::vertex_animation`]); `None` for a target the file defines (a flex, a shape key).
+    pub vertex_frame: Option<usize>,
 }
 
-/// One key mesh of vertex animation ("tweening"): full positions at a time in seconds.
+/// One key mesh of vertex animation ("tweening"): full positions at a time in seconds. Played as morph targets:
+/// [`super::vertex_animation::convert_vertex_animation`] turns the frames into targets and weight tracks.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VertexFrame {
     pub time: f32,

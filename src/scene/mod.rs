@@ -22,10 +22,11 @@ mod recording;
 pub mod samples;
 mod script;
 mod skeleton;
+pub mod vertex_animation;
 
 pub use asset::{Asset, AxisConversion, BindReport, Format, Position, Warning};
 pub use bounds::Bounds;
-pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation};
+pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
@@ -36,3 +37,4 @@ pub use script::{
     IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
 };
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
+pub use vertex_animation::{VERTEX_ANIMATION_CLIP, convert_vertex_animation};

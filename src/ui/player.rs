@@ -555,7 +555,7 @@ mod tests {
                 ..BoneTrack::default()
             }],
             callback_keys: keys.iter().map(|(t, d)| CallbackKey::new(*t, *d)).collect(),
-            script: None,
+            ..Clip::default()
         }
     }
 

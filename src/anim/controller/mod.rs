@@ -23,6 +23,17 @@
 //! tracks in [`BlendMode::Additive`] are layered on top, in track order, as differences from their clip's first
 //! frame or from the bind pose. Bones a clip does not animate keep the bind value in that clip's pose.
 //!
+//! # Morph weights
+//! Clips carry morph-weight tracks beside their bone tracks ([`crate::scene::MorphTrack`]); the controller's
+//! [`MorphLayout`] (from the asset's meshes, see [`Controller::for_asset`] and [`Controller::set_morph_layout`])
+//! gives every target one slot in a flat weight slice, and each set's tracks are resolved to slots once, when the
+//! set is added. [`Controller::evaluate_morph_weights`] mixes them with the same weights as bones: blend tracks
+//! are averaged by track weight, a blend track whose clip does not drive a target contributing that target's rest
+//! value 0 (as a clip that does not animate a bone contributes its bind value), with the same rest threshold; then
+//! additive tracks add `weight × (value − reference)`, the reference being the clip's value at time 0
+//! ([`AdditiveReference::FirstFrame`]) or 0 ([`AdditiveReference::BindPose`]). Bone masks select bones and do
+//! not scale morph weights.
+//!
 //! # Sequencer
 //! A [`TrackEvent`] changes a track's speed, weight, position or enable flag at a global time, at once or over
 //! a duration (linear, or the cubic-spline ease). A ramp starts from the track's value when it starts (or an
@@ -77,6 +88,7 @@ use glam::Mat4;
 use crate::scene::{Asset, Clip, Skeleton, Transform};
 
 use super::blend::{Blender, BoneMask, apply_additive};
+use super::morph::{MorphBinding, MorphLayout};
 use super::pose::{Pose, PoseError};
 use super::sample::ClipBinding;
 
@@ -98,6 +110,8 @@ pub enum ControllerError {
     NoSet { set: usize, sets: usize },
     #[error("the bone mask has {found} weights, the skeleton has {expected} bones")]
     MaskLength { expected: usize, found: usize },
+    #[error("{found} morph weights for the {expected} morph targets of the controller's layout")]
+    MorphLength { expected: usize, found: usize },
     #[error(transparent)]
     Pose(#[from] PoseError),
 }
@@ -116,10 +130,15 @@ pub struct AnimationSet {
     first_frame: Vec<Transform>,
     /// The clip's keys laid out for fast sampling.
     baked: baked::BakedClip,
+    /// The clip's morph-weight tracks resolved to the controller's morph slots.
+    morphs: MorphBinding,
+    /// Each driven slot's weight at time 0 (parallel to `morphs.driven_slots()`): the reference of additive tracks
+    /// in [`AdditiveReference::FirstFrame`].
+    morph_first_frame: Vec<f32>,
 }
 
 impl AnimationSet {
-    fn new(skeleton: &Skeleton, clip: Arc<Clip>, playback: PlaybackType) -> Self {
+    fn new(skeleton: &Skeleton, layout: &MorphLayout, clip: Arc<Clip>, playback: PlaybackType) -> Self {
         let binding = ClipBinding::new(skeleton, &clip);
         let duration = clip_duration(&clip);
         let mut keys: Vec<(f32, usize)> = (clip.callback_keys.iter().enumerate())
@@ -131,7 +150,7 @@ impl AnimationSet {
         // Through the same sampler as playback, so that an additive track at its first frame adds exactly nothing.
         let mut first_frame = vec![Transform::IDENTITY; skeleton.len()];
         baked.sample(skeleton, &clip, &binding, 0.0, &mut first_frame);
-        Self {
+        let mut set = Self {
             baked,
             clip,
             binding,
@@ -140,7 +159,24 @@ impl AnimationSet {
             key_times: keys.iter().map(|k| k.0).collect(),
             key_index: keys.iter().map(|k| k.1).collect(),
             first_frame,
-        }
+            morphs: MorphBinding::default(),
+            morph_first_frame: Vec::new(),
+        };
+        set.bind_morphs(layout);
+        set
+    }
+
+    /// Resolves the clip's morph tracks against `layout` (again, when the layout changes).
+    fn bind_morphs(&mut self, layout: &MorphLayout) {
+        self.morphs = MorphBinding::new(layout, &self.clip);
+        self.morph_first_frame.clear();
+        let first = &mut self.morph_first_frame;
+        self.morphs.for_each(&self.clip, 0.0, |_, w| first.push(w));
+    }
+
+    /// How the clip's morph-weight tracks matched the controller's morph targets.
+    pub fn morph_binding(&self) -> &MorphBinding {
+        &self.morphs
     }
 
     pub fn name(&self) -> &str {
@@ -176,13 +212,7 @@ fn clip_duration(clip: &Clip) -> f32 {
     if clip.duration.is_finite() && clip.duration > 0.0 {
         return clip.duration;
     }
-    let last = clip
-        .tracks
-        .iter()
-        .flat_map(|t| [t.translation.end_time(), t.rotation.end_time(), t.scale.end_time()])
-        .filter(|t| t.is_finite())
-        .fold(0.0f32, f32::max);
-    last.max(0.0)
+    clip.last_key_time().max(0.0)
 }
 
 /// What an additive track's pose is measured against.
@@ -287,6 +317,11 @@ impl Track {
         }
     }
 
+    /// Whether the track enters the morph-weight mix (masks do not apply to morph weights).
+    fn drives_morphs(&self, sets: usize) -> bool {
+        self.enabled && self.weight > 0.0 && self.set.is_some_and(|s| s < sets)
+    }
+
     fn contributes(&self, sets: usize) -> bool {
         self.enabled
             && self.weight > 0.0
@@ -331,6 +366,8 @@ pub struct Controller {
     fired: Vec<bool>,
     /// The skeleton laid out for the to-root + palette pass.
     matrix_plan: MatrixPlan,
+    /// One weight slot per morph target of the meshes the controller animates.
+    morph_layout: MorphLayout,
 }
 
 impl Controller {
@@ -350,12 +387,15 @@ impl Controller {
             blender: Blender::new(),
             fired: Vec::new(),
             matrix_plan,
+            morph_layout: MorphLayout::default(),
         }
     }
 
-    /// A controller for an asset's skeleton with every clip added as a looping set, and no tracks.
+    /// A controller for an asset's skeleton and the morph targets of its meshes, with every clip added as a
+    /// looping set, and no tracks.
     pub fn for_asset(asset: &Asset) -> Self {
         let mut ctrl = Self::new(Arc::new(asset.skeleton.clone()));
+        ctrl.morph_layout = MorphLayout::of_meshes(&asset.meshes);
         for clip in &asset.clips {
             ctrl.add_set(clip.clone(), PlaybackType::Loop);
         }
@@ -368,10 +408,25 @@ impl Controller {
 
     // ----- animation sets -------------------------------------------------------------------------------
 
-    /// Binds a clip to the skeleton (bone names are resolved here, once) and returns its set index.
+    /// Binds a clip to the skeleton and the morph layout (bone and target names are resolved here, once) and
+    /// returns its set index.
     pub fn add_set(&mut self, clip: impl Into<Arc<Clip>>, playback: PlaybackType) -> usize {
-        self.sets.push(AnimationSet::new(&self.skeleton, clip.into(), playback));
+        self.sets.push(AnimationSet::new(&self.skeleton, &self.morph_layout, clip.into(), playback));
         self.sets.len() - 1
+    }
+
+    /// The morph targets the controller mixes weights for (empty unless given, see [`Controller::for_asset`]).
+    pub fn morph_layout(&self) -> &MorphLayout {
+        &self.morph_layout
+    }
+
+    /// Sets the morph targets to mix weights for (usually `MorphLayout::of_meshes(&asset.meshes)`) and binds every
+    /// set's morph tracks to them again.
+    pub fn set_morph_layout(&mut self, layout: MorphLayout) {
+        self.morph_layout = layout;
+        for set in &mut self.sets {
+            set.bind_morphs(&self.morph_layout);
+        }
     }
 
     pub fn sets(&self) -> &[AnimationSet] {
@@ -779,13 +834,69 @@ impl Controller {
         Ok(())
     }
 
-    /// [`Controller::evaluate`] into a [`Pose`], resizing its buffers only if they have the wrong length.
+    /// [`Controller::evaluate`] and [`Controller::evaluate_morph_weights`] into a [`Pose`], resizing its buffers
+    /// only if they have the wrong length.
     pub fn evaluate_pose(&mut self, pose: &mut Pose) -> Result<(), ControllerError> {
         let bones = self.skeleton.len();
         pose.local.resize(bones, Transform::IDENTITY);
         pose.to_root.resize(bones, Mat4::IDENTITY);
         pose.palette.resize(bones, Mat4::IDENTITY);
-        self.evaluate(&mut pose.local, &mut pose.to_root, &mut pose.palette)
+        pose.morph_weights.resize(self.morph_layout.len(), 0.0);
+        self.evaluate(&mut pose.local, &mut pose.to_root, &mut pose.palette)?;
+        self.evaluate_morph_weights(&mut pose.morph_weights)
+    }
+
+    /// Writes the mixed morph-target weights, one per slot of [`Controller::morph_layout`] (mesh `m`'s weights
+    /// are `out[layout.mesh_range(m)]`), by the rule in the module documentation. No allocation, no name lookups.
+    pub fn evaluate_morph_weights(&self, out: &mut [f32]) -> Result<(), ControllerError> {
+        let expected = self.morph_layout.len();
+        if out.len() != expected {
+            return Err(ControllerError::MorphLength { expected, found: out.len() });
+        }
+        out.fill(0.0);
+        let sets = &self.sets;
+        let mut total = 0.0f32;
+        for t in self.tracks.iter().filter(|t| t.drives_morphs(sets.len()) && t.mode == BlendMode::Blend) {
+            let Some(set) = t.set.and_then(|s| sets.get(s)) else { continue };
+            total += t.weight;
+            if set.morphs.is_empty() {
+                continue;
+            }
+            let time = local_time(t.position, set.duration, t.playback.unwrap_or(set.playback));
+            let w = t.weight;
+            set.morphs.for_each(&set.clip, time, |slot, value| {
+                if let Some(o) = out.get_mut(slot) {
+                    *o += w * value;
+                }
+            });
+        }
+        // The rest value 0 fills up to the threshold, as the bind pose does for bones.
+        let denominator = total.max(self.rest_threshold);
+        if total > 0.0 && denominator > 0.0 {
+            let k = denominator.recip();
+            out.iter_mut().for_each(|o| *o *= k);
+        }
+        for t in self.tracks.iter().filter(|t| t.drives_morphs(sets.len())) {
+            let BlendMode::Additive(reference) = t.mode else { continue };
+            let Some(set) = t.set.and_then(|s| sets.get(s)) else { continue };
+            if set.morphs.is_empty() {
+                continue;
+            }
+            let time = local_time(t.position, set.duration, t.playback.unwrap_or(set.playback));
+            let w = t.weight;
+            let mut first = set.morph_first_frame.iter();
+            set.morphs.for_each(&set.clip, time, |slot, value| {
+                let at_start = first.next().copied().unwrap_or(0.0);
+                let reference = match reference {
+                    AdditiveReference::FirstFrame => at_start,
+                    AdditiveReference::BindPose => 0.0,
+                };
+                if let Some(o) = out.get_mut(slot) {
+                    *o += w * (value - reference);
+                }
+            });
+        }
+        Ok(())
     }
 
     // ----- internals ------------------------------------------------------------------------------------

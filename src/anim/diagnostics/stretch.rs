@@ -470,7 +470,7 @@ mod tests {
             frame_count: frames,
             tracks: vec![BoneTrack { bone_name: "b".into(), ..BoneTrack::default() }],
             callback_keys: Vec::new(),
-            script: None,
+            ..Clip::default()
         }
     }
 

@@ -13,7 +13,7 @@
 use std::ops::{Mul, Neg, Sub};
 
 use crate::anim::curve::{Keyable, sample};
-use crate::scene::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, ScriptEvent, VertexFrame};
+use crate::scene::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack, ScriptEvent, VertexFrame};
 
 /// Where a clip's frames come from and how they are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,8 +103,14 @@ fn frames_between(from: i32, to: i32) -> f32 {
 
 /// The tracks of `source` cut to `cut`, in a clip named `name` (no callback keys, no script info). The whole
 /// file at its own rate keeps its keys as they are.
-pub fn cut_clip(source: Clip, name: &str, cut: &Cut) -> Clip {
-    let tracks = if cut.is_identity() {
+pub fn cut_clip(mut source: Clip, name: &str, cut: &Cut) -> Clip {
+    let identity = cut.is_identity();
+    let morph_tracks = if identity {
+        std::mem::take(&mut source.morph_tracks)
+    } else {
+        source.morph_tracks.iter().map(|t| MorphTrack { weights: cut_curve(&t.weights, cut), ..t.clone() }).collect()
+    };
+    let tracks = if identity {
         source.tracks
     } else {
         source
@@ -124,8 +130,8 @@ pub fn cut_clip(source: Clip, name: &str, cut: &Cut) -> Clip {
         frame_rate: cut.play_fps,
         frame_count: cut.frame_count(),
         tracks,
-        callback_keys: Vec::new(),
-        script: None,
+        morph_tracks,
+        ..Clip::default()
     }
 }
 
@@ -297,15 +303,7 @@ pub fn bind_pose_clip(skeleton: &crate::scene::Skeleton, name: &str, fps: f32) -
             scale: Curve::default(),
         })
         .collect();
-    Clip {
-        name: name.to_owned(),
-        duration: 0.0,
-        frame_rate: fps,
-        frame_count: 1,
-        tracks,
-        callback_keys: Vec::new(),
-        script: None,
-    }
+    Clip { name: name.to_owned(), duration: 0.0, frame_rate: fps, frame_count: 1, tracks, ..Clip::default() }
 }
 
 #[cfg(test)]
@@ -327,8 +325,7 @@ mod tests {
                 translation: Curve::linear(times, values),
                 ..BoneTrack::default()
             }],
-            callback_keys: Vec::new(),
-            script: None,
+            ..Clip::default()
         }
     }
 

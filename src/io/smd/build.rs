@@ -151,7 +151,7 @@ pub(super) fn clip(p: &Parsed, name: &str, fps: f32, warnings: &mut Vec<Warning>
         frame_count: u32::try_from(last.saturating_sub(first).saturating_add(1)).unwrap_or(u32::MAX),
         tracks,
         callback_keys: Vec::new(),
-        script: None,
+        ..Clip::default()
     })
 }
 

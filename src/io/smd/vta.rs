@@ -5,6 +5,12 @@
 //! morph target is the difference from the base. Names come from the `# comment` on the `time` line (in the
 //! `vertexanimation` block, else the same frame's line in `skeleton`), or `frame N`.
 //!
+//! **Flex clip.** The frames also play in file order as a clip, [`crate::scene::VERTEX_ANIMATION_CLIP`]: frame
+//! `N` at `N / fps` seconds, each flex's weight ramping 0 → 1 → 0 across its neighbouring frames (one weight
+//! track per frame, made by [`crate::scene::vertex_animation::tween_tracks`], the base frame driving nothing),
+//! so scrubbing it shows each flex in turn, as stepping through a VTA's frames in a modelling tool does.
+//! Tracks name no mesh: they drive the flexes by name on whichever mesh the VTA attaches to.
+//!
 //! **Matching rule.** studiomdl counts VTA vertex indices over the reference SMD's triangle corners in file
 //! order. So VTA vertex `i` is first looked up through the reference mesh's `corner_vertices[i]` and accepted
 //! when that vertex sits where the VTA's base frame says (within a tolerance scaled to the mesh size) and its
@@ -18,7 +24,8 @@ use rustc_hash::FxHashMap;
 
 use super::parse::Parsed;
 use crate::io::{LoadError, LoadErrorKind};
-use crate::scene::{Asset, Mesh, MorphTarget, Position, Warning};
+use crate::scene::vertex_animation::tween_tracks;
+use crate::scene::{Asset, Clip, Mesh, MorphTarget, Position, VERTEX_ANIMATION_CLIP, Warning};
 
 /// The base frame and the morphs of a VTA, indexed by VTA vertex index.
 pub(super) struct VertexAnimation {
@@ -28,10 +35,31 @@ pub(super) struct VertexAnimation {
     pub present: Vec<bool>,
     /// Morphs over VTA vertex indices (`vertices` index the base arrays).
     pub morphs: Vec<MorphTarget>,
+    /// The frames played as a clip (see the module documentation).
+    pub flex_clip: Clip,
 }
 
-/// Builds the VTA's base and morphs from the parsed `vertexanimation` block; `None` when the file has none.
-pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Option<VertexAnimation> {
+/// The flex clip of a base frame numbered `base` and flexes at `numbers`, at `fps` frames per second.
+fn flex_clip(base: i64, morphs: &[MorphTarget], numbers: &[i64], fps: f32) -> Clip {
+    let fps = if fps.is_finite() && fps > 0.0 { fps } else { 30.0 };
+    let mut times = vec![base as f32 / fps];
+    times.extend(numbers.iter().map(|&n| n as f32 / fps));
+    let mut targets: Vec<Option<&str>> = vec![None];
+    targets.extend(morphs.iter().map(|m| Some(m.name.as_str())));
+    let last = numbers.iter().copied().chain([base]).max().unwrap_or(0).max(0);
+    Clip {
+        name: VERTEX_ANIMATION_CLIP.to_owned(),
+        duration: last as f32 / fps,
+        frame_rate: fps,
+        frame_count: u32::try_from(last.saturating_add(1)).unwrap_or(u32::MAX),
+        morph_tracks: tween_tracks(&times, &targets, None),
+        ..Clip::default()
+    }
+}
+
+/// Builds the VTA's base, morphs and flex clip (at `fps`) from the parsed `vertexanimation` block; `None` when the
+/// file has none.
+pub(super) fn vertex_animation(p: &Parsed, fps: f32, warnings: &mut Vec<Warning>) -> Option<VertexAnimation> {
     let base_frame = p.vertex_frames.iter().find(|f| f.number == 0).or_else(|| p.vertex_frames.first())?;
     if base_frame.number != 0 {
         warnings.push(Warning::new(
@@ -47,7 +75,9 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
         base_normals: vec![Vec3::ZERO; count],
         present: vec![false; count],
         morphs: Vec::new(),
+        flex_clip: Clip::default(),
     };
+    let mut numbers = Vec::new();
     for e in base {
         let i = e.index as usize;
         anim.base_positions[i] = Vec3::new(e.values[0], e.values[1], e.values[2]);
@@ -93,7 +123,9 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
             morph.normal_deltas.push(dn);
         }
         anim.morphs.push(morph);
+        numbers.push(frame.number);
     }
+    anim.flex_clip = flex_clip(base_frame.number, &anim.morphs, &numbers, fps);
     if unknown > 0 {
         warnings.push(Warning::new(
             Position::File,
@@ -103,10 +135,10 @@ pub(super) fn vertex_animation(p: &Parsed, warnings: &mut Vec<Warning>) -> Optio
     Some(anim)
 }
 
-/// The VTA on its own: a point mesh (no triangles) of the base frame carrying the morphs.
-pub(super) fn vta_mesh(anim: VertexAnimation) -> Mesh {
+/// The VTA on its own: a point mesh (no triangles) of the base frame carrying the morphs, and the flex clip.
+pub(super) fn vta_mesh(anim: VertexAnimation) -> (Mesh, Clip) {
     let n = anim.base_positions.len();
-    Mesh {
+    let mesh = Mesh {
         name: "vertex animation".into(),
         positions: anim.base_positions,
         normals: anim.base_normals,
@@ -115,7 +147,8 @@ pub(super) fn vta_mesh(anim: VertexAnimation) -> Mesh {
         weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
         morph_targets: anim.morphs,
         ..Mesh::default()
-    }
+    };
+    (mesh, anim.flex_clip)
 }
 
 /// How a VTA was matched to a reference mesh.
@@ -227,6 +260,7 @@ fn add_morphs(mesh: &mut Mesh, anim: &VertexAnimation, map: &[Vec<u32>]) -> usiz
             vertices: entries.iter().map(|e| e.0).collect(),
             position_deltas: entries.iter().map(|e| e.1).collect(),
             normal_deltas: entries.iter().map(|e| e.2).collect(),
+            vertex_frame: None,
         });
     }
     anim.morphs.len()
@@ -265,6 +299,9 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
         return Err(LoadError::whole_file("the reference has no mesh").with_kind(LoadErrorKind::Mismatch));
     };
     binding.morph_targets = add_morphs(mesh, anim, &map);
+    if !anim.flex_clip.morph_tracks.is_empty() {
+        reference.clips.push(anim.flex_clip.clone());
+    }
     if binding.unmatched > 0 {
         reference.warnings.push(Warning::new(
             Position::File,
@@ -277,13 +314,19 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
     Ok(binding)
 }
 
-/// Rebuilds the base/morph tables from a loaded VTA asset (its point mesh).
+/// Rebuilds the base/morph tables from a loaded VTA asset (its point mesh), with its flex clip (or, when it has
+/// none, one with the flexes at frames 1, 2, … at 30 frames per second).
 pub(super) fn from_vta_asset(vta: &Asset) -> Option<VertexAnimation> {
     let mesh = vta.meshes.iter().find(|m| !m.morph_targets.is_empty())?;
+    let flex_clip = vta.clips.iter().find(|c| !c.morph_tracks.is_empty()).cloned().unwrap_or_else(|| {
+        let numbers: Vec<i64> = (1..=mesh.morph_targets.len() as i64).collect();
+        flex_clip(0, &mesh.morph_targets, &numbers, 30.0)
+    });
     Some(VertexAnimation {
         base_positions: mesh.positions.clone(),
         base_normals: mesh.normals.clone(),
         present: vec![true; mesh.positions.len()],
         morphs: mesh.morph_targets.clone(),
+        flex_clip,
     })
 }

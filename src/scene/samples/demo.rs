@@ -152,15 +152,7 @@ fn sampled_clip(name: &str, skeleton: &Skeleton, duration: f32, rotation: impl F
             scale: Curve::default(),
         })
         .collect();
-    Clip {
-        name: name.into(),
-        duration,
-        frame_rate: fps,
-        frame_count: frames,
-        tracks,
-        callback_keys: Vec::new(),
-        script: None,
-    }
+    Clip { name: name.into(), duration, frame_rate: fps, frame_count: frames, tracks, ..Clip::default() }
 }
 
 /// A travelling wave along the chain; loops seamlessly over 2 s.
