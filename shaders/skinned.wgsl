@@ -75,6 +75,8 @@ const MODE_NORMALS: u32 = 2u;
 const MODE_BONE_WEIGHT: u32 = 3u;
 const MODE_DOMINANT_BONE: u32 = 4u;
 const MODE_STRETCH: u32 = 5u;
+const MODE_VERTEX_COLOR: u32 = 6u;
+const MODE_MORPH_DISPLACEMENT: u32 = 7u;
 
 const FLAG_ENCODE_SRGB: u32 = 1u;
 
@@ -224,20 +226,21 @@ fn cs_stretch(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     let count = skin_params.vertex_count;
     let stride = groups.x * 64u;
     for (var i = gid.x; i < count; i = i + stride) {
+        // Vertex stretch (src/anim/edges.rs): the incident edge ratio farthest from 1 on a log scale.
         let here = skinned[inst.stretch_base + i].position.xyz;
-        var sum = 0.0;
-        var n = 0u;
+        var ratio = 1.0;
+        var worst = 0.0;
         for (var k = adjacency[i]; k < adjacency[i + 1u]; k = k + 1u) {
             let j = adjacency[count + 1u + k];
             let rest = rest_lengths[k];
             if (rest > 0.0) {
-                sum = sum + length(skinned[inst.stretch_base + j].position.xyz - here) / rest;
-                n = n + 1u;
+                let r = length(skinned[inst.stretch_base + j].position.xyz - here) / rest;
+                let d = abs(log(max(r, 1.17549435e-38)));
+                if (d > worst) {
+                    worst = d;
+                    ratio = r;
+                }
             }
-        }
-        var ratio = 1.0;
-        if (n > 0u) {
-            ratio = sum / f32(n);
         }
         stretch_out[inst.stretch_base + i] = ratio;
     }
@@ -331,6 +334,10 @@ fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
         case MODE_STRETCH: {
             color = vec4<f32>(stretch_color(stretch[inst.stretch_base + vertex]), 1.0);
         }
+        case MODE_MORPH_DISPLACEMENT: {
+            // Not morphed (vs_main_morph overwrites this for instances with active targets).
+            color = vec4<f32>(heat(0.0), 1.0);
+        }
         default: {}
     }
     return color;
@@ -360,7 +367,13 @@ fn vs_main(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index
 fn vs_main_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
     let inst = instances[instance];
     let m = morph(in.position, in.normal, vertex, inst);
-    return skinned_vertex(in, m.position, m.normal, vertex, inst);
+    var out = skinned_vertex(in, m.position, m.normal, vertex, inst);
+    if (camera.mode == MODE_MORPH_DISPLACEMENT) {
+        // How far the active targets moved this vertex (before skinning), over the range the viewer chose.
+        let moved = length(m.position - in.position) / max(camera.stretch_range, 1e-20);
+        out.color = vec4<f32>(heat(moved), 1.0);
+    }
+    return out;
 }
 
 // Wireframe edges: the same skinned vertex, pulled a little towards the eye so the lines win the depth test
@@ -420,12 +433,17 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
         case MODE_NORMALS: {
             color = srgb_to_linear(n * 0.5 + 0.5);
         }
-        case MODE_BONE_WEIGHT, MODE_DOMINANT_BONE, MODE_STRETCH: {
+        case MODE_BONE_WEIGHT, MODE_DOMINANT_BONE, MODE_STRETCH, MODE_MORPH_DISPLACEMENT: {
             // Mostly flat so the colour code stays readable, with a little shape from the light.
             color = in.color.rgb * (0.55 + 0.45 * max(dot(n, camera.light_dir.xyz), 0.0));
         }
+        case MODE_VERTEX_COLOR: {
+            // The file's vertex colours alone, lit: they are data to inspect, not a tint of every mode (many
+            // exporters write black or arbitrary colours that the game never multiplies in).
+            color = shade(in.color.rgb, n, in.world_position);
+        }
         default: {
-            var base = material.color * in.color;
+            var base = material.color;
             if (camera.mode == MODE_TEXTURED && material.has_texture != 0u) {
                 let uv = in.uv * material.uv_transform.zw + material.uv_transform.xy;
                 base = base * textureSample(material_texture, material_sampler, uv);

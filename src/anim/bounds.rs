@@ -8,11 +8,13 @@ use super::skin::skin_vertex;
 use crate::scene::{Asset, Bounds};
 
 /// Bounds of `asset` posed with `palette` and `to_root` (from a [`super::Pose`]), in the viewer frame: every
-/// joint origin (so a skeleton without a mesh frames too) and every skinned vertex. A mesh without weights, or
-/// an empty palette, counts with the positions it has in the file.
+/// skinned vertex, or, for an asset without mesh vertices, every joint origin (so a skeleton alone frames too).
+/// Joints do not count where there is a mesh: helper bones far from the body (cameras, weapon and effect
+/// attachments, a root left at the origin) would otherwise shrink the character to a speck. A mesh without
+/// weights, or an empty palette, counts with the positions it has in the file.
 pub fn posed_bounds(asset: &Asset, palette: &[Mat4], to_root: &[Mat4]) -> Bounds {
     let to_viewer = asset.axes.to_viewer;
-    let mut b = joint_bounds(asset, to_root);
+    let mut b = Bounds::EMPTY;
     for mesh in &asset.meshes {
         if palette.is_empty() || mesh.joints.is_empty() {
             mesh.positions.iter().for_each(|p| b.add(to_viewer.transform_point3(*p)));
@@ -25,22 +27,23 @@ pub fn posed_bounds(asset: &Asset, palette: &[Mat4], to_root: &[Mat4]) -> Bounds
             b.add(to_viewer.transform_point3(p));
         }
     }
-    b
+    if b.is_empty() { joint_bounds(asset, to_root) } else { b }
 }
 
-/// Bounds, in the viewer frame, of the joint origins `to_root` and of mesh vertices already placed
-/// (`positions`: one slice per mesh, in the file's frame) — for callers that skinned the meshes themselves.
+/// Bounds, in the viewer frame, of mesh vertices already placed (`positions`: one slice per mesh, in the file's
+/// frame), or of the joint origins `to_root` when there are none — [`posed_bounds`] for callers that skinned the
+/// meshes themselves.
 pub fn bounds_of_placed<'a>(
     asset: &Asset,
     to_root: &[Mat4],
     positions: impl IntoIterator<Item = &'a [Vec3]>,
 ) -> Bounds {
     let to_viewer = asset.axes.to_viewer;
-    let mut b = joint_bounds(asset, to_root);
+    let mut b = Bounds::EMPTY;
     for mesh in positions {
         mesh.iter().for_each(|p| b.add(to_viewer.transform_point3(*p)));
     }
-    b
+    if b.is_empty() { joint_bounds(asset, to_root) } else { b }
 }
 
 fn joint_bounds(asset: &Asset, to_root: &[Mat4]) -> Bounds {
@@ -67,6 +70,15 @@ mod tests {
         // The curl bends the stalk forward: the box is deeper than the bind pose's.
         let bind = bounds_of_placed(&asset, &asset.skeleton.bind_to_root(), [asset.meshes[0].positions.as_slice()]);
         assert!(b.size().z > bind.size().z + 0.5, "{b:?} {bind:?}");
+        // A helper bone far from the body does not count where there is a mesh.
+        let mut far = pose.to_root.clone();
+        far[0].w_axis = glam::Vec4::new(1e4, 0.0, 0.0, 1.0);
+        let with_far_joint = bounds_of_placed(&asset, &far, [positions.as_slice()]);
+        assert!(with_far_joint.max.x < 1e3, "{with_far_joint:?}");
+        // No mesh: the joints frame.
+        let mut skeleton_only = asset.clone();
+        skeleton_only.meshes.clear();
+        assert!(!posed_bounds(&skeleton_only, &pose.palette, &pose.to_root).is_empty());
         // No palette: the stored positions count.
         assert_eq!(
             posed_bounds(&asset, &[], &[]),

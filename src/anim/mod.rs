@@ -15,6 +15,7 @@ pub mod bounds;
 pub mod controller;
 pub mod curve;
 pub mod diagnostics;
+pub mod edges;
 pub mod morph;
 pub mod pose;
 pub mod recording;

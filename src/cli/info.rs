@@ -152,7 +152,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
             json!({
                 "name": c.name,
                 "frames": c.frame_count,
-                "fps": c.frame_rate,
+                "fps": f32_value(c.frame_rate),
                 "duration": c.duration,
                 "tracks": c.tracks.len(),
                 "keys": c.key_count(),
@@ -257,7 +257,7 @@ fn print_text(out: &mut String, report: &Value) {
             "    \"{}\": {} frames at {} fps, {:.3} s, {} tracks, {} keys{}",
             s(&c["name"]),
             n(&c["frames"]),
-            c["fps"].as_f64().unwrap_or_default(),
+            short_number(c["fps"].as_f64().unwrap_or_default()),
             c["duration"].as_f64().unwrap_or_default(),
             n(&c["tracks"]),
             n(&c["keys"]),
@@ -468,5 +468,28 @@ fn print_findings(out: &mut String, findings: &[Value]) {
     }
     for (kind, n) in shown.iter().filter(|(_, n)| *n > TEXT_FINDINGS_PER_KIND) {
         let _ = writeln!(out, "    … {} more {kind} findings (all of them with --json)", n - TEXT_FINDINGS_PER_KIND);
+    }
+}
+
+/// An `f32` as JSON with the digits it has as an `f32` (24.4, not 24.399999618530273: JSON numbers are doubles,
+/// and widening the float keeps its binary error).
+fn f32_value(x: f32) -> Value {
+    x.to_string().parse::<f64>().map_or(Value::Null, Value::from)
+}
+
+/// A number for text, without float noise: at most three decimals, none when whole (24.4, 30, 0.125).
+fn short_number(x: f64) -> String {
+    format!("{}", (x * 1000.0).round() / 1000.0)
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+
+    #[test]
+    fn frame_rates_print_as_written() {
+        assert_eq!(f32_value(24.4).to_string(), "24.4");
+        assert_eq!(short_number(f64::from(24.4f32)), "24.4");
+        assert_eq!(short_number(30.0), "30");
     }
 }

@@ -27,18 +27,28 @@ pub enum ShadingMode {
     /// Each vertex in the colour of the bone with its largest weight.
     #[value(name = "dominant")]
     DominantBone,
-    /// Mean incident edge length against the bind pose: blue compressed, grey unchanged, red stretched.
+    /// Vertex stretch against the bind pose ([`crate::anim::edges`]): blue compressed, grey unchanged, red
+    /// stretched.
     Stretch,
+    /// The file's vertex colours, lit (other modes ignore them).
+    #[value(name = "vertex-colors")]
+    VertexColor,
+    /// How far the active morph targets move each vertex before skinning, as a heat map from 0 to
+    /// [`FrameData::stretch_range`] (model units).
+    #[value(name = "morph")]
+    MorphDisplacement,
 }
 
 impl ShadingMode {
-    pub const ALL: [ShadingMode; 6] = [
+    pub const ALL: [ShadingMode; 8] = [
         ShadingMode::Textured,
         ShadingMode::Solid,
         ShadingMode::Normals,
         ShadingMode::BoneWeight,
         ShadingMode::DominantBone,
         ShadingMode::Stretch,
+        ShadingMode::VertexColor,
+        ShadingMode::MorphDisplacement,
     ];
 
     /// The `mode` value of the shaders' `Camera`.
@@ -50,6 +60,8 @@ impl ShadingMode {
             ShadingMode::BoneWeight => 3,
             ShadingMode::DominantBone => 4,
             ShadingMode::Stretch => 5,
+            ShadingMode::VertexColor => 6,
+            ShadingMode::MorphDisplacement => 7,
         }
     }
 
@@ -62,6 +74,8 @@ impl ShadingMode {
             ShadingMode::BoneWeight => "Bone weights",
             ShadingMode::DominantBone => "Dominant bone",
             ShadingMode::Stretch => "Stretch",
+            ShadingMode::VertexColor => "Vertex colours",
+            ShadingMode::MorphDisplacement => "Morph displacement",
         }
     }
 }
@@ -100,7 +114,8 @@ pub struct FrameData {
     /// Cull back faces per the format's winding; off shows both sides of every triangle (for files whose
     /// winding is wrong).
     pub cull_back_faces: bool,
-    /// Edge-ratio deviation shown as full red or blue in [`ShadingMode::Stretch`].
+    /// Edge-ratio deviation shown as full red or blue in [`ShadingMode::Stretch`]; in
+    /// [`ShadingMode::MorphDisplacement`], the displacement (model units) shown as full red.
     pub stretch_range: f32,
     pub instances: Vec<ModelInstance>,
     /// All instances' palettes, back to back.
@@ -120,7 +135,7 @@ impl FrameData {
             wireframe: false,
             wire_color: [0.02, 0.02, 0.03, 0.55],
             cull_back_faces: true,
-            stretch_range: 0.15,
+            stretch_range: crate::anim::edges::STRETCH_COLOUR_RANGE,
             instances: Vec::new(),
             palettes: Vec::new(),
             morph_weights: Vec::new(),

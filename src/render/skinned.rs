@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
+use crate::anim::edges::unique_edges;
+
 use super::RenderError;
 use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, MorphActiveGpu, SkinParamsGpu, SkinnedVertexGpu};
 use super::morph::{MorphTables, push_active};
@@ -217,19 +219,6 @@ pub fn mesh_vertices(mesh: &Mesh) -> Vec<MeshVertex> {
         .collect()
 }
 
-/// Unique undirected edges of a triangle list, as (low, high) pairs.
-pub fn unique_edges(indices: &[u32]) -> Vec<[u32; 2]> {
-    let mut edges: Vec<[u32; 2]> = indices
-        .chunks_exact(3)
-        .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
-        .filter(|[a, b]| a != b)
-        .map(|[a, b]| [a.min(b), a.max(b)])
-        .collect();
-    edges.sort_unstable();
-    edges.dedup();
-    edges
-}
-
 /// Vertex adjacency in the CSR form `cs_stretch` reads: `vertex_count + 1` offsets followed by the neighbour
 /// indices, and the bind-pose length of each listed edge.
 pub fn adjacency(vertex_count: usize, edges: &[[u32; 2]], positions: &[Vec3]) -> (Vec<u32>, Vec<f32>) {
@@ -428,7 +417,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     info.morph_entries = u32::try_from(morphs.entry_count()).unwrap_or(u32::MAX);
     let morph_group = morph_group(device, cx.morph_layout, &morphs);
 
-    let edges = unique_edges(&global_indices);
+    let edges = unique_edges(&global_indices, vertices.len());
     let (csr, rest) = adjacency(vertices.len(), &edges, &positions);
     let edge_indices: Vec<u32> = edges.iter().flatten().copied().collect();
 
@@ -512,28 +501,14 @@ fn morph_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, tables: &M
     })
 }
 
-/// Mean incident edge-length ratio per vertex (skinned over bind pose), on the CPU: the reference for
-/// `cs_stretch`. Vertices without edges get 1.
+/// Vertex stretch ([`crate::anim::edges`]) of a skinned mesh on the CPU: the reference for `cs_stretch`.
 pub fn stretch_ratios_cpu(mesh: &Mesh, palette: &[Mat4]) -> Vec<f32> {
     let (mut skinned, mut normals) = (Vec::new(), Vec::new());
     crate::anim::skin_mesh(mesh, palette, &mut skinned, &mut normals);
-    let edges = unique_edges(&mesh.indices);
-    let n = mesh.positions.len();
-    let mut sum = vec![0f32; n];
-    let mut count = vec![0u32; n];
-    for [a, b] in edges {
-        let (a, b) = (a as usize, b as usize);
-        let (Some(ra), Some(rb)) = (mesh.positions.get(a), mesh.positions.get(b)) else { continue };
-        let rest = ra.distance(*rb);
-        if rest > 0.0 {
-            let ratio = skinned[a].distance(skinned[b]) / rest;
-            for v in [a, b] {
-                sum[v] += ratio;
-                count[v] += 1;
-            }
-        }
-    }
-    sum.iter().zip(&count).map(|(s, c)| if *c > 0 { s / *c as f32 } else { 1.0 }).collect()
+    let edges = unique_edges(&mesh.indices, mesh.positions.len());
+    let mut out = Vec::new();
+    crate::anim::edges::vertex_stretch(&mesh.positions, &skinned, &edges, &mut out);
+    out
 }
 
 /// Runs the compute entry points on one mesh with one palette and reads the results back: the GPU half of the
@@ -641,7 +616,7 @@ impl ComputeSkinner {
                 wgpu::BindGroupEntry { binding: 12, resource: params_buffer.as_entire_binding() },
             ],
         });
-        let edges = unique_edges(&mesh.indices);
+        let edges = unique_edges(&mesh.indices, count);
         let (csr, rest) = adjacency(count, &edges, &mesh.positions);
         let adjacency_buffer = buffer_init(device, "cs adjacency", bytemuck::cast_slice(&csr), storage);
         let rest_buffer = buffer_init(device, "cs rest lengths", bytemuck::cast_slice(&rest), storage);
@@ -707,7 +682,7 @@ mod tests {
     fn adjacency_of_a_quad() {
         // Two triangles sharing the diagonal 0–2 of a unit square.
         let positions = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y];
-        let edges = unique_edges(&[0, 1, 2, 0, 2, 3]);
+        let edges = unique_edges(&[0, 1, 2, 0, 2, 3], 4);
         assert_eq!(edges, vec![[0, 1], [0, 2], [0, 3], [1, 2], [2, 3]]);
         let (csr, rest) = adjacency(4, &edges, &positions);
         // Degrees 3, 2, 3, 2 → offsets 0, 3, 5, 8, 10.

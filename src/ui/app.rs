@@ -26,6 +26,7 @@ use super::ViewerArgs;
 use super::command::{Command, OpenMode};
 use super::diagnostics::{self, DiagnosticsView};
 use super::document_view::DocumentView;
+use super::frame_clock::FrameClock;
 use super::gpu::GpuState;
 use super::inspector;
 use super::jobs::{Jobs, RELOAD_POLL};
@@ -64,6 +65,7 @@ pub struct PanelViews {
     pub timeline: TimelineView,
     pub outliner: OutlinerView,
     pub recording: RecordingView,
+    pub morphs: super::morphs::MorphsView,
 }
 
 /// What the viewer tells the user: the load error (a window until dismissed) and the notice line.
@@ -72,13 +74,6 @@ pub struct Messages {
     pub notice: Option<String>,
     /// When the notice appeared: notices go away by themselves after a while.
     pub since: Instant,
-}
-
-/// Frame timing: the step the player advances by, the frame rate shown, when files were last checked.
-pub struct FrameClock {
-    pub last_frame: Option<Instant>,
-    pub fps: f32,
-    pub last_reload_check: Instant,
 }
 
 impl ViewerApp {
@@ -128,7 +123,7 @@ impl ViewerApp {
             panels: PanelViews::default(),
             messages: Messages { error: None, notice: None, since: Instant::now() },
             script,
-            clock: FrameClock { last_frame: None, fps: 0.0, last_reload_check: Instant::now() },
+            clock: FrameClock::default(),
             show_help: false,
             frame_next: false,
             quit: false,
@@ -183,6 +178,10 @@ impl ViewerApp {
                 {
                     continue;
                 }
+                // The Morphs tab only where a mesh has morph targets (or it is the one open).
+                if tab == RightTab::Morphs && self.view.player.morphs.is_empty() && self.state.right_tab != tab {
+                    continue;
+                }
                 let label = match tab {
                     RightTab::Diagnostics => diagnostics::tab_label(&self.diagnostics),
                     _ => tab.label().to_owned(),
@@ -203,6 +202,9 @@ impl ViewerApp {
                 let now = self.view.recording_poses.first().map_or(0.0, |p| p.time);
                 recording_view::show(ui, &mut self.panels.recording, &self.view.doc, now, cmds);
             }
+            RightTab::Morphs => {
+                super::morphs::show(ui, &mut self.panels.morphs, &self.view.doc.asset, &self.view.player.morphs, cmds)
+            }
             RightTab::Files => inspector::files(ui, &self.view.doc),
         }
     }
@@ -212,18 +214,7 @@ impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.gpu.sync(frame.wgpu_render_state(), &self.view.doc);
-        let now = Instant::now();
-        let dt = if self.script.is_automated() {
-            // Automated runs are deterministic: a fixed step per frame, whatever the machine's speed.
-            1.0 / 60.0
-        } else {
-            self.clock.last_frame.map_or(0.0, |t| (now - t).as_secs_f32()).min(0.25)
-        };
-        if let Some(t) = self.clock.last_frame {
-            let instant = 1.0 / (now - t).as_secs_f32().max(1e-4);
-            self.clock.fps = if self.clock.fps == 0.0 { instant } else { self.clock.fps * 0.9 + instant * 0.1 };
-        }
-        self.clock.last_frame = Some(now);
+        let dt = self.clock.tick(Instant::now(), self.script.is_automated());
 
         let shown = self.jobs.load.is_none() && self.view.doc.generation > 0;
         self.script.report_timing(shown.then(|| self.view.doc.title()).as_deref());
@@ -245,7 +236,15 @@ impl eframe::App for ViewerApp {
         // Animation.
         let view = &mut self.view;
         let mut fired = Vec::new();
-        view.player.advance(&view.doc.asset, view.focus_track, dt, |f| fired.push(f));
+        if view.player.playing {
+            let fps = view.player.frame_rate(&view.doc.asset, view.focus_track);
+            let track_speed = view.player.track(view.focus_track).map_or(1.0, |t| t.speed.abs());
+            self.clock.count_skipped(dt * view.player.speed * track_speed * fps);
+        }
+        if let Some(next) = view.player.advance(&view.doc.asset, view.focus_track, dt, |f| fired.push(f)) {
+            // The script's next clip took over: the timeline follows it.
+            view.focus_track = next;
+        }
         for f in fired {
             view.record(f);
         }
@@ -285,6 +284,7 @@ impl eframe::App for ViewerApp {
         self.camera.orthographic = self.state.orthographic;
         let status = StatusInfo {
             fps: self.clock.fps,
+            skipped_frames: self.clock.skipped_frames,
             triangles: self.view.doc.asset.triangle_count(),
             vertices: self.view.doc.asset.vertex_count(),
             bones: self.view.doc.asset.skeleton.len(),
@@ -320,6 +320,10 @@ impl eframe::App for ViewerApp {
             self.frame_next = false;
             self.frame_clip();
             if let Some(z) = self.script.zoom.take() {
+                // Zoom towards the selection (`--select`), not the middle of the screen.
+                if let Some(t) = self.view.selected.and_then(|b| self.view.pose.to_root.get(b)) {
+                    self.camera.target = self.view.doc.asset.axes.to_viewer.transform_point3(t.w_axis.truncate());
+                }
                 self.camera.zoom(1.0 / z);
             }
         }

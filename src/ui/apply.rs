@@ -127,6 +127,10 @@ impl ViewerApp {
                 }
             }
             Command::SetCrossFadeSeconds(s) => self.state.cross_fade_seconds = s.max(0.0),
+            Command::SetFollowScript(on) => self.view.player.set_follow_script(on),
+            Command::SetMorphWeight(slot, w) => self.view.player.morphs.set(slot, w),
+            Command::SetMorphOverride(slot, on) => self.view.player.morphs.set_overridden(slot, on),
+            Command::ResetMorphs => self.view.player.morphs.reset(),
             Command::ClearCallbackLog => {
                 self.view.log.clear();
                 self.view.fired_total = 0;

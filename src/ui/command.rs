@@ -80,6 +80,8 @@ pub enum Command {
     GoToEnd,
     SetSpeed(f32),
     SetPlayback(PlaybackType),
+    /// Play clips as their model script says (loop flags, next clips) or all with one playback type.
+    SetFollowScript(bool),
     // Mixer
     AddTrack,
     RemoveTrack(usize),
@@ -91,6 +93,13 @@ pub enum Command {
     },
     SetCrossFadeSeconds(f32),
     ClearCallbackLog,
+    // Morphs
+    /// Set a morph target's weight by hand (turns its override on).
+    SetMorphWeight(usize, f32),
+    /// Hand a morph target to the clips (false) or keep its manual weight (true).
+    SetMorphOverride(usize, bool),
+    /// Every morph target back to what the clips drive.
+    ResetMorphs,
     // Selection, panels, misc
     SelectBone(Option<usize>),
     /// Skin the mesh with the selected bone's matrix alone.

@@ -170,10 +170,12 @@ pub fn show(ui: &mut egui::Ui, view: &mut DiagnosticsView, doc: &Document, cmds:
                 .into_iter()
                 .enumerate()
         {
-            // Coloured only when there is something: a red "0 errors" reads as an alarm.
+            // The severity colour goes on a mark beside the toggle, never on its text: red text on the
+            // selection's blue is unreadable. And only when there is something: a red "0 errors" reads as an alarm.
             let mut text = egui::RichText::new(format!("{} {label}", counts[slot]));
             if counts[slot] > 0 && severity != Severity::Info {
-                text = text.color(severity_color(ui, severity)).strong();
+                ui.colored_label(severity_color(ui, severity), "●");
+                text = text.strong();
             }
             ui.toggle_value(&mut view.show[slot], text).on_hover_text(format!("Show {label}"));
         }

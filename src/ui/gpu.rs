@@ -21,7 +21,7 @@ use super::state::{Shading, UiState};
 pub const SAMPLE_COUNT: u32 = 4;
 
 /// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
-/// (a multisampled window shows black there; with GL the viewport uses the painter anyway). Decided before the
+/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers. Decided before the
 /// window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND` honoured).
 pub fn sample_count() -> u32 {
     static CHOSEN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
@@ -37,7 +37,13 @@ pub fn sample_count() -> u32 {
         desc.backends = desc_backends();
         let instance = wgpu::Instance::new(desc);
         let adapters = pollster::block_on(instance.enumerate_adapters(desc_backends()));
-        if adapters.iter().any(|a| a.get_info().backend != wgpu::Backend::Gl) { SAMPLE_COUNT } else { 1 }
+        // A CPU rasteriser (lavapipe, llvmpipe, WARP) pays for every sample of the whole window, egui included:
+        // 4× MSAA cost most of its frame time, so a machine whose only adapters are CPU or GL ones draws without.
+        let hardware = |a: &wgpu::Adapter| {
+            let info = a.get_info();
+            info.backend != wgpu::Backend::Gl && info.device_type != wgpu::DeviceType::Cpu
+        };
+        if adapters.iter().any(hardware) { SAMPLE_COUNT } else { 1 }
     })
 }
 
@@ -122,6 +128,8 @@ pub fn shading_mode(s: Shading) -> ShadingMode {
         Shading::BoneWeights => ShadingMode::BoneWeight,
         Shading::DominantBone => ShadingMode::DominantBone,
         Shading::Stretch => ShadingMode::Stretch,
+        Shading::VertexColors => ShadingMode::VertexColor,
+        Shading::MorphDisplacement => ShadingMode::MorphDisplacement,
     }
 }
 
@@ -130,6 +138,8 @@ pub struct SceneInput<'a> {
     pub doc: &'a Document,
     pub to_root: &'a [Mat4],
     pub palette: &'a [Mat4],
+    /// One weight per morph target of the model (the controller's layout), after manual overrides.
+    pub morph_weights: &'a [f32],
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
@@ -147,12 +157,15 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     let mut f = FrameData::new(input.camera.matrices(aspect), size_px);
     let state = input.state;
     f.shading = shading_mode(state.shading);
+    if state.shading == Shading::MorphDisplacement {
+        f.stretch_range = super::morphs::displacement_range(&input.doc.asset, input.morph_weights);
+    }
     f.selected_bone = input.selected;
     f.wireframe = state.overlays.wireframe;
     f.wire_color = if input.dark { [0.0, 0.0, 0.0, 0.55] } else { [0.02, 0.02, 0.05, 0.45] };
     f.cull_back_faces = state.cull_back_faces;
     if state.overlays.mesh {
-        f.add_instance(model, Mat4::IDENTITY, input.palette);
+        f.add_morphed_instance(model, Mat4::IDENTITY, input.palette, input.morph_weights);
     }
     if state.overlays.bind_ghost {
         f.add_ghost_instance(model, Mat4::IDENTITY, &input.doc.bind_palette);
@@ -177,6 +190,13 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     }
     if state.overlays.bounds && !bounds.is_empty() {
         f.overlay.aabb(&bounds, [200, 170, 60, 255], Depth::Tested);
+    }
+    if state.overlays.script_shapes {
+        let shapes =
+            super::script_shapes::script_shapes(&input.doc.asset, input.to_root, input.doc.bind_bounds.sizing_radius());
+        for (a, b, color) in shapes.segments {
+            f.overlay.line(a, b, color, Depth::OnTop);
+        }
     }
     if state.overlays.skeleton || state.overlays.joint_axes {
         let to_viewer = input.doc.asset.axes.to_viewer;

@@ -102,15 +102,30 @@ pub fn bone(
         }
         ui.end_row();
         ui.label("children");
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
+            // One line whatever the count: a bone with a hundred children (a root with every helper under it)
+            // must not push the matrices out of reach or draw over the next rows. The rest are in a menu.
             let children = doc.children.get(b).map(Vec::as_slice).unwrap_or_default();
             if children.is_empty() {
                 ui.weak("none");
             }
-            for &c in children {
+            let inline = if children.len() <= INLINE_CHILDREN { children.len() } else { INLINE_CHILDREN - 1 };
+            for &c in &children[..inline] {
                 if ui.link(&skeleton.names[c]).clicked() {
                     cmds.push(Command::SelectBone(Some(c)));
                 }
+            }
+            if inline < children.len() {
+                ui.menu_button(format!("+{} more", children.len() - inline), |ui| {
+                    egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                        for &c in children {
+                            if ui.button(&skeleton.names[c]).clicked() {
+                                cmds.push(Command::SelectBone(Some(c)));
+                                ui.close();
+                            }
+                        }
+                    });
+                });
             }
         });
         ui.end_row();
@@ -184,6 +199,38 @@ pub fn bone(
     });
 }
 
+/// Whether the meshes carry vertex colours, and when every one is the same value, which (a file of all-black or
+/// all-white colours is an exporter's default, not paint).
+fn vertex_colour_summary(asset: &crate::scene::Asset) -> String {
+    let mut colours = asset.meshes.iter().flat_map(|m| m.colors.iter().copied());
+    let Some(first) = colours.next() else { return "none".to_owned() };
+    let total: usize = asset.meshes.iter().map(|m| m.colors.len()).sum();
+    let black = asset.meshes.iter().flat_map(|m| &m.colors).filter(|c| c[..3] == [0, 0, 0]).count();
+    if colours.all(|c| c == first) {
+        let [r, g, b, a] = first;
+        format!("{total}, all one value (RGBA {r}, {g}, {b}, {a})")
+    } else if black > 0 {
+        format!("{total} ({black} black)")
+    } else {
+        total.to_string()
+    }
+}
+
+/// "0", or the total and each mesh that has targets: "26 (face 21, eyes 5)".
+fn morph_target_counts(asset: &crate::scene::Asset) -> String {
+    let total: usize = asset.meshes.iter().map(|m| m.morph_targets.len()).sum();
+    let per_mesh: Vec<String> = asset
+        .meshes
+        .iter()
+        .filter(|m| !m.morph_targets.is_empty())
+        .map(|m| format!("{} {}", m.name, m.morph_targets.len()))
+        .collect();
+    if per_mesh.is_empty() { total.to_string() } else { format!("{total} ({})", per_mesh.join(", ")) }
+}
+
+/// Children listed as links on the bone's row; more go in a menu.
+const INLINE_CHILDREN: usize = 3;
+
 pub fn files(ui: &mut egui::Ui, doc: &Document) {
     let asset = &doc.asset;
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -219,6 +266,14 @@ pub fn files(ui: &mut egui::Ui, doc: &Document) {
                 asset.vertex_count(),
                 asset.triangle_count()
             ));
+            ui.end_row();
+            ui.label("vertex colours");
+            ui.label(vertex_colour_summary(asset)).on_hover_text(
+                "Shown only in the Vertex colours shading mode; the other modes do not multiply them in.",
+            );
+            ui.end_row();
+            ui.label("morph targets");
+            ui.label(morph_target_counts(asset));
             ui.end_row();
             ui.label("materials");
             ui.label(asset.materials.len().to_string());

@@ -188,13 +188,21 @@ pub fn callback_log(ui: &mut egui::Ui, log: &VecDeque<Fired>, total: u64, cmds: 
             ui.strong("clock");
             ui.strong("track");
             ui.strong("clip @ key");
-            ui.strong("data");
+            ui.strong("event");
             ui.end_row();
             for f in log.iter().rev() {
                 ui.monospace(format!("{:8.3}{}", f.clock, if f.backwards { " ◀" } else { "" }));
                 ui.label(RichText::new(format!("●{}", f.track + 1)).color(track_color(f.track)));
-                ui.label(format!("{} @ {:.3}", f.clip, f.key_time));
-                ui.label(&f.data);
+                let at = match f.frame {
+                    Some(frame) => format!("{} @ frame {frame} ({:.3} s)", f.clip, f.key_time),
+                    None => format!("{} @ {:.3}", f.clip, f.key_time),
+                };
+                ui.label(at);
+                if f.kind.is_empty() {
+                    ui.label(&f.data);
+                } else {
+                    ui.label(format!("{}: {}", f.kind, f.data));
+                }
                 ui.end_row();
             }
         });

@@ -22,8 +22,11 @@ use crate::anim::controller::{
     AdditiveReference, BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent,
     Transition,
 };
-use crate::anim::{BoneMask, Pose};
+use crate::anim::{BoneMask, MorphLayout, Pose};
 use crate::scene::Asset;
+
+use super::morphs::MorphOverrides;
+use super::script_flow::ScriptFlow;
 
 /// What happens at the ends of a clip (shown in the timeline; the same for every clip).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -140,6 +143,10 @@ pub struct Fired {
     /// The key's time in its clip.
     pub key_time: f32,
     pub data: String,
+    /// The event's kind as its source names it (a model script's event keyword or number); empty for plain keys.
+    pub kind: String,
+    /// The source frame a model-script event was written at.
+    pub frame: Option<i32>,
     pub backwards: bool,
 }
 
@@ -155,17 +162,42 @@ pub struct Player {
     mode: PlaybackType,
     /// Weights zeroed for one evaluation (mute/solo), restored after.
     saved: Vec<(usize, f32)>,
+    /// Morph weights set by hand in the Morphs tab, applied over the clips' weights.
+    pub morphs: MorphOverrides,
+    /// The model script's loop flags and next clips.
+    flow: ScriptFlow,
+    /// Play clips as their script says (each clip's own loop flag, then its next clip) instead of one playback
+    /// type for every clip. On by default where a script defined the clips.
+    follow_script: bool,
 }
 
 impl Player {
     /// A player for `asset` with every clip as a set and one track on `clip` (or the first clip).
     pub fn for_asset(asset: &Asset, clip: Option<usize>, mode: PlaybackType) -> Self {
         let mut ctrl = Controller::new(Arc::new(asset.skeleton.clone()));
+        // The layout first, so every set binds its morph-weight tracks (VTA flex clips, vertex animation).
+        let layout = MorphLayout::of_meshes(&asset.meshes);
+        let morphs = MorphOverrides::new(layout.len());
+        ctrl.set_morph_layout(layout);
+        let flow = ScriptFlow::of(asset);
+        let follow_script = !flow.is_empty();
         for c in &asset.clips {
             ctrl.add_set(c.clone(), mode.controller());
         }
         let set_names = asset.clips.iter().map(|c| c.name.clone()).collect();
-        let mut p = Self { ctrl, extra: Vec::new(), set_names, playing: true, speed: 1.0, mode, saved: Vec::new() };
+        let mut p = Self {
+            ctrl,
+            extra: Vec::new(),
+            set_names,
+            playing: true,
+            speed: 1.0,
+            mode,
+            saved: Vec::new(),
+            morphs,
+            flow,
+            follow_script,
+        };
+        p.apply_playback();
         let first = clip.filter(|c| *c < asset.clips.len()).or((!asset.clips.is_empty()).then_some(0));
         if let Some(c) = first {
             p.add_track(c, 0.0);
@@ -183,17 +215,51 @@ impl Player {
 
     pub fn set_mode(&mut self, mode: PlaybackType) {
         self.mode = mode;
+        self.apply_playback();
+    }
+
+    /// Whether clips play as their model script says (see [`ScriptFlow`]).
+    pub fn follows_script(&self) -> bool {
+        self.follow_script
+    }
+
+    /// True when a model script defined some clip (so there is a script to follow).
+    pub fn has_script(&self) -> bool {
+        !self.flow.is_empty()
+    }
+
+    pub fn set_follow_script(&mut self, on: bool) {
+        self.follow_script = on;
+        self.apply_playback();
+    }
+
+    /// Each set's playback: its script's loop flag (a clip that does not loop holds its end, where its next clip
+    /// takes over) when following the script, else the one playback type.
+    fn apply_playback(&mut self) {
         for s in 0..self.ctrl.sets().len() {
-            let _ = self.ctrl.set_playback(s, mode.controller());
+            let playback = match self.flow.get(s).filter(|_| self.follow_script) {
+                Some(entry) if entry.looping => CtrlPlayback::Loop,
+                Some(_) => CtrlPlayback::ClampForever,
+                None => self.mode.controller(),
+            };
+            let _ = self.ctrl.set_playback(s, playback);
         }
     }
 
     /// Binds newly added clips of the asset (after an animation file was bound to it) as sets.
     pub fn add_new_clips(&mut self, asset: &Asset) {
+        // A bound file may have brought morph targets (a VTA on an SMD): every set binds to the new layout.
+        let layout = MorphLayout::of_meshes(&asset.meshes);
+        if layout != *self.ctrl.morph_layout() {
+            self.morphs.resize(layout.len());
+            self.ctrl.set_morph_layout(layout);
+        }
         for c in asset.clips.iter().skip(self.ctrl.sets().len()) {
             self.ctrl.add_set(c.clone(), self.mode.controller());
             self.set_names.push(c.name.clone());
         }
+        self.flow = ScriptFlow::of(asset);
+        self.apply_playback();
     }
 
     pub fn track_count(&self) -> usize {
@@ -435,10 +501,11 @@ impl Player {
     }
 
     /// Advances by `dt` seconds of wall time (× the global speed) while playing, reporting fired callbacks of
-    /// tracks that can be heard.
-    pub fn advance(&mut self, asset: &Asset, focus: usize, dt: f32, mut fired: impl FnMut(Fired)) {
+    /// tracks that can be heard. When following the script and the focus clip has ended, cross-fades to its next
+    /// clip and returns the track that now plays it (the new focus).
+    pub fn advance(&mut self, asset: &Asset, focus: usize, dt: f32, mut fired: impl FnMut(Fired)) -> Option<usize> {
         if !self.playing || !dt.is_finite() || dt <= 0.0 {
-            return;
+            return None;
         }
         let step = f64::from(dt * self.speed.max(0.0));
         let audible: Vec<bool> = (0..self.track_count()).map(|i| self.contributes(i)).collect();
@@ -446,17 +513,32 @@ impl Player {
         let mut out = Vec::new();
         self.ctrl.advance(step, |e: &CallbackEvent<'_>| {
             if audible.get(e.track).copied().unwrap_or(false) {
-                out.push(Fired {
-                    clock: e.time,
-                    track: e.track,
-                    clip: names.get(e.set).cloned().unwrap_or_default(),
-                    key_time: e.key_time,
-                    data: e.data.to_owned(),
-                    backwards: e.backwards,
-                });
+                out.push((
+                    e.set,
+                    e.key,
+                    Fired {
+                        clock: e.time,
+                        track: e.track,
+                        clip: names.get(e.set).cloned().unwrap_or_default(),
+                        key_time: e.key_time,
+                        data: e.data.to_owned(),
+                        kind: String::new(),
+                        frame: None,
+                        backwards: e.backwards,
+                    },
+                ));
             }
         });
-        out.into_iter().for_each(&mut fired);
+        for (set, key, mut f) in out {
+            if let Some(k) = self.ctrl.set(set).and_then(|s| s.clip().callback_keys.get(key)) {
+                f.kind.clone_from(&k.kind);
+                f.frame = k.frame;
+            }
+            fired(f);
+        }
+        if let Some(track) = self.follow_to_next(asset, focus) {
+            return Some(track);
+        }
         if self.mode == PlaybackType::Once {
             // Pause at the end of the focus clip (in its direction of play).
             let len = self.length(asset, focus);
@@ -468,6 +550,26 @@ impl Player {
                 self.playing = false;
             }
         }
+        None
+    }
+
+    /// When following the script: if the focus track's clip does not loop, has played to its end and names a
+    /// next clip, cross-fades to it; returns the track now playing it.
+    fn follow_to_next(&mut self, asset: &Asset, focus: usize) -> Option<usize> {
+        if !self.follow_script {
+            return None;
+        }
+        let f = self.focus(focus)?;
+        let track = self.ctrl.track(f)?;
+        let (set, speed) = (track.set()?, track.speed());
+        let (next, blend) = self.flow.after(set)?;
+        let len = asset.clips.get(set).map_or(0.0, |c| c.duration);
+        let now = self.ctrl.track_local_time(f)?;
+        let at_end = if speed >= 0.0 { now >= len - 1e-6 } else { now <= 1e-6 };
+        if !at_end || !self.contributes(f) {
+            return None;
+        }
+        self.cross_fade(next, blend)
     }
 
     /// Play, or pause; play at the end of a `Once`/`Clamp` timeline starts over.
@@ -494,6 +596,7 @@ impl Player {
         if self.ctrl.evaluate_pose(pose).is_err() {
             *pose = Pose::bind(self.ctrl.skeleton());
         }
+        self.morphs.apply(&mut pose.morph_weights);
         for &(i, w) in &self.saved {
             let _ = self.ctrl.set_weight(i, w);
         }
@@ -507,6 +610,12 @@ impl Player {
         }
         p.playing = self.playing;
         p.speed = self.speed;
+        if p.has_script() {
+            p.set_follow_script(self.follow_script);
+        }
+        if p.morphs.len() == self.morphs.len() {
+            p.morphs = self.morphs.clone();
+        }
         p.ctrl.set_time(self.ctrl.time());
         for i in 0..self.track_count() {
             let (Some(v), Some(t)) = (self.track(i), self.ctrl.track(i)) else { continue };
@@ -672,5 +781,64 @@ mod tests {
         assert_eq!(q.track(0).unwrap().weight, 0.5);
         assert!((q.clock() - p.clock()).abs() < 1e-9);
         assert_eq!(q.mode(), PlaybackType::PingPong);
+    }
+
+    #[test]
+    fn following_the_script_a_clip_that_ends_hands_over_to_its_next_clip() {
+        use crate::scene::ClipScript;
+        let script = |looping: bool, next: &str, blend_in: f32| ClipScript {
+            looping,
+            next: Some(next.into()),
+            blend_in,
+            ..ClipScript::default()
+        };
+        let mut start = clip("t_Walk_2_WalkL", 0.5, 1.0, &[]);
+        start.script = Some(Box::new(script(false, "s_WalkL", 0.2)));
+        let mut walk = clip("s_WalkL", 1.0, 3.0, &[]);
+        walk.script = Some(Box::new(script(true, "s_WalkL", 0.2)));
+        let a = asset_with(vec![start, walk]);
+        // Loop for every clip would replay the transition for ever; the script says what comes next.
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        assert!(p.has_script() && p.follows_script());
+        let mut focus = 0;
+        for _ in 0..80 {
+            if let Some(t) = p.advance(&a, focus, 0.01, |_| {}) {
+                focus = t;
+            }
+        }
+        assert_eq!(p.track(focus).unwrap().clip, Some(1), "the next clip plays after 0.5 s");
+        // After the 0.2 s cross-fade only the looping clip is heard, and it keeps looping.
+        for _ in 0..300 {
+            p.advance(&a, focus, 0.01, |_| {});
+        }
+        assert_eq!(p.track(focus).unwrap().clip, Some(1));
+        assert_eq!(p.track(focus).unwrap().weight, 1.0);
+        assert!(!p.contributes(0) || p.track(0).unwrap().weight == 0.0);
+        // Without the script every clip plays with the one playback type: the transition loops.
+        let mut q = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        q.set_follow_script(false);
+        for _ in 0..80 {
+            assert_eq!(q.advance(&a, 0, 0.01, |_| {}), None);
+        }
+        assert_eq!(q.track(0).unwrap().clip, Some(0));
+    }
+
+    #[test]
+    fn fired_script_events_carry_their_kind_and_frame() {
+        let mut c = clip("attack", 1.0, 1.0, &[]);
+        c.callback_keys.push(CallbackKey {
+            time: 0.25,
+            data: "Whoosh".into(),
+            kind: "eventSFX".into(),
+            frame: Some(7),
+        });
+        let a = asset_with(vec![c]);
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut out = Vec::new();
+        for _ in 0..40 {
+            p.advance(&a, 0, 0.01, |f| out.push(f));
+        }
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].kind.as_str(), out[0].frame, out[0].data.as_str()), ("eventSFX", Some(7), "Whoosh"));
     }
 }

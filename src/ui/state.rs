@@ -29,11 +29,25 @@ pub enum Shading {
     DominantBone,
     /// Edge length against the bind pose: blue compressed, grey unchanged, red stretched.
     Stretch,
+    /// The file's vertex colours, lit (no other mode multiplies them in).
+    #[value(name = "vertex-colors")]
+    VertexColors,
+    /// How far the active morph targets move each vertex: blue 0 → red at the largest possible displacement.
+    #[value(name = "morph")]
+    MorphDisplacement,
 }
 
 impl Shading {
-    pub const ALL: [Shading; 6] =
-        [Self::Textured, Self::Solid, Self::Normals, Self::BoneWeights, Self::DominantBone, Self::Stretch];
+    pub const ALL: [Shading; 8] = [
+        Self::Textured,
+        Self::Solid,
+        Self::Normals,
+        Self::BoneWeights,
+        Self::DominantBone,
+        Self::Stretch,
+        Self::VertexColors,
+        Self::MorphDisplacement,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -43,6 +57,8 @@ impl Shading {
             Self::BoneWeights => "Bone weights",
             Self::DominantBone => "Dominant bone",
             Self::Stretch => "Stretch",
+            Self::VertexColors => "Vertex colours",
+            Self::MorphDisplacement => "Morph displacement",
         }
     }
 }
@@ -60,10 +76,13 @@ pub enum Overlay {
     Mesh,
     /// The mesh and skeleton in the bind pose, ghosted behind the animated ones.
     BindGhost,
+    /// What a model script places on the character: QC hitboxes, attachments, bounding and clipping boxes, eye
+    /// position.
+    ScriptShapes,
 }
 
 impl Overlay {
-    pub const ALL: [Overlay; 9] = [
+    pub const ALL: [Overlay; 10] = [
         Self::Mesh,
         Self::BindGhost,
         Self::Wireframe,
@@ -73,6 +92,7 @@ impl Overlay {
         Self::Grid,
         Self::WorldAxes,
         Self::Bounds,
+        Self::ScriptShapes,
     ];
 
     pub fn label(self) -> &'static str {
@@ -86,6 +106,7 @@ impl Overlay {
             Self::WorldAxes => "World axes",
             Self::Bounds => "Bounding box",
             Self::BindGhost => "Bind-pose ghost",
+            Self::ScriptShapes => "Hitboxes and attachments",
         }
     }
 }
@@ -102,6 +123,7 @@ pub struct Overlays {
     pub world_axes: bool,
     pub bounds: bool,
     pub bind_ghost: bool,
+    pub script_shapes: bool,
 }
 
 impl Default for Overlays {
@@ -116,6 +138,7 @@ impl Default for Overlays {
             world_axes: true,
             bounds: false,
             bind_ghost: false,
+            script_shapes: true,
         }
     }
 }
@@ -132,6 +155,7 @@ impl Overlays {
             Overlay::WorldAxes => self.world_axes,
             Overlay::Bounds => self.bounds,
             Overlay::BindGhost => self.bind_ghost,
+            Overlay::ScriptShapes => self.script_shapes,
         }
     }
 
@@ -146,6 +170,7 @@ impl Overlays {
             Overlay::WorldAxes => &mut self.world_axes,
             Overlay::Bounds => &mut self.bounds,
             Overlay::BindGhost => &mut self.bind_ghost,
+            Overlay::ScriptShapes => &mut self.script_shapes,
         };
         *slot = on;
     }
@@ -168,11 +193,14 @@ pub enum RightTab {
     Diagnostics,
     /// Channel plots of input recordings.
     Recording,
+    /// Morph targets: sliders, the weights clips drive, manual overrides.
+    Morphs,
     Files,
 }
 
 impl RightTab {
-    pub const ALL: [RightTab; 5] = [Self::Inspector, Self::Diagnostics, Self::Recording, Self::Callbacks, Self::Files];
+    pub const ALL: [RightTab; 6] =
+        [Self::Inspector, Self::Diagnostics, Self::Morphs, Self::Recording, Self::Callbacks, Self::Files];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -180,6 +208,7 @@ impl RightTab {
             Self::Callbacks => "Callbacks",
             Self::Diagnostics => "Diagnostics",
             Self::Recording => "Recording",
+            Self::Morphs => "Morphs",
             Self::Files => "Files",
         }
     }

@@ -264,6 +264,19 @@ fn transport(
         if mode != input.state.playback {
             cmds.push(Command::SetPlayback(mode));
         }
+        if player.has_script() {
+            let mut follow = player.follows_script();
+            if ui
+                .checkbox(&mut follow, "script")
+                .on_hover_text(
+                    "Play as the model script says: each clip's own loop flag, and at the end of a clip that does \
+                     not loop, its next clip, cross-faded over that clip's blend-in time",
+                )
+                .changed()
+            {
+                cmds.push(Command::SetFollowScript(follow));
+            }
+        }
         ui.separator();
         if ui
             .selectable_label(view.fit, "Fit")

@@ -11,8 +11,9 @@ use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
+use crate::anim::edges::{STRETCH_COLOUR_RANGE, unique_edges, vertex_stretch};
 use crate::anim::recording::RecordingPose;
-use crate::anim::{Pose, bounds_of_placed, skin_mesh, skin_vertex};
+use crate::anim::{Pose, apply_morphs, bounds_of_placed, skin_mesh, skin_mesh_morphed, skin_vertex};
 use crate::render::camera::{OrbitCamera, ViewPreset};
 use crate::scene::{Bounds, HAND_BONES, Hand};
 
@@ -35,12 +36,18 @@ pub struct ViewportCache {
     /// the document generation it was made for (the bind pose does not change while a document is open).
     ghost: Option<(u64, Vec<Vec<Vec3>>)>,
     ghost_projected: Vec<Option<Pos2>>,
+    /// Vertices each bone dominates (the dominant-bone legend), for the document generation they were counted for.
+    dominant: Option<(u64, Vec<usize>)>,
+    /// Each mesh's unique edges for the stretch view, for the document generation they were made for.
+    edges: Option<(u64, Vec<Vec<[u32; 2]>>)>,
 }
 
 /// What the status line shows.
 #[derive(Clone, Debug, Default)]
 pub struct StatusInfo {
     pub fps: f32,
+    /// Clip frames skipped so far because the window drew slower than the clip plays.
+    pub skipped_frames: u64,
     pub triangles: usize,
     pub vertices: usize,
     pub bones: usize,
@@ -101,6 +108,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             doc: input.doc,
             to_root: &input.pose.to_root,
             palette: input.palette,
+            morph_weights: &input.pose.morph_weights,
             state: input.state,
             camera: input.camera,
             selected: input.selected,
@@ -139,6 +147,9 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_skeleton(&painter, input, &projected_joints, dark);
         }
     }
+    if input.state.overlays.script_shapes {
+        draw_script_shapes(&painter, &view_proj, rect, input, !gpu);
+    }
     draw_recordings(&painter, &view_proj, rect, input);
     if let Some(h) = input.highlight {
         draw_highlight(&painter, &view_proj, rect, input, h);
@@ -151,7 +162,22 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         hover_label(ui, &response, input, &projected_joints);
     }
     toolbar(ui, rect, input, cmds);
-    status_line(ui, rect, input);
+    let status_height = status_line(ui, rect, input);
+    if input.state.shading == Shading::DominantBone
+        && cache.dominant.as_ref().is_none_or(|(g, _)| *g != input.doc.generation)
+    {
+        cache.dominant = Some((input.doc.generation, super::legend::dominant_counts(&input.doc.asset)));
+    }
+    let dominant = cache.dominant.as_ref().map(|(_, c)| c.as_slice()).unwrap_or_default();
+    let corner = Pos2::new(rect.left() + 8.0, rect.bottom() - status_height - 8.0);
+    let legend = super::legend::LegendInput {
+        shading: input.state.shading,
+        asset: &input.doc.asset,
+        selected: input.selected,
+        dominant,
+        morph_range: super::morphs::displacement_range(&input.doc.asset, &input.pose.morph_weights),
+    };
+    super::legend::draw(ui, corner, &legend);
     rect
 }
 
@@ -160,12 +186,25 @@ fn skin(input: &ViewInput, cache: &mut ViewportCache) {
     let asset = &input.doc.asset;
     cache.skinned_positions.resize_with(asset.meshes.len(), Vec::new);
     cache.skinned_normals.resize_with(asset.meshes.len(), Vec::new);
+    // Morph weights are one slot per target, meshes back to back (the controller's layout).
+    let mut first_slot = 0;
     for (i, mesh) in asset.meshes.iter().enumerate() {
+        let slots = first_slot..first_slot + mesh.morph_targets.len();
+        first_slot = slots.end;
+        let weights = input.pose.morph_weights.get(slots).unwrap_or_default();
+        let morphed = weights.iter().any(|w| *w != 0.0);
+        let (positions, normals) = (&mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
         if input.palette.is_empty() || mesh.joints.is_empty() {
-            cache.skinned_positions[i].clone_from(&mesh.positions);
-            cache.skinned_normals[i].clone_from(&mesh.normals);
+            if morphed {
+                apply_morphs(mesh, weights, positions, normals);
+            } else {
+                positions.clone_from(&mesh.positions);
+                normals.clone_from(&mesh.normals);
+            }
+        } else if morphed {
+            skin_mesh_morphed(mesh, input.palette, weights, positions, normals);
         } else {
-            skin_mesh(mesh, input.palette, &mut cache.skinned_positions[i], &mut cache.skinned_normals[i]);
+            skin_mesh(mesh, input.palette, positions, normals);
         }
     }
     let placed = cache.skinned_positions.iter().map(Vec::as_slice);
@@ -326,31 +365,6 @@ pub fn stretch_color(ratio: f32, range: f32) -> [f32; 3] {
     [grey[0] + (end[0] - grey[0]) * t, grey[1] + (end[1] - grey[1]) * t, grey[2] + (end[2] - grey[2]) * t]
 }
 
-/// Mean incident edge length now / at bind, per vertex (1 for vertices without edges).
-fn stretch_ratios(mesh: &crate::scene::Mesh, skinned: &[Vec3], out: &mut Vec<f32>) {
-    let n = mesh.positions.len();
-    let mut sum_now = vec![0.0f32; n];
-    let mut sum_bind = vec![0.0f32; n];
-    for tri in mesh.indices.chunks_exact(3) {
-        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
-            let (a, b) = (a as usize, b as usize);
-            let (Some(pa), Some(pb), Some(sa), Some(sb)) =
-                (mesh.positions.get(a), mesh.positions.get(b), skinned.get(a), skinned.get(b))
-            else {
-                continue;
-            };
-            let bind = pa.distance(*pb);
-            let now = sa.distance(*sb);
-            for v in [a, b] {
-                sum_bind[v] += bind;
-                sum_now[v] += now;
-            }
-        }
-    }
-    out.clear();
-    out.extend(sum_now.iter().zip(&sum_bind).map(|(n, b)| if *b > 1e-12 { n / b } else { 1.0 }));
-}
-
 fn rgb(c: [f32; 3]) -> Color32 {
     let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
     Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
@@ -380,13 +394,29 @@ fn draw_mesh(
     };
     let selected = input.selected.map(|s| s as u16);
     let mut ratios = Vec::new();
+    let layout = crate::anim::MorphLayout::of_meshes(&asset.meshes);
+    let displacement_range = super::morphs::displacement_range(asset, &input.pose.morph_weights);
+    if shading == Shading::Stretch && cache.edges.as_ref().is_none_or(|(g, _)| *g != input.doc.generation) {
+        let edges = asset.meshes.iter().map(|m| unique_edges(&m.indices, m.positions.len())).collect();
+        cache.edges = Some((input.doc.generation, edges));
+    }
 
     for (mi, mesh) in asset.meshes.iter().enumerate() {
         let (Some(pos), Some(nrm)) = (cache.skinned_positions.get(mi), cache.skinned_normals.get(mi)) else {
             continue;
         };
-        if shading == Shading::Stretch {
-            stretch_ratios(mesh, pos, &mut ratios);
+        if shading == Shading::Stretch
+            && let Some(edges) = cache.edges.as_ref().and_then(|(_, e)| e.get(mi))
+        {
+            vertex_stretch(&mesh.positions, pos, edges, &mut ratios);
+        }
+        if shading == Shading::MorphDisplacement {
+            // The same measure as the GPU's: how far the active targets move each vertex before skinning.
+            let weights = input.pose.morph_weights.get(layout.mesh_range(mi)).unwrap_or_default();
+            let (mut morphed, mut morphed_normals) = (Vec::new(), Vec::new());
+            apply_morphs(mesh, weights, &mut morphed, &mut morphed_normals);
+            ratios.clear();
+            ratios.extend(morphed.iter().zip(&mesh.positions).map(|(m, p)| m.distance(*p) / displacement_range));
         }
         cache.projected.clear();
         cache.projected.extend(pos.iter().map(|p| project(view_proj, rect, to_viewer.transform_point3(*p))));
@@ -455,8 +485,17 @@ fn draw_mesh(
                         let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
                         shade(bone_color(usize::from(j[best])), 0.4 + 0.6 * lambert)
                     }
-                    Shading::Stretch => {
-                        shade(stretch_color(ratios.get(i).copied().unwrap_or(1.0), 0.25), 0.5 + 0.5 * lambert)
+                    Shading::Stretch => shade(
+                        stretch_color(ratios.get(i).copied().unwrap_or(1.0), STRETCH_COLOUR_RANGE),
+                        0.5 + 0.5 * lambert,
+                    ),
+                    Shading::MorphDisplacement => {
+                        let h = heat(ratios.get(i).copied().unwrap_or(0.0));
+                        shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * lambert)
+                    }
+                    Shading::VertexColors => {
+                        let [r, g, b, _] = mesh.colors.get(i).copied().unwrap_or([255; 4]);
+                        shade([r, g, b].map(|v| f32::from(v) / 255.0), lambert)
                     }
                 };
                 out.colored_vertex([a, b, c][k], color);
@@ -529,6 +568,35 @@ fn draw_grid(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &View
         }
     }
     painter.add(Shape::mesh(mesh));
+}
+
+/// The model script's hitboxes, attachments and boxes: the lines where the GPU does not draw them (`lines`),
+/// and the attachments' names either way (text is the painter's).
+fn draw_script_shapes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, lines: bool) {
+    let shapes = super::script_shapes::script_shapes(
+        &input.doc.asset,
+        &input.pose.to_root,
+        input.doc.bind_bounds.sizing_radius(),
+    );
+    let color = |c: [u8; 4]| Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
+    if lines {
+        for (a, b, c) in &shapes.segments {
+            if let Some(s) = project_segment(view_proj, rect, *a, *b) {
+                painter.line_segment(s, Stroke::new(1.2, color(*c)));
+            }
+        }
+    }
+    for marker in &shapes.markers {
+        if let Some((p, _)) = project(view_proj, rect, marker.position) {
+            painter.text(
+                p + Vec2::new(6.0, -6.0),
+                egui::Align2::LEFT_BOTTOM,
+                &marker.label,
+                egui::FontId::proportional(11.0),
+                color(marker.color),
+            );
+        }
+    }
 }
 
 fn draw_box(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, b: Bounds, stroke: Stroke) {
@@ -895,10 +963,15 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
     });
 }
 
-fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
+/// Draws the status line along the viewport's bottom; returns its height.
+fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
     let s = input.status;
     let mut parts = vec![
-        format!("{:.0} fps", s.fps),
+        if s.skipped_frames > 0 {
+            format!("{:.0} fps ({} clip frames skipped)", s.fps, group(s.skipped_frames as usize))
+        } else {
+            format!("{:.0} fps", s.fps)
+        },
         format!("{} triangles", group(s.triangles)),
         format!("{} vertices", group(s.vertices)),
         format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
@@ -913,6 +986,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) {
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
     painter.rect_filled(strip, 0.0, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
+    strip.height()
 }
 
 /// 12345 → "12,345".

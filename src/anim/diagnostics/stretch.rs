@@ -57,7 +57,7 @@ impl EdgeSet {
         // the list being built never outgrows the budget by much.
         let tri_stride =
             if triangles.saturating_mul(3) / 2 > max_edges { (triangles * 3).div_ceil(max_edges) } else { 1 };
-        let raw = unique_edges(mesh, n, tri_stride);
+        let raw = crate::anim::edges::unique_edges_with_triangles(&mesh.indices, n, tri_stride);
         let mut sampled = tri_stride > 1;
         let mut raw = raw;
         if raw.len() > max_edges {
@@ -186,51 +186,6 @@ fn bones_label(asset: &Asset, bones: [u16; 2]) -> String {
     } else {
         format!("bones {} and {}", name(bones[0]), name(bones[1]))
     }
-}
-
-/// The unique edges `(a, b, triangle)` with `a < b` of every `tri_stride`-th triangle, in order of `a` then
-/// `b`, each naming the lowest triangle it belongs to. A bucket pass by `a` (a counting sort) instead of a
-/// comparison sort: linear in the triangle count, and each bucket holds only the few edges of one vertex.
-fn unique_edges(mesh: &Mesh, n: usize, tri_stride: usize) -> Vec<(u32, u32, u32)> {
-    let valid = |tri: &[u32]| tri.iter().all(|&i| (i as usize) < n);
-    let edges_of = |tri: &[u32]| [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])];
-    let triangles = || mesh.indices.chunks_exact(3).enumerate().step_by(tri_stride.max(1)).filter(|(_, t)| valid(t));
-    let mut start = vec![0u32; n + 1];
-    for (_, tri) in triangles() {
-        for (a, b) in edges_of(tri) {
-            if a != b {
-                start[a.min(b) as usize + 1] += 1;
-            }
-        }
-    }
-    for v in 0..n {
-        start[v + 1] += start[v];
-    }
-    let total = start[n] as usize;
-    let mut fill = start.clone();
-    let mut slots = vec![(0u32, 0u32); total];
-    for (t, tri) in triangles() {
-        for (a, b) in edges_of(tri) {
-            if a != b {
-                let f = &mut fill[a.min(b) as usize];
-                slots[*f as usize] = (a.max(b), t as u32);
-                *f += 1;
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(total / 2 + 1);
-    for v in 0..n {
-        let bucket = &mut slots[start[v] as usize..start[v + 1] as usize];
-        bucket.sort_unstable();
-        let mut last = None;
-        for &(b, t) in bucket.iter() {
-            if last != Some(b) {
-                out.push((v as u32, b, t));
-                last = Some(b);
-            }
-        }
-    }
-    out
 }
 
 /// Buffers for evaluating clip poses, made once per diagnosis.

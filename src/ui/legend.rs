@@ -1,0 +1,171 @@
+//! Legends of the analysis shading modes, drawn in the viewport's lower-left corner: what a colour means in
+//! numbers. Bone weights: the heat scale from 0 to 1 for the selected bone. Stretch: the colour scale of vertex
+//! stretch ([`crate::anim::edges`]) with its ends and the measure's definition. Dominant bone: the bones that
+//! dominate the most vertices, each with its colour and name. Vertex colours: what the file's colours are.
+//!
+//! Reads the document and the UI state; draws with the egui painter; changes nothing.
+
+use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
+
+use crate::anim::edges::STRETCH_COLOUR_RANGE;
+use crate::scene::Asset;
+
+use super::state::Shading;
+use super::viewport::{bone_color, heat, stretch_color};
+
+/// Bones listed in the dominant-bone legend.
+const DOMINANT_ROWS: usize = 10;
+
+/// How many vertices each bone dominates (has the largest weight of), over every mesh.
+pub fn dominant_counts(asset: &Asset) -> Vec<usize> {
+    let mut counts = vec![0usize; asset.skeleton.len()];
+    for mesh in &asset.meshes {
+        for (joints, weights) in mesh.joints.iter().zip(&mesh.weights) {
+            let best = (0..4).max_by(|&p, &q| weights[p].total_cmp(&weights[q])).unwrap_or(0);
+            if let Some(c) = counts.get_mut(usize::from(joints[best])) {
+                *c += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// The bones to list: most dominated vertices first, at most [`DOMINANT_ROWS`], with their counts.
+pub fn dominant_rows(counts: &[usize]) -> Vec<(usize, usize)> {
+    let mut rows: Vec<(usize, usize)> = counts.iter().copied().enumerate().filter(|(_, c)| *c > 0).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    rows.truncate(DOMINANT_ROWS);
+    rows
+}
+
+/// What a legend shows.
+pub struct LegendInput<'a> {
+    pub shading: Shading,
+    pub asset: &'a Asset,
+    pub selected: Option<usize>,
+    /// Vertices each bone dominates ([`dominant_counts`]).
+    pub dominant: &'a [usize],
+    /// The displacement (model units) the morph-displacement mode shows as full red.
+    pub morph_range: f32,
+}
+
+/// Draws the legend of the shading mode (nothing for the plain modes) with its lower-left corner at `corner`.
+pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
+    let LegendInput { shading, asset, selected, dominant, morph_range } = *input;
+    let painter = ui.painter();
+    let text = ui.visuals().text_color();
+    let weak = ui.visuals().weak_text_color();
+    let font = egui::FontId::proportional(12.0);
+    let mut lines: Vec<(String, Color32)> = Vec::new();
+    let (title, ramp): (String, Option<Box<dyn Fn(f32) -> Color32>>) = match shading {
+        Shading::BoneWeights => {
+            let bone = selected.and_then(|b| asset.skeleton.names.get(b)).map_or("no bone selected", String::as_str);
+            (format!("Weight of {bone}"), Some(Box::new(heat)))
+        }
+        Shading::Stretch => {
+            lines.push(("vertex stretch: its most deformed edge,".to_owned(), weak));
+            lines.push(("posed length ÷ bind length".to_owned(), weak));
+            let ramp = |t: f32| {
+                let ratio = 1.0 - STRETCH_COLOUR_RANGE + 2.0 * STRETCH_COLOUR_RANGE * t;
+                let [r, g, b] = stretch_color(ratio, STRETCH_COLOUR_RANGE);
+                Color32::from_rgb((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8)
+            };
+            ("Stretch".to_owned(), Some(Box::new(ramp)))
+        }
+        Shading::DominantBone => ("Bone with the largest weight".to_owned(), None),
+        Shading::MorphDisplacement => {
+            lines.push(("how far the active morph targets".to_owned(), weak));
+            lines.push(("move each vertex (model units)".to_owned(), weak));
+            ("Morph displacement".to_owned(), Some(Box::new(heat)))
+        }
+        Shading::VertexColors => {
+            let count: usize = asset.meshes.iter().map(|m| m.colors.len()).sum();
+            let note = if count == 0 { "none in this file: white" } else { "the file's RGB, lit" };
+            lines.push((note.to_owned(), weak));
+            ("Vertex colours".to_owned(), None)
+        }
+        _ => return,
+    };
+    let ends = match shading {
+        Shading::BoneWeights => ["0".to_owned(), "0.5".to_owned(), "1".to_owned()],
+        Shading::MorphDisplacement => {
+            ["0".to_owned(), format!("{:.3}", morph_range * 0.5), format!("{morph_range:.3}")]
+        }
+        _ => [
+            format!("≤ {:.2}×", 1.0 - STRETCH_COLOUR_RANGE),
+            "1×".to_owned(),
+            format!("≥ {:.2}×", 1.0 + STRETCH_COLOUR_RANGE),
+        ],
+    };
+    let rows = if shading == Shading::DominantBone { dominant_rows(dominant) } else { Vec::new() };
+
+    let width = 230.0;
+    let line_h = 15.0;
+    let ramp_h = if ramp.is_some() { 30.0 } else { 0.0 };
+    let height = 22.0 + ramp_h + line_h * (lines.len() + rows.len()) as f32 + 6.0;
+    let rect = Rect::from_min_size(Pos2::new(corner.x, corner.y - height), Vec2::new(width, height));
+    painter.rect_filled(rect, 4.0, ui.visuals().panel_fill.gamma_multiply(0.92));
+    painter.rect_stroke(
+        rect,
+        4.0,
+        Stroke::new(1.0, ui.visuals().widgets.noninteractive.bg_stroke.color),
+        egui::StrokeKind::Inside,
+    );
+    let mut y = rect.top() + 6.0;
+    painter.text(Pos2::new(rect.left() + 8.0, y), egui::Align2::LEFT_TOP, title, font.clone(), text);
+    y += 18.0;
+    if let Some(ramp) = ramp {
+        let bar = Rect::from_min_size(Pos2::new(rect.left() + 8.0, y), Vec2::new(width - 16.0, 10.0));
+        let steps = 48;
+        for i in 0..steps {
+            let t = (i as f32 + 0.5) / steps as f32;
+            let x0 = bar.left() + bar.width() * i as f32 / steps as f32;
+            let x1 = bar.left() + bar.width() * (i + 1) as f32 / steps as f32;
+            painter.rect_filled(Rect::from_x_y_ranges(x0..=x1 + 0.5, bar.y_range()), 0.0, ramp(t));
+        }
+        let label_y = bar.bottom() + 2.0;
+        for (k, label) in ends.iter().enumerate() {
+            let x = bar.left() + bar.width() * k as f32 / 2.0;
+            let align = [egui::Align2::LEFT_TOP, egui::Align2::CENTER_TOP, egui::Align2::RIGHT_TOP][k];
+            painter.text(Pos2::new(x, label_y), align, label, font.clone(), weak);
+        }
+        y += ramp_h;
+    }
+    for (line, colour) in lines {
+        painter.text(Pos2::new(rect.left() + 8.0, y), egui::Align2::LEFT_TOP, line, font.clone(), colour);
+        y += line_h;
+    }
+    for (bone, vertices) in rows {
+        let [r, g, b] = bone_color(bone);
+        let swatch = Rect::from_min_size(Pos2::new(rect.left() + 8.0, y + 2.0), Vec2::splat(10.0));
+        painter.rect_filled(swatch, 2.0, Color32::from_rgb((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8));
+        let name = asset.skeleton.names.get(bone).map_or("?", String::as_str);
+        let label = format!("{name}  ({vertices} vertices)");
+        let colour = if Some(bone) == selected { text } else { weak };
+        painter.text(Pos2::new(rect.left() + 24.0, y), egui::Align2::LEFT_TOP, label, font.clone(), colour);
+        y += line_h;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Mesh, Transform};
+
+    #[test]
+    fn the_dominant_legend_lists_bones_by_the_vertices_they_dominate() {
+        let mut asset = Asset::default();
+        for name in ["root", "arm", "hand"] {
+            asset.skeleton.push(name, None, Transform::IDENTITY);
+        }
+        asset.meshes.push(Mesh {
+            positions: vec![glam::Vec3::ZERO; 4],
+            joints: vec![[0, 1, 0, 0], [2, 1, 0, 0], [1, 2, 0, 0], [1, 0, 0, 0]],
+            weights: vec![[0.2, 0.8, 0.0, 0.0], [0.6, 0.4, 0.0, 0.0], [0.9, 0.1, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]],
+            ..Mesh::default()
+        });
+        let counts = dominant_counts(&asset);
+        assert_eq!(counts, vec![0, 3, 1]);
+        assert_eq!(dominant_rows(&counts), vec![(1, 3), (2, 1)]);
+    }
+}
