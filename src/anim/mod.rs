@@ -16,6 +16,7 @@ pub mod controller;
 pub mod curve;
 pub mod diagnostics;
 pub mod edges;
+pub mod facing;
 pub mod morph;
 pub mod pose;
 pub mod recording;

@@ -86,6 +86,9 @@ pub struct OrbitCamera {
     pub orthographic: bool,
     /// Radius of what was last framed; bounds the clip planes and the zoom.
     pub scene_radius: f32,
+    /// The yaw that looks at the character's front ([`crate::anim::facing`]): the presets turn with it, so
+    /// "Front" shows the face and "Right" the character's right side whatever way the file faces.
+    pub front_yaw: f32,
 }
 
 impl Default for OrbitCamera {
@@ -99,6 +102,7 @@ impl Default for OrbitCamera {
             fov_y: 40f32.to_radians(),
             orthographic: false,
             scene_radius: 1.0,
+            front_yaw: 0.0,
         }
     }
 }
@@ -203,8 +207,12 @@ impl OrbitCamera {
         CameraMatrices { view: self.view(), projection: self.projection(aspect), eye: self.eye() }
     }
 
+    /// Jumps to a preset view of the character (relative to [`OrbitCamera::front_yaw`]).
     pub fn set_preset(&mut self, preset: ViewPreset) {
-        (self.yaw, self.pitch) = preset.angles();
+        use std::f32::consts::{PI, TAU};
+        let (yaw, pitch) = preset.angles();
+        self.yaw = (yaw + self.front_yaw + PI).rem_euclid(TAU) - PI;
+        self.pitch = pitch;
     }
 
     /// Orbits by a screen-space drag of (dx, dy) points.

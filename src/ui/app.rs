@@ -248,7 +248,14 @@ impl eframe::App for ViewerApp {
         for f in fired {
             view.record(f);
         }
-        view.player.evaluate(&mut view.pose);
+        let root_before = self.root_position();
+        self.view.player.evaluate(&mut self.view.pose);
+        if self.state.follow_root
+            && let (Some(before), Some(after)) = (root_before, self.root_position())
+        {
+            // The camera keeps its offset from the root: the character stays where it is on screen.
+            self.camera.target += after - before;
+        }
         self.update_display_palette();
         let view = &mut self.view;
         view.recording_poses.resize_with(view.doc.asset.recordings.len(), RecordingPose::default);
@@ -258,7 +265,7 @@ impl eframe::App for ViewerApp {
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut cmds));
         if self.state.show_timeline {
-            egui::Panel::bottom("timeline").resizable(true).default_size(250.0).min_size(120.0).show(ui, |ui| {
+            egui::Panel::bottom("timeline").resizable(true).default_size(195.0).min_size(120.0).show(ui, |ui| {
                 let input = timeline::TimelineInput {
                     doc: &self.view.doc,
                     player: &self.view.player,
@@ -318,6 +325,7 @@ impl eframe::App for ViewerApp {
         if self.frame_next {
             // A new scene: frame the whole first clip, so that the animation stays in view.
             self.frame_next = false;
+            self.face_front();
             self.frame_clip();
             if let Some(z) = self.script.zoom.take() {
                 // Zoom towards the selection (`--select`), not the middle of the screen.

@@ -58,6 +58,14 @@ impl ViewerApp {
                 }
             }
             Command::View(p) => self.camera.set_preset(p),
+            Command::SetFrontHere => {
+                self.camera.front_yaw = self.camera.yaw;
+                if let Some(model) = self.view.doc.paths().first() {
+                    self.state.front_overrides.insert(model.clone(), self.camera.yaw);
+                }
+                self.notify("Front is now this view (remembered for this file)".to_owned());
+            }
+            Command::SetFollowRoot(on) => self.state.follow_root = on,
             Command::ToggleProjection => {
                 self.camera.orthographic = !self.camera.orthographic;
                 self.state.orthographic = self.camera.orthographic;

@@ -68,6 +68,10 @@ pub enum Command {
     Zoom(f32),
     FrameAll,
     FrameSelected,
+    /// Make the current view direction the character's front (remembered for the open model).
+    SetFrontHere,
+    /// Keep the camera on the character's root while it moves.
+    SetFollowRoot(bool),
     View(ViewPreset),
     ToggleProjection,
     SetShading(Shading),

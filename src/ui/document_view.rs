@@ -240,12 +240,29 @@ impl ViewerApp {
     }
 
     /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
+    /// Turns the camera's presets to the new document's front: the user's override for this file, else the
+    /// facing its bones' side names give, else +Z; and looks at it from the front right, a little above.
+    pub(super) fn face_front(&mut self) {
+        let model = self.view.doc.paths().first().cloned();
+        let remembered = model.and_then(|m| self.state.front_overrides.get(&m).copied());
+        let derived = crate::anim::facing::front_direction(&self.view.doc.asset).map(crate::anim::facing::yaw_facing);
+        self.camera.front_yaw = remembered.or(derived).unwrap_or(0.0);
+        self.camera.yaw = self.camera.front_yaw + 0.5;
+    }
+
+    /// Where the root bone is now (viewer frame), for "follow the root".
+    pub(super) fn root_position(&self) -> Option<glam::Vec3> {
+        let root = self.view.doc.asset.skeleton.parents.iter().position(Option::is_none)?;
+        let m = self.view.pose.to_root.get(root)?;
+        Some(self.view.doc.asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
+    }
+
     pub(super) fn frame_clip(&mut self) {
         let asset = &self.view.doc.asset;
         let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
-        if let Some(clip) =
-            self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c))
-        {
+        // Following the root, the camera moves with the character: frame the pose, not the path it runs along.
+        let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c));
+        if let Some(clip) = clip.filter(|_| !self.state.follow_root) {
             const SAMPLES: usize = 12;
             for i in 0..=SAMPLES {
                 let t = clip.duration * i as f32 / SAMPLES as f32;

@@ -106,8 +106,26 @@ impl ViewerApp {
                         cmds.push(Command::View(p));
                     }
                 }
+                if ui
+                    .button("Make this view the front")
+                    .on_hover_text(
+                        "The presets turn so that Front is the current view, remembered for this file (where the \
+                         side names of the bones did not say which way the character faces, or said it wrongly)",
+                    )
+                    .clicked()
+                {
+                    cmds.push(Command::SetFrontHere);
+                }
                 if ui.button("Frame all  (F)").clicked() {
                     cmds.push(Command::FrameAll);
+                }
+                let mut follow = self.state.follow_root;
+                if ui
+                    .checkbox(&mut follow, "Follow the root")
+                    .on_hover_text("The camera moves with the character's root, so a running character stays on screen")
+                    .changed()
+                {
+                    cmds.push(Command::SetFollowRoot(follow));
                 }
                 ui.separator();
                 let mut cull = self.state.cull_back_faces;

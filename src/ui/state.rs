@@ -238,6 +238,10 @@ pub struct UiState {
     pub cull_back_faces: bool,
     /// Skin every vertex with the selected bone's matrix alone (shows what that one matrix does to the mesh).
     pub skin_selected_only: bool,
+    /// The camera follows the character's root bone.
+    pub follow_root: bool,
+    /// Per model file, the yaw the user made the front ("Make this view the front"), over the derived facing.
+    pub front_overrides: std::collections::BTreeMap<PathBuf, f32>,
 }
 
 impl Default for UiState {
@@ -258,6 +262,8 @@ impl Default for UiState {
             show_frames: true,
             cull_back_faces: true,
             skin_selected_only: false,
+            follow_root: false,
+            front_overrides: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -1,0 +1,135 @@
+//! Which way a character faces, so the viewer's "Front" shows its face whatever the exporter's conventions.
+//!
+//! Formats disagree on where "forward" is (Valve and 3ds Max characters usually face −Y of their Z-up files,
+//! Unreal ones ±X or ±Y depending on the game), and the axis conversion into the viewer frame cannot know which
+//! one a file followed. The skeleton can: nearly every rig names its sides (`Bip01 L Thigh`, `ValveBiped.Bip01_R_Hand`,
+//! `thigh_l`, `LeftUpLeg`, `UpperArm.L`). In the bind pose, in the viewer frame, the mean of the left-side joints
+//! minus the mean of the right-side joints is the character's left; with Y up, its front is `left × up`. A rig
+//! without side names (a prop, a head alone, a recording) gets `None` and the viewer keeps its default (+Z).
+//!
+//! Pure computation over the skeleton; reads nothing else.
+
+use glam::Vec3;
+
+use crate::scene::Asset;
+
+/// Which side a bone name says it is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// The side a bone name names, from its words: `L`/`Left`/`R`/`Right` as a word of their own (split at spaces,
+/// `_`, `.`, `:`, `-`), or a word starting with `Left`/`Right` (`LeftUpLeg`).
+pub fn side_of(name: &str) -> Option<Side> {
+    let mut side = None;
+    for word in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        let lower = word.to_ascii_lowercase();
+        let this = if lower == "l" || lower.starts_with("left") {
+            Some(Side::Left)
+        } else if lower == "r" || lower.starts_with("right") {
+            Some(Side::Right)
+        } else {
+            None
+        };
+        if this.is_some() {
+            side = this;
+        }
+    }
+    side
+}
+
+/// The character's front in the viewer frame (a horizontal unit vector), from its side-named bones in the bind
+/// pose; `None` without a usable left/right pair.
+pub fn front_direction(asset: &Asset) -> Option<Vec3> {
+    let to_viewer = asset.axes.to_viewer;
+    let to_root = asset.skeleton.bind_to_root();
+    let (mut left, mut right) = ((Vec3::ZERO, 0u32), (Vec3::ZERO, 0u32));
+    let mut bounds = crate::scene::Bounds::EMPTY;
+    for (name, m) in asset.skeleton.names.iter().zip(&to_root) {
+        let p = to_viewer.transform_point3(m.w_axis.truncate());
+        if !p.is_finite() {
+            continue;
+        }
+        bounds.add(p);
+        match side_of(name) {
+            Some(Side::Left) => left = (left.0 + p, left.1 + 1),
+            Some(Side::Right) => right = (right.0 + p, right.1 + 1),
+            None => {}
+        }
+    }
+    if left.1 == 0 || right.1 == 0 {
+        return None;
+    }
+    let lateral = left.0 / left.1 as f32 - right.0 / right.1 as f32;
+    let horizontal = Vec3::new(lateral.x, 0.0, lateral.z);
+    // Sides closer than 1 % of the skeleton's size say nothing (a mislabelled or collapsed rig).
+    if horizontal.length() <= bounds.radius() * 0.01 {
+        return None;
+    }
+    Some(horizontal.normalize().cross(Vec3::Y))
+}
+
+/// The orbit camera's yaw that looks at a character facing `front` (yaw 0 looks from +Z).
+pub fn yaw_facing(front: Vec3) -> f32 {
+    front.x.atan2(front.z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{AxisConversion, Transform};
+    use glam::Quat;
+
+    #[test]
+    fn sides_are_read_from_the_words_of_a_name() {
+        for (name, side) in [
+            ("Bip01 L Thigh", Some(Side::Left)),
+            ("ValveBiped.Bip01_R_Hand", Some(Side::Right)),
+            ("thigh_l", Some(Side::Left)),
+            ("mixamorig:LeftUpLeg", Some(Side::Left)),
+            ("UpperArm.R", Some(Side::Right)),
+            ("Bip01 Spine", None),
+            ("Pelvis", None),
+            ("Larm", None),
+        ] {
+            assert_eq!(side_of(name), side, "{name}");
+        }
+    }
+
+    fn biped(axes: AxisConversion, left: Vec3) -> Asset {
+        let mut asset = Asset::default();
+        asset.axes = axes;
+        asset.skeleton.push("Bip01 Pelvis", None, Transform::IDENTITY);
+        let at = |v: Vec3| Transform::from_translation_rotation(v, Quat::IDENTITY);
+        asset.skeleton.push("Bip01 L Thigh", Some(0), at(left));
+        asset.skeleton.push("Bip01 R Thigh", Some(0), at(-left));
+        asset.skeleton.push("Bip01 Head", Some(0), at(Vec3::Z * 5.0));
+        asset.skeleton.recompute_inverse_bind();
+        asset
+    }
+
+    #[test]
+    fn a_z_up_character_whose_left_is_plus_x_faces_minus_y_and_the_viewer_plus_z() {
+        // Max and Valve characters: left +X, front −Y in the file; (x, y, z) → (x, z, −y) puts the front at +Z.
+        let asset = biped(AxisConversion::z_up_right_handed(), Vec3::X);
+        let front = front_direction(&asset).unwrap();
+        assert!(front.abs_diff_eq(Vec3::Z, 1e-6), "{front}");
+        assert!(yaw_facing(front).abs() < 1e-6);
+        // A character turned to face +X of the file (left +Y): the front preset turns with it.
+        let turned = biped(AxisConversion::z_up_right_handed(), Vec3::Y);
+        let front = front_direction(&turned).unwrap();
+        assert!(front.abs_diff_eq(Vec3::X, 1e-6), "{front}");
+        assert!((yaw_facing(front) - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rigs_without_sides_have_no_front() {
+        let mut asset = Asset::default();
+        asset.skeleton.push("root", None, Transform::IDENTITY);
+        assert_eq!(front_direction(&asset), None);
+        // Sides on top of each other say nothing either.
+        assert_eq!(front_direction(&biped(AxisConversion::IDENTITY, Vec3::Y)), None);
+    }
+}
