@@ -1,5 +1,7 @@
 //! Writes large, valid test files for benchmarks and side-by-side comparisons:
-//! `cargo run --release --example generate -- smd|ase OUT.smd SIZE_MB`.
+//! `cargo run --release --example generate -- smd|ase OUT.smd SIZE_MB`, and a character of a real game's scale
+//! for the viewer's frame rate: `… -- character OUT_DIR` writes `character.smd` (481 bones, about 12,000
+//! vertices, four influences each) and `character_wave.smd` (60 frames moving every bone).
 //!
 //! The SMD is a Source-style reference mesh (a 30-bone chain, each vertex weighted to two or three bones), the
 //! ASE a set of grid meshes with texture coordinates, normals and a material. Both are tessellated grids, so
@@ -12,6 +14,19 @@ const BONES: usize = 30;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("character") {
+        let Some(dir) = args.get(2) else {
+            eprintln!("usage: generate character OUT_DIR");
+            std::process::exit(2);
+        };
+        let dir = std::path::Path::new(dir);
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for (name, text) in [("character.smd", character_reference()), ("character_wave.smd", character_wave())] {
+            std::fs::write(dir.join(name), &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            eprintln!("{}: {} bytes", dir.join(name).display(), text.len());
+        }
+        return;
+    }
     let (Some(kind), Some(out), Some(size)) =
         (args.get(1), args.get(2), args.get(3).and_then(|s| s.parse::<f64>().ok()))
     else {
@@ -157,5 +172,118 @@ fn ase(target: usize) -> String {
         );
         object += 1;
     }
+    s
+}
+
+/// Bones of the generated character: a spine of 21 with 20 limbs of 23 bones each (481 in all).
+const CHARACTER_LIMBS: usize = 20;
+const CHARACTER_LIMB_BONES: usize = 23;
+const CHARACTER_BONES: usize = 21 + CHARACTER_LIMBS * CHARACTER_LIMB_BONES;
+
+/// Parent and bind translation (Z up) of bone `b`: the spine goes up, limb `l` starts at spine bone `l + 1`
+/// and reaches out at its own angle.
+fn character_bone(b: usize) -> (i64, [f32; 3]) {
+    if b == 0 {
+        return (-1, [0.0, 0.0, 40.0]);
+    }
+    if b < 21 {
+        return (b as i64 - 1, [0.0, 0.0, 4.0]);
+    }
+    let limb = (b - 21) / CHARACTER_LIMB_BONES;
+    let k = (b - 21) % CHARACTER_LIMB_BONES;
+    let angle = limb as f32 / CHARACTER_LIMBS as f32 * std::f32::consts::TAU;
+    let step = [angle.cos() * 2.0, angle.sin() * 2.0, -0.3];
+    if k == 0 { ((limb + 1) as i64, step) } else { ((b - 1) as i64, step) }
+}
+
+/// The bind-pose position of every bone (sum of translations up the chain; the bind pose has no rotation).
+fn character_bind_positions() -> Vec<[f32; 3]> {
+    let mut out: Vec<[f32; 3]> = Vec::with_capacity(CHARACTER_BONES);
+    for b in 0..CHARACTER_BONES {
+        let (parent, t) = character_bone(b);
+        let base = if parent < 0 { [0.0; 3] } else { out[parent as usize] };
+        out.push([base[0] + t[0], base[1] + t[1], base[2] + t[2]]);
+    }
+    out
+}
+
+fn character_nodes(s: &mut String) {
+    s.push_str("version 1\nnodes\n");
+    for b in 0..CHARACTER_BONES {
+        let _ = writeln!(s, "{b} \"bone{b}\" {}", character_bone(b).0);
+    }
+    s.push_str("end\n");
+}
+
+/// Reference mesh: a small sphere of 24 vertices around each bone, skinned to it, its parent, and the two
+/// nearest bones after it (four influences), 481 × 24 ≈ 11,500 vertices.
+fn character_reference() -> String {
+    let mut s = String::new();
+    character_nodes(&mut s);
+    s.push_str("skeleton\ntime 0\n");
+    for b in 0..CHARACTER_BONES {
+        let t = character_bone(b).1;
+        let _ = writeln!(s, "{b} {:.6} {:.6} {:.6} 0 0 0", t[0], t[1], t[2]);
+    }
+    s.push_str("end\ntriangles\n");
+    let positions = character_bind_positions();
+    let (rings, segments) = (3usize, 8usize);
+    for (b, centre) in positions.iter().enumerate() {
+        let parent = character_bone(b).0.max(0) as usize;
+        let links = [b, parent, (b + 1).min(CHARACTER_BONES - 1), (b + 2).min(CHARACTER_BONES - 1)];
+        let vertex = |ring: usize, seg: usize| {
+            let theta = (ring as f32 + 0.5) / rings as f32 * std::f32::consts::PI;
+            let phi = seg as f32 / segments as f32 * std::f32::consts::TAU;
+            let n = [theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos()];
+            let p = [centre[0] + n[0] * 1.2, centre[1] + n[1] * 1.2, centre[2] + n[2] * 1.2];
+            (p, n)
+        };
+        for ring in 0..rings - 1 {
+            for seg in 0..segments {
+                let quad = [(ring, seg), (ring, seg + 1), (ring + 1, seg + 1), (ring + 1, seg)];
+                for tri in [[quad[0], quad[1], quad[2]], [quad[0], quad[2], quad[3]]] {
+                    s.push_str("skin.tga\n");
+                    for (r, g) in tri {
+                        let (p, n) = vertex(r, g % segments);
+                        let _ = writeln!(
+                            s,
+                            "{b} {:.4} {:.4} {:.4} {:.4} {:.4} {:.4} {:.4} {:.4} 4 {} 0.55 {} 0.25 {} 0.12 {} 0.08",
+                            p[0],
+                            p[1],
+                            p[2],
+                            n[0],
+                            n[1],
+                            n[2],
+                            g as f32 / segments as f32,
+                            r as f32 / rings as f32,
+                            links[0],
+                            links[1],
+                            links[2],
+                            links[3]
+                        );
+                    }
+                }
+            }
+        }
+    }
+    s.push_str("end\n");
+    s
+}
+
+/// Sixty frames at 30 fps in which every bone sways about its own axis, limbs in a travelling wave.
+fn character_wave() -> String {
+    let mut s = String::new();
+    character_nodes(&mut s);
+    s.push_str("skeleton\n");
+    for frame in 0..60 {
+        let _ = writeln!(s, "time {frame}");
+        let phase = frame as f32 / 60.0 * std::f32::consts::TAU;
+        for b in 0..CHARACTER_BONES {
+            let t = character_bone(b).1;
+            let swing = 0.25 * (phase + b as f32 * 0.3).sin();
+            let _ = writeln!(s, "{b} {:.6} {:.6} {:.6} {:.6} {:.6} {swing:.6}", t[0], t[1], t[2], swing * 0.5, 0.0);
+        }
+    }
+    s.push_str("end\n");
     s
 }

@@ -99,8 +99,7 @@ mod tests {
     }
 
     fn biped(axes: AxisConversion, left: Vec3) -> Asset {
-        let mut asset = Asset::default();
-        asset.axes = axes;
+        let mut asset = Asset { axes, ..Asset::default() };
         asset.skeleton.push("Bip01 Pelvis", None, Transform::IDENTITY);
         let at = |v: Vec3| Transform::from_translation_rotation(v, Quat::IDENTITY);
         asset.skeleton.push("Bip01 L Thigh", Some(0), at(left));

@@ -140,6 +140,8 @@ pub struct SceneInput<'a> {
     pub palette: &'a [Mat4],
     /// One weight per morph target of the model (the controller's layout), after manual overrides.
     pub morph_weights: &'a [f32],
+    /// Input recordings evaluated now (hands, gaze, head camera), drawn depth-tested with the mesh.
+    pub recordings: &'a [crate::anim::recording::RecordingPose],
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
@@ -190,6 +192,19 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     }
     if state.overlays.bounds && !bounds.is_empty() {
         f.overlay.aabb(&bounds, [200, 170, 60, 255], Depth::Tested);
+    }
+    if !input.recordings.is_empty() {
+        let shapes = super::recording_shapes::recording_shapes(
+            input.recordings,
+            input.doc.asset.axes.to_viewer,
+            state.overlays.joint_axes,
+        );
+        for (a, b, color) in shapes.segments {
+            f.overlay.line(a, b, color, Depth::Tested);
+        }
+        for (p, color, size) in shapes.points {
+            f.overlay.point(p, size, color, Depth::Tested);
+        }
     }
     if state.overlays.script_shapes {
         let shapes =

@@ -13,6 +13,9 @@ use crate::scene::Asset;
 use super::state::Shading;
 use super::viewport::{bone_color, heat, stretch_color};
 
+/// A colour scale: maps 0..1 along the bar to a colour.
+type Ramp = Box<dyn Fn(f32) -> Color32>;
+
 /// Bones listed in the dominant-bone legend.
 const DOMINANT_ROWS: usize = 10;
 
@@ -57,7 +60,7 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
     let weak = ui.visuals().weak_text_color();
     let font = egui::FontId::proportional(12.0);
     let mut lines: Vec<(String, Color32)> = Vec::new();
-    let (title, ramp): (String, Option<Box<dyn Fn(f32) -> Color32>>) = match shading {
+    let (title, ramp): (String, Option<Ramp>) = match shading {
         Shading::BoneWeights => {
             let bone = selected.and_then(|b| asset.skeleton.names.get(b)).map_or("no bone selected", String::as_str);
             (format!("Weight of {bone}"), Some(Box::new(heat)))

@@ -26,6 +26,7 @@ pub mod mixer;
 pub mod morphs;
 pub mod outliner;
 pub mod player;
+pub mod recording_shapes;
 pub mod recording_view;
 pub mod script;
 pub mod script_flow;

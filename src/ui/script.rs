@@ -54,7 +54,14 @@ struct Timing {
     launched: Instant,
     first_frame: bool,
     first_scene: bool,
+    /// Frames drawn since the scene came on screen, and since when: the window's real frame rate, reported
+    /// every [`FRAMES_PER_REPORT`] frames.
+    frames: u32,
+    since: Option<Instant>,
 }
+
+/// Frames between two frame-rate reports of `BONESCOPE_TIMING`.
+const FRAMES_PER_REPORT: u32 = 100;
 
 impl Script {
     pub fn new(args: &ViewerArgs, outcome: Outcome, launched: Instant) -> Self {
@@ -79,6 +86,8 @@ impl Script {
                 launched,
                 first_frame: true,
                 first_scene: true,
+                frames: 0,
+                since: None,
             }),
         }
     }
@@ -96,7 +105,8 @@ impl Script {
         }
     }
 
-    /// `BONESCOPE_TIMING`: prints when the first frame is built and when the first scene (`title`) is on screen.
+    /// `BONESCOPE_TIMING`: prints when the first frame is built, when the first scene (`title`) is on screen, and
+    /// then the frame rate over every hundred frames.
     pub fn report_timing(&mut self, scene_shown: Option<&str>) {
         let Some(t) = &mut self.timing else { return };
         let ms = t.launched.elapsed().as_secs_f64() * 1e3;
@@ -107,6 +117,22 @@ impl Script {
         if let Some(title) = scene_shown.filter(|_| t.first_scene) {
             t.first_scene = false;
             eprintln!("bonescope timing: '{title}' on screen {ms:.0} ms after launch");
+            t.since = Some(Instant::now());
+            return;
+        }
+        if let Some(since) = t.since {
+            t.frames += 1;
+            if t.frames == FRAMES_PER_REPORT {
+                let seconds = since.elapsed().as_secs_f64();
+                eprintln!(
+                    "bonescope timing: {} frames in {seconds:.2} s: {:.1} fps ({:.1} ms a frame)",
+                    t.frames,
+                    f64::from(t.frames) / seconds,
+                    seconds * 1e3 / f64::from(t.frames)
+                );
+                t.frames = 0;
+                t.since = Some(Instant::now());
+            }
         }
     }
 

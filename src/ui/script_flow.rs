@@ -80,13 +80,15 @@ mod tests {
 
     #[test]
     fn a_transition_clip_hands_over_to_its_next_ani_which_loops() {
-        let mut asset = Asset::default();
-        asset.clips = vec![
-            clip("t_FistRun_2_FistRunL", false, Some("S_FISTRUNL"), 0.1),
-            clip("s_FistRunL", true, Some("s_FistRunL"), 0.2),
-            clip("t_Stop", false, None, 0.0),
-            Clip { name: "loose".into(), ..Clip::default() },
-        ];
+        let asset = Asset {
+            clips: vec![
+                clip("t_FistRun_2_FistRunL", false, Some("S_FISTRUNL"), 0.1),
+                clip("s_FistRunL", true, Some("s_FistRunL"), 0.2),
+                clip("t_Stop", false, None, 0.0),
+                Clip { name: "loose".into(), ..Clip::default() },
+            ],
+            ..Asset::default()
+        };
         let flow = ScriptFlow::of(&asset);
         assert!(!flow.is_empty());
         // Found case-insensitively, cross-faded over the incoming clip's blend-in.
@@ -100,8 +102,7 @@ mod tests {
 
     #[test]
     fn loose_files_have_no_flow() {
-        let mut asset = Asset::default();
-        asset.clips = vec![Clip::default()];
+        let asset = Asset { clips: vec![Clip::default()], ..Asset::default() };
         assert!(ScriptFlow::of(&asset).is_empty());
     }
 }

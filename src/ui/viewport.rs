@@ -15,7 +15,7 @@ use crate::anim::edges::{STRETCH_COLOUR_RANGE, unique_edges, vertex_stretch};
 use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, apply_morphs, bounds_of_placed, skin_mesh, skin_mesh_morphed, skin_vertex};
 use crate::render::camera::{OrbitCamera, ViewPreset};
-use crate::scene::{Bounds, HAND_BONES, Hand};
+use crate::scene::{Bounds, Hand};
 
 use super::command::Command;
 use super::diagnostics::Highlight;
@@ -109,6 +109,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             to_root: &input.pose.to_root,
             palette: input.palette,
             morph_weights: &input.pose.morph_weights,
+            recordings: input.recordings,
             state: input.state,
             camera: input.camera,
             selected: input.selected,
@@ -150,7 +151,9 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     if input.state.overlays.script_shapes {
         draw_script_shapes(&painter, &view_proj, rect, input, !gpu);
     }
-    draw_recordings(&painter, &view_proj, rect, input);
+    if !gpu {
+        draw_recordings(&painter, &view_proj, rect, input);
+    }
     if let Some(h) = input.highlight {
         draw_highlight(&painter, &view_proj, rect, input, h);
     }
@@ -770,84 +773,22 @@ fn recording_bounds(input: &ViewInput) -> Bounds {
     b
 }
 
+/// Recordings with the painter (the fallback path; the GPU path draws them depth-tested with the mesh).
 fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput) {
-    let m = input.doc.asset.axes.to_viewer;
-    for rec in input.recordings {
-        for hand in Hand::BOTH {
-            let h = rec.hand(hand);
-            if !h.present || !h.tracked {
-                continue;
-            }
-            let base = match hand {
-                Hand::Left => Color32::from_rgb(80, 200, 255),
-                Hand::Right => Color32::from_rgb(255, 130, 90),
-            };
-            let color = if h.pinching { Color32::from_rgb(255, 235, 80) } else { base };
-            let p: Vec<Vec3> = h.joints.iter().map(|j| m.transform_point3(j.position)).collect();
-            for &(a, b) in &HAND_BONES {
-                let (Some(ja), Some(jb)) = (h.joints.get(a), h.joints.get(b)) else { continue };
-                if ja.recorded
-                    && jb.recorded
-                    && let Some(s) = project_segment(view_proj, rect, p[a], p[b])
-                {
-                    painter.line_segment(s, Stroke::new(2.0, color));
-                }
-            }
-            for (j, q) in h.joints.iter().zip(&p) {
-                if j.recorded
-                    && let Some((s, _)) = project(view_proj, rect, *q)
-                {
-                    painter.circle_filled(s, 2.5, color);
-                }
-            }
-            if input.state.overlays.joint_axes {
-                // Each joint's frame, 1.5 cm long: twisted or flipped joint rotations show at a glance.
-                for (j, q) in h.joints.iter().zip(&p) {
-                    if !j.recorded {
-                        continue;
-                    }
-                    for (axis, c) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(AXIS_COLORS) {
-                        let d = m.transform_vector3(j.rotation * axis) * 0.015;
-                        if let Some(s) = project_segment(view_proj, rect, *q, *q + d) {
-                            painter.line_segment(s, Stroke::new(1.2, c));
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(g) = rec.gaze {
-            let o = m.transform_point3(g.origin);
-            let d = m.transform_vector3(g.direction);
-            if let Some(s) = project_segment(view_proj, rect, o, o + d * 2.0) {
-                painter.line_segment(s, Stroke::new(1.5, Color32::from_rgb(120, 255, 120)));
-            }
-        }
-        if let Some(c) = rec.camera {
-            draw_frustum(painter, view_proj, rect, m, c.position, c.rotation);
+    let shapes = super::recording_shapes::recording_shapes(
+        input.recordings,
+        input.doc.asset.axes.to_viewer,
+        input.state.overlays.joint_axes,
+    );
+    let color = |c: [u8; 4]| Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
+    for (a, b, c) in &shapes.segments {
+        if let Some(s) = project_segment(view_proj, rect, *a, *b) {
+            painter.line_segment(s, Stroke::new(1.8, color(*c)));
         }
     }
-}
-
-/// The head camera as a small view frustum (Unity cameras look along +Z with +Y up) with its up edge marked.
-fn draw_frustum(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, m: Mat4, position: Vec3, rotation: glam::Quat) {
-    let (depth, half_w, half_h) = (0.12, 0.07, 0.045);
-    let o = m.transform_point3(position);
-    let corner = |x: f32, y: f32| m.transform_point3(position + rotation * Vec3::new(x * half_w, y * half_h, depth));
-    let corners = [corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)];
-    let stroke = Stroke::new(1.5, Color32::from_gray(215));
-    for (i, &c) in corners.iter().enumerate() {
-        for s in [project_segment(view_proj, rect, o, c), project_segment(view_proj, rect, c, corners[(i + 1) % 4])]
-            .into_iter()
-            .flatten()
-        {
-            painter.line_segment(s, stroke);
-        }
-    }
-    // A small triangle over the top edge says which way is up.
-    let up = m.transform_point3(position + rotation * Vec3::new(0.0, half_h * 1.8, depth));
-    for (a, b) in [(corners[2], up), (up, corners[3])] {
-        if let Some(s) = project_segment(view_proj, rect, a, b) {
-            painter.line_segment(s, Stroke::new(1.5, Color32::from_rgb(70, 200, 70)));
+    for (p, c, size) in &shapes.points {
+        if let Some((s, _)) = project(view_proj, rect, *p) {
+            painter.circle_filled(s, size * 0.5, color(*c));
         }
     }
 }
