@@ -194,6 +194,10 @@ impl ViewerApp {
         ui.separator();
         match self.state.right_tab {
             RightTab::Inspector => {
+                if let Some(picked) = self.view.picked_vertex {
+                    super::vertex_pick::show(ui, &self.view.doc.asset, &self.view.pose, picked);
+                    ui.separator();
+                }
                 inspector::bone(ui, &self.view.doc, &self.view.pose, self.view.selected, &self.state, cmds);
             }
             RightTab::Callbacks => super::mixer::callback_log(ui, &self.view.log, self.view.fired_total, cmds),

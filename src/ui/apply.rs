@@ -146,8 +146,24 @@ impl ViewerApp {
             Command::SelectBone(b) => {
                 if b.is_none() {
                     self.view.highlight = None;
+                    self.view.picked_vertex = None;
                 }
                 self.view.selected = b.filter(|&b| b < asset.skeleton.len());
+            }
+            Command::PickVertex(picked) => {
+                let valid = picked
+                    .filter(|(m, v)| asset.meshes.get(*m).is_some_and(|mesh| (*v as usize) < mesh.positions.len()));
+                self.view.picked_vertex = valid;
+                // Ringed in the viewport like a diagnostics finding's vertex.
+                self.view.highlight = valid.map(|(mesh, v)| super::diagnostics::Highlight {
+                    mesh,
+                    vertices: vec![v],
+                    label: format!("vertex {v}"),
+                });
+                if valid.is_some() {
+                    self.state.right_tab = super::state::RightTab::Inspector;
+                    self.state.show_inspector = true;
+                }
             }
             Command::SetSkinSelectedOnly(on) => self.state.skin_selected_only = on,
             Command::RunDiagnostics => {

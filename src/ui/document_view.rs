@@ -37,6 +37,8 @@ pub struct DocumentView {
     pub selected: Option<usize>,
     /// What the finding last clicked in the Diagnostics tab marks in the viewport.
     pub highlight: Option<Highlight>,
+    /// The vertex picked with Alt+click (mesh, vertex), shown in the inspector.
+    pub picked_vertex: Option<(usize, u32)>,
     /// The callbacks fired lately (at most [`LOG_LIMIT`]), and how many fired in all.
     pub log: VecDeque<Fired>,
     pub fired_total: u64,
@@ -59,6 +61,7 @@ impl DocumentView {
             display_palette: Vec::new(),
             selected: None,
             highlight: None,
+            picked_vertex: None,
             log: VecDeque::new(),
             fired_total: 0,
             generation: 0,
@@ -120,6 +123,7 @@ impl ViewerApp {
         }
         let generation = self.next_generation();
         self.view.highlight = None;
+        self.view.picked_vertex = None;
         let old = std::mem::replace(&mut self.view.doc, Document::new(asset, origins, reports, generation));
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.

@@ -158,6 +158,7 @@ pub const KEYMAP: &[Binding] = &[
     row("Wheel, pinch, Ctrl+left drag", "zoom", &[]),
     row("Two-finger scroll (trackpad)", "orbit; with Shift: pan (where the platform reports a trackpad)", &[]),
     row("Click a joint", "select the bone; double-click frames it", &[]),
+    row("Alt+click the mesh", "pick the vertex: its weights and morph deltas in the inspector", &[]),
     row("Timeline: drag", "scrub (callbacks do not fire while scrubbing)", &[]),
     row("Timeline: wheel / right drag", "zoom / pan the time ruler", &[]),
     row("Drop files on the window", "open a model; animation files bind to the open model", &[]),

@@ -33,6 +33,7 @@ pub mod script_flow;
 pub mod script_shapes;
 pub mod state;
 pub mod timeline;
+pub mod vertex_pick;
 pub mod viewport;
 mod windows;
 

@@ -307,7 +307,23 @@ fn handle_input(
             cmds.push(Command::Zoom(1.0 / zoom));
         }
     }
+    let alt = ui.input(|i| i.modifiers.alt);
     if response.clicked()
+        && alt
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        // Alt+click picks the vertex under the pointer (the inspector shows its weights and morph deltas).
+        let picked = super::vertex_pick::pick(
+            &input.doc.asset,
+            input.palette,
+            &input.pose.morph_weights,
+            input.camera,
+            rect,
+            pos,
+            10.0,
+        );
+        cmds.push(Command::PickVertex(picked));
+    } else if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
         && let Some(bone) = nearest_joint(projected_joints, pos, 12.0)
     {
