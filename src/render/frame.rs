@@ -118,6 +118,8 @@ pub struct FrameData {
     /// [`ShadingMode::MorphDisplacement`], the displacement (model units) shown as full red.
     pub stretch_range: f32,
     pub instances: Vec<ModelInstance>,
+    /// Meshes (indices into each model's asset meshes) not drawn this frame: body-group choices not shown.
+    pub hidden_meshes: Vec<usize>,
     /// All instances' palettes, back to back.
     pub palettes: Vec<Mat4>,
     /// All instances' morph-target weights, back to back.
@@ -137,6 +139,7 @@ impl FrameData {
             cull_back_faces: true,
             stretch_range: crate::anim::edges::STRETCH_COLOUR_RANGE,
             instances: Vec::new(),
+            hidden_meshes: Vec::new(),
             palettes: Vec::new(),
             morph_weights: Vec::new(),
             overlay: Overlay::default(),

@@ -63,6 +63,8 @@ pub struct Renderer {
     batches: Vec<Batch>,
     wireframe: bool,
     cull: bool,
+    /// Meshes not drawn this frame ([`FrameData::hidden_meshes`]).
+    hidden_meshes: Vec<usize>,
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
     order: Vec<usize>,
@@ -307,6 +309,7 @@ impl Renderer {
             batches: Vec::new(),
             wireframe: false,
             cull: true,
+            hidden_meshes: Vec::new(),
             instance_scratch: Vec::new(),
             morph_scratch: Vec::new(),
             order: Vec::new(),
@@ -396,6 +399,7 @@ impl Renderer {
         let stretch = frame.shading == ShadingMode::Stretch;
         self.wireframe = frame.wireframe;
         self.cull = frame.cull_back_faces;
+        self.hidden_meshes.clone_from(&frame.hidden_meshes);
 
         // Group instances by model so each model is one batch of consecutive instances.
         self.order.clear();
@@ -594,7 +598,7 @@ impl Renderer {
             pass.set_bind_group(2, &model.morph_group, &[]);
             let (pipelines, morphs) = self.pipelines_for(batch);
             let instances = batch.first_instance..batch.first_instance + batch.count;
-            for draw in &model.draws {
+            for draw in model.draws.iter().filter(|d| !self.hidden_meshes.contains(&d.mesh)) {
                 let variant = if self.cull { draw.cull } else { CullVariant::None };
                 if current != Some((variant.index(), morphs)) {
                     pass.set_pipeline(&pipelines.fill[variant.index()]);

@@ -254,6 +254,8 @@ pub fn adjacency(vertex_count: usize, edges: &[[u32; 2]], positions: &[Vec3]) ->
 /// One indexed draw of a material subset.
 #[derive(Clone, Copy, Debug)]
 pub struct DrawRange {
+    /// The asset mesh the range draws (for hiding meshes, e.g. body-group choices not shown).
+    pub mesh: usize,
     pub material: usize,
     pub first_index: u32,
     pub index_count: u32,
@@ -356,7 +358,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     let mut draws = Vec::new();
     // Each mesh's first render vertex, or None when it is not drawn (its morph targets keep their numbers).
     let mut mesh_bases: Vec<Option<u32>> = Vec::with_capacity(asset.meshes.len());
-    for mesh in &asset.meshes {
+    for (mesh_index, mesh) in asset.meshes.iter().enumerate() {
         mesh_bases.push(None);
         if let Err(e) = mesh.validate(asset.skeleton.len()) {
             info.warnings.push(format!("not drawn: {e}"));
@@ -393,6 +395,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
                 continue;
             }
             draws.push(DrawRange {
+                mesh: mesh_index,
                 material,
                 first_index: first + subset.first_index,
                 index_count: count,

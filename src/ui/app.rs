@@ -209,7 +209,10 @@ impl ViewerApp {
             RightTab::Morphs => {
                 super::morphs::show(ui, &mut self.panels.morphs, &self.view.doc.asset, &self.view.player.morphs, cmds)
             }
-            RightTab::Files => inspector::files(ui, &self.view.doc),
+            RightTab::Files => {
+                super::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
+                inspector::files(ui, &self.view.doc);
+            }
         }
     }
 }
@@ -320,6 +323,7 @@ impl eframe::App for ViewerApp {
                 recordings: &self.view.recording_poses,
                 status: &status,
                 gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
+                hidden_meshes: &self.view.hidden_meshes,
             };
             viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);
             self.empty_hint(ui, viewport_rect);

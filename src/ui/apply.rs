@@ -150,6 +150,14 @@ impl ViewerApp {
                 }
                 self.view.selected = b.filter(|&b| b < asset.skeleton.len());
             }
+            Command::SetBodyChoice(group, choice) => {
+                let choices = &mut self.view.body_choices;
+                if choices.len() <= group {
+                    choices.resize(group + 1, 0);
+                }
+                choices[group] = choice;
+                self.view.hidden_meshes = super::body_groups::hidden_meshes(asset, choices);
+            }
             Command::PickVertex(picked) => {
                 let valid = picked
                     .filter(|(m, v)| asset.meshes.get(*m).is_some_and(|mesh| (*v as usize) < mesh.positions.len()));

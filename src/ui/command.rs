@@ -106,6 +106,8 @@ pub enum Command {
     ResetMorphs,
     // Selection, panels, misc
     SelectBone(Option<usize>),
+    /// Show choice `.1` of body group `.0`.
+    SetBodyChoice(usize, usize),
     /// Pick a vertex (mesh, vertex) for the inspector, or clear the pick.
     PickVertex(Option<(usize, u32)>),
     /// Skin the mesh with the selected bone's matrix alone.

@@ -39,6 +39,9 @@ pub struct DocumentView {
     pub highlight: Option<Highlight>,
     /// The vertex picked with Alt+click (mesh, vertex), shown in the inspector.
     pub picked_vertex: Option<(usize, u32)>,
+    /// The choice shown of each body group of the model script, and the meshes the others hide.
+    pub body_choices: Vec<usize>,
+    pub hidden_meshes: Vec<usize>,
     /// The callbacks fired lately (at most [`LOG_LIMIT`]), and how many fired in all.
     pub log: VecDeque<Fired>,
     pub fired_total: u64,
@@ -62,6 +65,8 @@ impl DocumentView {
             selected: None,
             highlight: None,
             picked_vertex: None,
+            body_choices: Vec::new(),
+            hidden_meshes: Vec::new(),
             log: VecDeque::new(),
             fired_total: 0,
             generation: 0,
@@ -125,6 +130,11 @@ impl ViewerApp {
         self.view.highlight = None;
         self.view.picked_vertex = None;
         let old = std::mem::replace(&mut self.view.doc, Document::new(asset, origins, reports, generation));
+        // A reload keeps the body-group choices (a choice the script no longer has shows none of its group).
+        if purpose != Purpose::Reload {
+            self.view.body_choices.clear();
+        }
+        self.view.hidden_meshes = super::body_groups::hidden_meshes(&self.view.doc.asset, &self.view.body_choices);
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
             self.view.selected = self

@@ -142,6 +142,8 @@ pub struct SceneInput<'a> {
     pub morph_weights: &'a [f32],
     /// Input recordings evaluated now (hands, gaze, head camera), drawn depth-tested with the mesh.
     pub recordings: &'a [crate::anim::recording::RecordingPose],
+    /// Meshes not drawn (body-group choices not shown).
+    pub hidden_meshes: &'a [usize],
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
@@ -166,6 +168,7 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     f.wireframe = state.overlays.wireframe;
     f.wire_color = if input.dark { [0.0, 0.0, 0.0, 0.55] } else { [0.02, 0.02, 0.05, 0.45] };
     f.cull_back_faces = state.cull_back_faces;
+    f.hidden_meshes = input.hidden_meshes.to_vec();
     if state.overlays.mesh {
         f.add_morphed_instance(model, Mat4::IDENTITY, input.palette, input.morph_weights);
     }

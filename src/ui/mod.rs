@@ -9,6 +9,7 @@
 
 pub mod app;
 mod apply;
+pub mod body_groups;
 pub mod command;
 pub mod diagnostics;
 pub mod document;

@@ -75,6 +75,8 @@ pub struct ViewInput<'a> {
     /// The model on the GPU when the renderer draws the mesh and its overlays; the painter then only adds
     /// text, recordings and the gizmo.
     pub gpu_model: Option<crate::render::ModelId>,
+    /// Meshes not drawn: body-group choices not shown.
+    pub hidden_meshes: &'a [usize],
 }
 
 pub fn background(visuals: &egui::Visuals) -> Color32 {
@@ -110,6 +112,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             palette: input.palette,
             morph_weights: &input.pose.morph_weights,
             recordings: input.recordings,
+            hidden_meshes: input.hidden_meshes,
             state: input.state,
             camera: input.camera,
             selected: input.selected,
@@ -421,6 +424,9 @@ fn draw_mesh(
     }
 
     for (mi, mesh) in asset.meshes.iter().enumerate() {
+        if input.hidden_meshes.contains(&mi) {
+            continue;
+        }
         let (Some(pos), Some(nrm)) = (cache.skinned_positions.get(mi), cache.skinned_normals.get(mi)) else {
             continue;
         };
