@@ -175,13 +175,13 @@ fn the_vta_frames_play_as_a_flex_clip() {
             assert!((g - e).abs() < 1e-5, "at {time}: {w:?} vs {want:?}");
         }
     }
-    // Alone, a VTA is a point mesh with the same clip.
+    // Alone, a VTA is a mesh of its base frame with the same clip.
     let corners = face_corners(5);
     let vta = smd::load_vta(face_vta(&corners).as_bytes(), &LoadOptions::default()).unwrap();
     assert_eq!(vta.clips.len(), 1);
     assert_eq!(vta.clips[0].morph_tracks.len(), 3);
     let ctrl = Controller::for_asset(&vta);
-    assert_eq!(ctrl.sets()[0].morph_binding().len(), 3, "tracks bind to the point mesh's targets");
+    assert_eq!(ctrl.sets()[0].morph_binding().len(), 3, "tracks bind to the VTA mesh's targets");
 }
 
 /// The corpus VTA (Blender Source Tools' cube) on a reference written from its base frame.

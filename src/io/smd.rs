@@ -114,8 +114,8 @@ fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
 
 /// Loads a VTA: the skeleton (if any), a mesh of the base frame that carries one morph target per later frame,
 /// over VTA vertex indices, and the frames as a flex clip. The mesh's faces are rebuilt from the corner order
-/// when the file follows it, else it is a point mesh (see the `vta_alone` module). Use [`attach_vta`] to give the morphs (and the
-/// clip) to the reference mesh.
+/// when the file follows it, else it is a point mesh (see the `vta_alone` module). Use [`attach_vta`] to give
+/// the morphs (and the clip) to the reference mesh.
 pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     let text = super::text::decode_text(bytes);
     let mut p = parse::parse(&text)?;

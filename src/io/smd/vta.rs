@@ -298,7 +298,7 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
     Ok(binding)
 }
 
-/// Rebuilds the base/morph tables from a loaded VTA asset (its point mesh), with its flex clip (or, when it has
+/// Rebuilds the base/morph tables from a loaded VTA asset (its base-frame mesh), with its flex clip (or, when it has
 /// none, one with the flexes at frames 1, 2, … at 30 frames per second).
 pub(super) fn from_vta_asset(vta: &Asset) -> Option<VertexAnimation> {
     let mesh = vta.meshes.iter().find(|m| !m.morph_targets.is_empty())?;
