@@ -278,6 +278,7 @@ fn print_text(out: &mut String, report: &Value) {
             n(&c["tracks"]),
             match n(&c["morph_tracks"]) {
                 0 => String::new(),
+                1 => "1 morph weight track, ".to_owned(),
                 k => format!("{k} morph weight tracks, "),
             },
             n(&c["keys"]),
