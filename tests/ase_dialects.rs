@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use bonescope::anim::{DiagnoseOptions, FindingKind, Pose, Severity, diagnose};
+use bonescope::anim::controller::{Controller, PlaybackType};
+use bonescope::anim::{DiagnoseOptions, FindingKind, Pose, Severity, apply_morphs, diagnose};
 use bonescope::io::{LoadOptions, ase, load_set};
 use bonescope::scene::{Asset, Reading};
 use glam::{Mat4, Quat, Vec3};
@@ -322,6 +323,27 @@ fn vertex_frames_bind_to_the_base_mesh_corner_by_corner() {
     }
     assert_eq!(reports[0].clips, vec!["test".to_owned()]);
     assert_eq!(asset.clips.len(), 1);
+    // The frames play as morph targets of the base mesh: the bound clip's weights put every corner where the
+    // animation file has it at each frame's time, and halfway between two frames halfway between them.
+    assert_eq!(mesh.morph_targets.iter().filter(|t| t.vertex_frame.is_some()).count(), 3);
+    assert!(asset.clips[0].morph_tracks.iter().all(|t| t.mesh.as_deref() == Some("zm_Morph")));
+    let mut ctrl = Controller::for_asset(&asset);
+    let track = ctrl.add_track(Some(0)).unwrap();
+    ctrl.set_track_playback(track, Some(PlaybackType::ClampForever)).unwrap();
+    let mut pose = Pose::default();
+    let (mut p, mut n) = (Vec::new(), Vec::new());
+    for (t, a, b, s) in [(0.0, 0, 0, 0.0), (0.1, 1, 1, 0.0), (0.15, 1, 2, 0.5), (0.2, 2, 2, 0.0)] {
+        ctrl.set_position(track, t).unwrap();
+        ctrl.evaluate_pose(&mut pose).unwrap();
+        apply_morphs(mesh, &pose.morph_weights, &mut p, &mut n);
+        for (f, face) in corners.iter().enumerate() {
+            for (c, &v) in face.iter().enumerate() {
+                let r = mesh.corner_vertices[f * 3 + c] as usize;
+                let want = quad_at(a)[v].lerp(quad_at(b)[v], s);
+                assert!(p[r].abs_diff_eq(want, 1e-5), "at {t} s, face {f} corner {c}: {} vs {want}", p[r]);
+            }
+        }
+    }
     // A second vertex animation of the same mesh is not bound, and says so.
     assert!(reports[1].clips.is_empty());
     assert!(

@@ -198,32 +198,6 @@ fn bloodfly_animations_reach_the_stated_world_transforms_and_keep_the_body_whole
     assert_eq!(kept, 16, "16 of the 18 files keep every bone length within 0.05 units");
 }
 
-/// The vertices of every `*MESH_VERTEX_LIST` (one list per frame) and the corners of the first `*MESH_FACE_LIST`,
-/// read straight from the text.
-fn mesh_lists(path: &Path) -> (Vec<Vec<Vec3>>, Vec<[usize; 3]>) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let (mut frames, mut faces) = (Vec::new(), Vec::new());
-    let mut faces_done = false;
-    for line in text.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            Some("*MESH_VERTEX_LIST") => frames.push(Vec::new()),
-            Some("*MESH_VERTEX") => {
-                let n: Vec<f32> = words[2..5].iter().map(|w| w.parse().unwrap()).collect();
-                frames.last_mut().unwrap().push(Vec3::new(n[0], n[1], n[2]));
-            }
-            Some("*MESH_FACE") if !faces_done => {
-                let at = |label: &str| words[words.iter().position(|w| *w == label).unwrap() + 1].parse().unwrap();
-                faces.push([at("A:"), at("B:"), at("C:")]);
-            }
-            Some("*MESH_TVERTLIST") | Some("*MESH_NORMALS") => faces_done = !faces.is_empty(),
-            Some("*MESH") if !faces.is_empty() => faces_done = true,
-            _ => {}
-        }
-    }
-    (frames, faces)
-}
-
 #[test]
 fn the_morph_head_eat_animation_is_six_frames_and_binds_to_its_base_head() {
     let (Some(eat), Some(head)) = (
@@ -241,7 +215,7 @@ fn the_morph_head_eat_animation_is_six_frames_and_binds_to_its_base_head() {
     assert!((clip.duration - 0.5).abs() < 1e-6);
     let times: Vec<f32> = mesh.vertex_frames.iter().map(|f| f.time).collect();
     assert!(times.iter().zip([0.0, 0.1, 0.2, 0.3, 0.4, 0.5]).all(|(t, e)| (t - e).abs() < 1e-6), "{times:?}");
-    let (frames, faces) = mesh_lists(&eat);
+    let (frames, faces) = common::ase_mesh_lists(&eat);
     assert_eq!(frames.len(), 6);
     assert!(frames.iter().all(|f| f.len() == 157));
     assert_eq!(faces.len(), 296);

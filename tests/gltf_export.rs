@@ -1,15 +1,18 @@
 //! glTF export: the Khronos validator finds no errors, and the exported file read back with the `gltf` crate
 //! has the same bones, vertices and — sampled at several times — the same skinned positions as bonescope's own
-//! evaluation.
+//! evaluation; morph targets keep their deltas, default weights and weight tracks (VTA flex clips, PSK morphs,
+//! ASE vertex frames, MMS `morphAni` clips).
 
 mod common;
+mod psk_writer;
 
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Quat, Vec3};
 
 use bonescope::anim::{Pose, skin_mesh};
-use bonescope::io::{self, LoadOptions, gltf::export_glb};
+use bonescope::io::gltf::{ExportOptions, export_glb, export_glb_with};
+use bonescope::io::{self, LoadOptions};
 use bonescope::scene::Asset;
 
 /// Node transforms of a glTF document at time `t` of `animation` (None: rest pose).
@@ -287,4 +290,197 @@ fn recording_exports_valid_with_hands_gaze_and_camera() {
     let expected = bonescope::anim::recording::RecordingPose::at(recording, t).left.joints[11].position;
     let expected = asset.axes.to_viewer.transform_point3(expected);
     assert!((exported - expected).length() < 1e-4, "{exported} vs {expected}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Morph targets and their weights
+
+/// Weights of a glTF `weights` channel at `t` (linear or step between keys, clamped at the ends).
+fn channel_weights(times: &[f32], values: &[f32], targets: usize, t: f32, step: bool) -> Vec<f32> {
+    let key = |k: usize| values[k * targets..(k + 1) * targets].to_vec();
+    let (i, s) = segment(times, t);
+    if step || s == 0.0 {
+        return key(i);
+    }
+    key(i).iter().zip(key(i + 1)).map(|(a, b)| a + (b - a) * s).collect()
+}
+
+/// The export of `asset` with default weights `defaults` (one per target slot) read back: every mesh has its
+/// targets (names, and position deltas converted like the positions), the defaults as its weights, and each clip
+/// that drives targets a `weights` channel that gives, at key times and between them, what the controller's
+/// binding of the clip gives.
+fn assert_morphs_round_trip(name: &str, asset: &Asset, defaults: &[f32]) {
+    use bonescope::anim::{MorphBinding, MorphLayout};
+    let options = ExportOptions { morph_weights: defaults.to_vec() };
+    let (bytes, report) = export_glb_with(asset, &options).expect("export");
+    // A clip that animates nothing (an MMS `morphAni` showing the head as it is) has nothing to export.
+    let animating = asset.clips.iter().filter(|c| !c.tracks.is_empty() || !c.morph_tracks.is_empty()).count();
+    assert_eq!(report.animations, animating, "every clip that animates something exported: {:?}", report.warnings);
+    let path = std::env::temp_dir().join(format!("bonescope-gltf-morphs-{}-{name}.glb", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    if validator_available() {
+        let (errors, messages) = validate(&path);
+        assert_eq!(errors, 0, "glTF validator errors for {name}: {messages}");
+    }
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let doc = &gltf.document;
+    let layout = MorphLayout::of_meshes(&asset.meshes);
+    let convert = asset.axes.to_viewer;
+    let exported: Vec<usize> = (0..asset.meshes.len()).filter(|&m| !asset.meshes[m].indices.is_empty()).collect();
+    assert_eq!(doc.meshes().count(), exported.len());
+    let mut channels_checked = 0;
+    for (gmesh, &m) in doc.meshes().zip(&exported) {
+        let mesh = &asset.meshes[m];
+        let range = layout.mesh_range(m);
+        let targets = mesh.morph_targets.len();
+        // Targets: names in extras, deltas per vertex.
+        let extras: serde_json::Value =
+            gmesh.extras().as_ref().map_or(serde_json::Value::Null, |e| serde_json::from_str(e.get()).unwrap());
+        let names: Vec<&str> = mesh.morph_targets.iter().map(|t| t.name.as_str()).collect();
+        if targets > 0 {
+            assert_eq!(extras["targetNames"], serde_json::json!(names), "{name}: target names");
+        }
+        for primitive in gmesh.primitives() {
+            let reader = primitive.reader(|_| Some(blob));
+            let read: Vec<Vec<Vec3>> = reader
+                .read_morph_targets()
+                .map(|(p, _, _)| p.map(|p| p.map(Vec3::from).collect()).unwrap_or_default())
+                .collect();
+            assert_eq!(read.len(), targets, "{name}: targets of mesh '{}'", mesh.name);
+            for (target, deltas) in mesh.morph_targets.iter().zip(&read) {
+                let mut want = vec![Vec3::ZERO; mesh.vertex_count()];
+                for (&v, d) in target.vertices.iter().zip(&target.position_deltas) {
+                    want[v as usize] = convert.transform_vector3(*d);
+                }
+                let worst = want.iter().zip(deltas).map(|(a, b)| (*a - *b).length()).fold(0.0f32, f32::max);
+                assert!(worst < 1e-6, "{name}: target '{}' deltas off by {worst}", target.name);
+            }
+        }
+        // Default weights.
+        let want_defaults: Vec<f32> = range.clone().map(|s| defaults.get(s).copied().unwrap_or(0.0)).collect();
+        if targets > 0 {
+            assert_eq!(gmesh.weights().unwrap(), want_defaults.as_slice(), "{name}: default weights");
+        }
+        // Weight channels.
+        let node = doc.nodes().find(|n| n.mesh().map(|g| g.index()) == Some(gmesh.index())).unwrap();
+        for clip in &asset.clips {
+            let binding = MorphBinding::new(&layout, clip);
+            let drives = binding.driven_slots().iter().any(|&s| range.contains(&(s as usize)));
+            let Some(animation) = doc.animations().find(|a| a.name() == Some(clip.name.as_str())) else {
+                assert!(clip.tracks.is_empty() && clip.morph_tracks.is_empty(), "{name}: clip '{}'", clip.name);
+                continue;
+            };
+            let channel = animation.channels().find(|c| {
+                c.target().node().index() == node.index()
+                    && c.target().property() == gltf::animation::Property::MorphTargetWeights
+            });
+            let Some(channel) = channel else {
+                assert!(!drives, "{name}: clip '{}' drives '{}' but has no weights channel", clip.name, mesh.name);
+                continue;
+            };
+            assert!(drives, "{name}: clip '{}' has a weights channel for '{}'", clip.name, mesh.name);
+            let reader = channel.reader(|_| Some(blob));
+            let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+            let values: Vec<f32> = match reader.read_outputs().unwrap() {
+                gltf::animation::util::ReadOutputs::MorphTargetWeights(w) => w.into_f32().collect(),
+                _ => panic!("not weights"),
+            };
+            assert_eq!(values.len(), times.len() * targets);
+            let step = channel.sampler().interpolation() == gltf::animation::Interpolation::Step;
+            let mut probes: Vec<f32> = times.clone();
+            probes.extend(times.windows(2).map(|w| w[0] * 0.7 + w[1] * 0.3));
+            probes.extend([0.0, clip.duration * 0.37, clip.duration]);
+            let mut ours = vec![0.0; layout.len()];
+            for t in probes {
+                binding.sample(clip, t, &mut ours);
+                let theirs = channel_weights(&times, &values, targets, t, step);
+                for (k, (a, b)) in ours[range.clone()].iter().zip(&theirs).enumerate() {
+                    assert!(
+                        (a - b).abs() < 1e-3,
+                        "{name}: clip '{}' target '{}' at {t}: {a} (bonescope) vs {b} (glTF)",
+                        clip.name,
+                        names[k]
+                    );
+                }
+            }
+            channels_checked += 1;
+        }
+    }
+    let driving = asset.clips.iter().filter(|c| !c.morph_tracks.is_empty()).count();
+    assert!(channels_checked >= driving, "{name}: {channels_checked} weights channels for {driving} clips");
+}
+
+/// A quad (two triangles, corners written out) with a VTA of two flexes.
+fn quad_with_vta() -> Asset {
+    let corners = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let mut smd =
+        String::from("version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\ntriangles\n");
+    let mut vta = String::from(
+        "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\ntime 1\ntime 2\nend\nvertexanimation\ntime 0\n",
+    );
+    for (i, [x, y]) in corners.iter().enumerate() {
+        if i % 3 == 0 {
+            smd += "skin\n";
+        }
+        smd += &format!("0 {x} {y} 0 0 0 1 {x} {y}\n");
+        vta += &format!("{i} {x} {y} 0 0 0 1\n");
+    }
+    vta += "time 1 # lift\n2 1 1 0.5 0 0 1\n4 1 1 0.5 0 0 1\ntime 2 # pinch\n1 0.8 0.1 0 0 0 1\n";
+    vta += "end\n";
+    smd += "end\n";
+    let mut asset = io::smd::load(smd.as_bytes(), &LoadOptions::default()).unwrap();
+    let vta = io::smd::load_vta(vta.as_bytes(), &LoadOptions::default()).unwrap();
+    io::smd::attach_vta(&mut asset, &vta).unwrap();
+    asset
+}
+
+#[test]
+fn vta_flexes_export_as_targets_with_a_weights_animation() {
+    let asset = quad_with_vta();
+    assert_eq!(asset.meshes[0].morph_targets.len(), 2);
+    assert!(asset.clips[0].morph_tracks.len() == 2, "the flex clip");
+    assert_morphs_round_trip("quad_vta", &asset, &[]);
+    // Default weights as `export --morph` writes them.
+    assert_morphs_round_trip("quad_vta_defaults", &asset, &[0.25, -1.0]);
+}
+
+#[test]
+fn psk_morphs_export_as_targets_at_their_default_weights() {
+    let mut file = psk_writer::tube(4, 6, 2, 40.0);
+    file.morphs = vec![
+        (
+            "Bulge".to_owned(),
+            vec![(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 2), (Vec3::new(1.0, 0.0, 0.0), Vec3::ZERO, 5)],
+        ),
+        ("Dent".to_owned(), vec![(Vec3::new(0.0, -2.0, 0.0), Vec3::new(0.0, 0.1, 0.0), 7)]),
+    ];
+    let asset = io::psk::load(&file.to_bytes(), &LoadOptions::default()).unwrap();
+    assert_morphs_round_trip("psk_morphs", &asset, &[0.0, 0.0]);
+    assert_morphs_round_trip("psk_morphs_set", &asset, &[0.5, 1.0]);
+}
+
+#[test]
+fn gothic_vertex_animation_exports_as_weights_animations() {
+    let Some(dir) = common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD") else { return };
+    // A morph-mesh file alone, bound to its head, and the head's script with its nine morphAni clips.
+    let eat = io::load_path(&dir.join("HUM_HEAD_FATBALD_EAT.ASC"), &LoadOptions::default()).unwrap();
+    assert_morphs_round_trip("eat", &eat, &[]);
+    let (bound, _) = io::load_set(
+        &[dir.join("HUM_HEAD_FATBALD.ASC"), dir.join("HUM_HEAD_FATBALD_EMOTIONS.ASC")],
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    assert_morphs_round_trip("emotions_on_head", &bound, &[]);
+    let mms = io::load_path(&dir.join("HUM_HEAD_FATBALD.MMS"), &LoadOptions::default()).unwrap();
+    assert_eq!(mms.clips.len(), 9);
+    assert_morphs_round_trip("fatbald_mms", &mms, &[]);
+}
+
+#[test]
+fn corpus_vta_alone_exports_its_mesh_and_flex_clip() {
+    let Some(path) = common::corpus_file("vta/bst_Cube_NoArmature.vta") else { return };
+    let vta = io::load_path(&path, &LoadOptions::default()).unwrap();
+    assert_eq!(vta.meshes[0].triangle_count(), 12, "the cube's faces, rebuilt from the corner order");
+    assert_morphs_round_trip("cube_vta", &vta, &[]);
 }

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use bonescope::anim::Pose;
 use bonescope::anim::controller::{Controller, PlaybackType};
 use bonescope::anim::curve::sample_vec3;
 use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, diagnose};
+use bonescope::anim::{Pose, apply_morphs};
 use bonescope::io::{self, LoadOptions, Position};
 use bonescope::scene::{Asset, Format, SequenceKind};
 use glam::Vec3;
@@ -366,11 +366,131 @@ fn fatbald_mms_lists_its_morph_anis() {
     assert_eq!(neutral.mesh, 0);
     assert_eq!(neutral.frames.len(), 1);
     assert_eq!(neutral.frames[0].positions, a.meshes[0].positions);
-    // Where the ASC loader gives the EAT file's frames, they are the clip's: one per frame, the head's size.
-    if let Some(frames) = eat.script.as_ref().unwrap().vertex_frames.as_ref() {
-        assert_eq!(frames.frames.len(), 6);
-        assert!(frames.frames.iter().all(|f| f.positions.len() == a.meshes[0].vertex_count()));
+    // The EAT file's frames are the clip's: one per frame, carried over to the head's render vertices.
+    let frames = eat.script.as_ref().unwrap().vertex_frames.as_ref().expect("T_EAT's frames");
+    assert_eq!(frames.frames.len(), 6);
+    assert!(frames.frames.iter().all(|f| f.positions.len() == a.meshes[0].vertex_count()));
+}
+
+/// Every `morphAni` of the FATBALD head plays: its frames are on the clip, carried over to the head mesh corner
+/// by corner (the head has texture vertices, the animation files none), and played through the morph path they
+/// put the head where the file's frame has it, at each frame's time.
+#[test]
+fn every_fatbald_morph_ani_plays_the_files_frames() {
+    let Some(mms) = common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD/HUM_HEAD_FATBALD.MMS")
+    else {
+        return;
+    };
+    let dir = mms.parent().unwrap().to_path_buf();
+    let a = load(&mms);
+    let not_played: Vec<String> =
+        a.warnings.iter().map(|w| w.to_string()).filter(|w| w.contains("not played")).collect();
+    assert!(not_played.is_empty(), "{not_played:?}");
+    let head = &a.meshes[0];
+    let (_, head_faces) = common::ase_mesh_lists(&dir.join("HUM_HEAD_FATBALD.ASC"));
+    assert_eq!(head.corner_vertices.len(), head_faces.len() * 3);
+    let (lo, hi) =
+        head.positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (hi - lo).max_element();
+    let script = a.model_script.as_deref().unwrap();
+    let mut ctrl = Controller::for_asset(&a);
+    let range = ctrl.morph_layout().mesh_range(0);
+    let mut pose = Pose::default();
+    let (mut positions, mut normals) = (Vec::new(), Vec::new());
+    let mut played = 0;
+    for seq in script.sequences.iter().filter(|s| s.name != "VISEME") {
+        assert!(seq.loaded && seq.problem.is_none(), "{}: {:?}", seq.name, seq.problem);
+        let clip = a.clip(&seq.name).unwrap_or_else(|| panic!("{} has a clip", seq.name));
+        let (first, last) = (seq.first_frame.unwrap(), seq.last_frame.unwrap());
+        let frames = clip.script.as_ref().unwrap().vertex_frames.as_ref().unwrap_or_else(|| panic!("{}", seq.name));
+        assert_eq!(frames.frames.len() as i32, last - first + 1, "{}: one frame per file frame", seq.name);
+        let (file_frames, faces) = common::ase_mesh_lists(&dir.join(&seq.files[0]));
+        assert_eq!(faces, head_faces, "{}: the file describes the head's faces", seq.name);
+        let set = ctrl.find_set(&seq.name).unwrap();
+        let track = ctrl.add_track(Some(set)).unwrap();
+        ctrl.set_track_playback(track, Some(PlaybackType::ClampForever)).unwrap();
+        for (k, frame) in frames.frames.iter().enumerate() {
+            ctrl.set_position(track, f64::from(frame.time)).unwrap();
+            ctrl.evaluate_pose(&mut pose).unwrap();
+            apply_morphs(head, &pose.morph_weights[range.clone()], &mut positions, &mut normals);
+            let want = &file_frames[(first + k as i32) as usize];
+            let mut worst = 0.0f32;
+            for (f, face) in faces.iter().enumerate() {
+                for (c, &v) in face.iter().enumerate() {
+                    let r = head.corner_vertices[f * 3 + c] as usize;
+                    worst = worst.max(positions[r].distance(want[v]));
+                }
+            }
+            assert!(
+                worst <= 1e-4 * size,
+                "{} frame {k} at {} s: off by {worst} (head size {size})",
+                seq.name,
+                frame.time
+            );
+        }
+        ctrl.remove_track(track).unwrap();
+        played += 1;
     }
+    assert_eq!(played, 9);
+    // The animated frames moved the head (the check above is not one of the base against itself).
+    assert!(head.morph_targets.len() >= 8, "{:?}", head.morph_targets.iter().map(|t| &t.name).collect::<Vec<_>>());
+    let eat = &head.morph_targets.iter().find(|t| t.name == "HUM_HEAD_FATBALD_EAT.ASC frame 3").unwrap();
+    assert!(eat.position_deltas.iter().map(|d| d.length()).fold(0.0, f32::max) > 0.01 * size);
+}
+
+/// The EMOTIONS file alone is a head with eight frames, its clip tweening through them; opened on the base
+/// head, its frames play on the head's mesh.
+#[test]
+fn the_fatbald_emotions_file_plays_alone_and_on_the_head() {
+    let (Some(emotions), Some(head)) = (
+        common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD/HUM_HEAD_FATBALD_EMOTIONS.ASC"),
+        common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD/HUM_HEAD_FATBALD.ASC"),
+    ) else {
+        return;
+    };
+    let (file_frames, faces) = common::ase_mesh_lists(&emotions);
+    assert_eq!(file_frames.len(), 8);
+    let check = |a: &Asset, what: &str| {
+        let mesh = &a.meshes[0];
+        assert_eq!(mesh.triangle_count(), faces.len(), "{what}");
+        assert_eq!(mesh.vertex_frames.len(), 8, "{what}");
+        let clip = a.clips.iter().position(|c| !c.morph_tracks.is_empty()).expect("a clip drives the frames");
+        assert!((a.clips[clip].duration - 7.0).abs() < 1e-5, "{what}: eight frames at 1 fps");
+        let size = file_frames[0].iter().fold(0f32, |s, p| s.max(p.abs().max_element()));
+        let mut ctrl = Controller::for_asset(a);
+        let track = ctrl.add_track(Some(clip)).unwrap();
+        ctrl.set_track_playback(track, Some(PlaybackType::ClampForever)).unwrap();
+        let mut pose = Pose::default();
+        let (mut p, mut n) = (Vec::new(), Vec::new());
+        for (k, want) in file_frames.iter().enumerate() {
+            // At frame k, and halfway to the next one (the mean of the two).
+            for (t, blend) in [(k as f32, 0.0), (k as f32 + 0.5, 0.5)] {
+                if k == 7 && blend > 0.0 {
+                    continue;
+                }
+                ctrl.set_position(track, f64::from(t)).unwrap();
+                ctrl.evaluate_pose(&mut pose).unwrap();
+                apply_morphs(mesh, &pose.morph_weights[ctrl.morph_layout().mesh_range(0)], &mut p, &mut n);
+                for (f, face) in faces.iter().enumerate() {
+                    for (c, &v) in face.iter().enumerate() {
+                        let r = mesh.corner_vertices[f * 3 + c] as usize;
+                        let expected = want[v].lerp(file_frames[(k + 1).min(7)][v], blend);
+                        assert!(
+                            p[r].distance(expected) <= 1e-4 * size,
+                            "{what}: at {t} s face {f} corner {c}: {} vs {expected}",
+                            p[r]
+                        );
+                    }
+                }
+            }
+        }
+    };
+    let alone = load(&emotions);
+    check(&alone, "alone");
+    let (on_head, reports) = io::load_set(&[head, emotions], &LoadOptions::default()).unwrap();
+    assert_eq!(reports[0].clips, ["HUM_HEAD_FATBALD_EMOTIONS"]);
+    assert!(on_head.meshes[0].vertex_count() > alone.meshes[0].vertex_count(), "the head's own render vertices");
+    check(&on_head, "on the head");
 }
 
 #[test]

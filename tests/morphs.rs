@@ -175,13 +175,13 @@ fn the_vta_frames_play_as_a_flex_clip() {
             assert!((g - e).abs() < 1e-5, "at {time}: {w:?} vs {want:?}");
         }
     }
-    // Alone, a VTA is a point mesh with the same clip.
+    // Alone, a VTA is a mesh of its base frame with the same clip.
     let corners = face_corners(5);
     let vta = smd::load_vta(face_vta(&corners).as_bytes(), &LoadOptions::default()).unwrap();
     assert_eq!(vta.clips.len(), 1);
     assert_eq!(vta.clips[0].morph_tracks.len(), 3);
     let ctrl = Controller::for_asset(&vta);
-    assert_eq!(ctrl.sets()[0].morph_binding().len(), 3, "tracks bind to the point mesh's targets");
+    assert_eq!(ctrl.sets()[0].morph_binding().len(), 3, "tracks bind to the VTA mesh's targets");
 }
 
 /// The corpus VTA (Blender Source Tools' cube) on a reference written from its base frame.
@@ -328,9 +328,11 @@ fn ase_mesh_animation_through_morphs_equals_tweening() {
     let mut asset = ase::load(animated_ase().as_bytes(), &LoadOptions::default()).unwrap();
     let frames = asset.meshes[0].vertex_frames.len();
     assert_eq!(frames, 5);
-    let report = convert_vertex_animation(&mut asset);
-    assert_eq!((report.meshes, report.targets), (1, 5));
+    // Loading made one target per frame and the weight tracks; converting again changes nothing.
+    assert_eq!(asset.meshes[0].morph_targets.iter().filter(|t| t.vertex_frame.is_some()).count(), 5);
     assert_eq!(asset.clips.len(), 1, "the file's own clip carries the weights");
+    assert_eq!(asset.clips[0].morph_tracks.len(), 5);
+    assert_eq!(convert_vertex_animation(&mut asset), Default::default());
     compare_with_tween(&asset, 0, 400);
 }
 
@@ -378,29 +380,31 @@ fn compare_with_tween(asset: &Asset, clip: usize, probes: usize) {
     assert!(checked > probes, "meshes with vertex frames were compared");
 }
 
-/// Gothic morph-mesh heads (`*MESH_ANIMATION` frames of a head) from the corpus, where the loader reads their
-/// frames: through the morph path they equal the tween.
+/// Gothic morph-mesh heads (`*MESH_ANIMATION` frames of a head) from the corpus: loaded, their frames play
+/// through the morph path and equal the tween; bound to the base head, the same on the head's own vertices.
 #[test]
 fn corpus_morph_mesh_heads_tween_through_morphs() {
     let Some(dir) = common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD") else { return };
-    let mut compared = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let mut compared = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
         if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("asc")) {
             continue;
         }
-        let Ok(mut asset) = io::load_path(&path, &LoadOptions::default()) else { continue };
+        let asset = io::load_path(&path, &LoadOptions::default()).unwrap();
         if asset.meshes.iter().all(|m| m.vertex_frames.is_empty()) {
             continue;
         }
-        let report = convert_vertex_animation(&mut asset);
-        let clip = asset.clips.iter().position(|c| Some(&c.name) == report.clip.as_ref()).unwrap();
+        let clip = asset.clips.iter().position(|c| !c.morph_tracks.is_empty()).expect("a clip plays the frames");
         compare_with_tween(&asset, clip, 200);
-        compared += 1;
+        let (bound, _) =
+            io::load_set(&[dir.join("HUM_HEAD_FATBALD.ASC"), path.clone()], &LoadOptions::default()).unwrap();
+        let clip = bound.clips.iter().position(|c| !c.morph_tracks.is_empty()).expect("the bound clip plays them");
+        compare_with_tween(&bound, clip, 200);
+        compared.push(path.file_name().unwrap().to_string_lossy().into_owned());
     }
-    if compared == 0 {
-        eprintln!("skipped: this build reads no vertex frames from the morph-mesh heads yet");
-    }
+    assert_eq!(compared, ["HUM_HEAD_FATBALD_EAT.ASC", "HUM_HEAD_FATBALD_EMOTIONS.ASC"]);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -531,4 +535,261 @@ fn layouts_given_later_rebind_the_sets() {
     ctrl.set_morph_layout(MorphLayout::of_meshes(&asset.meshes));
     assert_eq!(ctrl.sets()[set].morph_binding().len(), 2);
     close(&weights(&ctrl), &[1.0, 0.0]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A VTA opened alone
+
+/// A VTA alone shows its base frame with the reference's faces (VTA vertices are the SMD's corners in order, so
+/// every three are a triangle), its flexes moving that mesh; one whose vertices are numbered otherwise stays a
+/// point mesh and says why.
+#[test]
+fn a_vta_alone_is_its_base_frame_with_the_references_faces() {
+    let corners = face_corners(5);
+    let vta = smd::load_vta(face_vta(&corners).as_bytes(), &LoadOptions::default()).unwrap();
+    let mesh = &vta.meshes[0];
+    assert_eq!((mesh.vertex_count(), mesh.triangle_count()), (corners.len(), corners.len() / 3));
+    assert!(!mesh.clockwise, "counter-clockwise, as the SMD's triangles face their +Z normals");
+    assert!(mesh.validate(vta.skeleton.len()).is_ok());
+    for (t, tri) in mesh.indices.chunks(3).enumerate() {
+        let got: Vec<Vec3> = tri.iter().map(|&v| mesh.positions[v as usize]).collect();
+        assert_eq!(got, corners[3 * t..3 * t + 3], "triangle {t} is the SMD's");
+    }
+    let faces = vta.readings.iter().find(|r| r.topic == "faces").expect("the faces reading");
+    assert!(faces.choice.starts_with("32 triangles") && !faces.assumed, "{faces}");
+    assert!(vta.warnings.is_empty(), "{:?}", vta.warnings);
+    // The flexes move the VTA's own mesh: smile at 1 puts each corner where the frame has it.
+    let (mut p, mut n) = (Vec::new(), Vec::new());
+    apply_morphs(mesh, &[1.0, 0.0, 0.0], &mut p, &mut n);
+    let smile = flexes()[0].1;
+    for (i, c) in corners.iter().enumerate() {
+        let want = smile(*c).map_or(*c, |(q, _)| q);
+        assert!(p[i].abs_diff_eq(want, 1e-5), "corner {i}: {} vs {want}", p[i]);
+    }
+    // The same VTA with its vertices renumbered (i → 7i mod n): no longer corners in order.
+    let count = corners.len();
+    let renumbered: String = face_vta(&corners)
+        .lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first().and_then(|w| w.parse::<usize>().ok()) {
+                Some(i) if words.len() == 7 => format!("{} {}\n", (7 * i) % count, words[1..].join(" ")),
+                _ => format!("{line}\n"),
+            }
+        })
+        .collect();
+    let points = smd::load_vta(renumbered.as_bytes(), &LoadOptions::default()).unwrap();
+    assert_eq!((points.meshes[0].vertex_count(), points.meshes[0].triangle_count()), (count, 0));
+    assert!(
+        points.warnings.iter().any(|w| w.message.contains("face the way their normals point")),
+        "{:?}",
+        points.warnings
+    );
+}
+
+#[test]
+fn the_corpus_vta_alone_is_the_cube() {
+    let Some(path) = common::corpus_file("vta/bst_Cube_NoArmature.vta") else { return };
+    let vta = io::load_path(&path, &LoadOptions::default()).unwrap();
+    let mesh = &vta.meshes[0];
+    assert_eq!((mesh.vertex_count(), mesh.triangle_count()), (36, 12));
+    // A closed cube: every edge is shared by exactly two triangles (by position), and it faces outwards.
+    let key = |p: Vec3| (p * 1000.0).round().as_ivec3().to_array();
+    let mut edges = std::collections::HashMap::new();
+    for tri in mesh.indices.chunks(3) {
+        for k in 0..3 {
+            let (a, b) = (key(mesh.positions[tri[k] as usize]), key(mesh.positions[tri[(k + 1) % 3] as usize]));
+            *edges.entry(if a < b { (a, b) } else { (b, a) }).or_insert(0) += 1;
+        }
+        let [a, b, c] = [0, 1, 2].map(|k| mesh.positions[tri[k] as usize]);
+        let centre = (a + b + c) / 3.0;
+        let outward = (b - a).cross(c - a).dot(centre) > 0.0;
+        assert_eq!(outward, !mesh.clockwise, "triangle {tri:?} faces outwards");
+    }
+    assert_eq!(edges.len(), 18);
+    assert!(edges.values().all(|&n| n == 2), "{edges:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The command line: --morph on pose, render and export; morph targets in info
+
+/// The program's commands (built with the `cli` feature; rendering also needs `gui`).
+#[cfg(feature = "cli")]
+mod command_line {
+    use super::*;
+
+    fn bonescope(args: &[&str]) -> (i32, String, String) {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_bonescope")).args(args).output().expect("run bonescope");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// The face SMD and its VTA written to a fresh folder: (folder, smd, vta).
+    fn face_files(tag: &str) -> (PathBuf, String, String) {
+        let corners = face_corners(5);
+        let dir = scratch(tag);
+        std::fs::write(dir.join("face.smd"), face_smd(&corners, 5)).unwrap();
+        std::fs::write(dir.join("face.vta"), face_vta(&corners)).unwrap();
+        let path = |f: &str| dir.join(f).to_str().unwrap().to_owned();
+        let (smd, vta) = (path("face.smd"), path("face.vta"));
+        (dir, smd, vta)
+    }
+
+    #[test]
+    fn pose_with_morph_prints_the_flexed_vertices() {
+        let (dir, smd, vta) = face_files("cli-pose");
+        let (asset, corners) = load_face();
+        let mesh = &asset.meshes[0];
+        let flexes = flexes();
+        let check = |v: &serde_json::Value, weights: [f32; 3]| {
+            let positions: Vec<Vec3> = v["morphs"]["meshes"][0]["positions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    Vec3::from_slice(
+                        &p.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            assert_eq!(positions.len(), mesh.vertex_count());
+            for (i, c) in corners.iter().enumerate() {
+                let mut want = *c;
+                for ((_, flex), w) in flexes.iter().zip(weights) {
+                    if let Some((q, _)) = flex(*c) {
+                        want += w * (q - *c);
+                    }
+                }
+                let got = positions[mesh.corner_vertices[i] as usize];
+                assert!(got.abs_diff_eq(want, 1e-5), "weights {weights:?}, corner {i}: {got} vs {want}");
+            }
+        };
+        // Set by hand: smile fully, blink halfway.
+        let (code, out, err) = bonescope(&["pose", &smd, &vta, "--morph", "smile=1", "--morph", "BLINK=0.5", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let weights = v["morphs"]["weights"].as_array().unwrap();
+        assert_eq!(weights.len(), 3);
+        assert_eq!((weights[0]["target"].as_str(), weights[0]["weight"].as_f64()), (Some("smile"), Some(1.0)));
+        assert_eq!((weights[0]["set_by"].as_str(), weights[1]["set_by"].as_str()), (Some("--morph"), Some("none")));
+        assert_eq!(weights[2]["weight"].as_f64(), Some(0.5));
+        check(&v, [1.0, 0.0, 0.5]);
+        let moved = corners.iter().filter(|c| flexes[0].1(**c).is_some() || flexes[2].1(**c).is_some()).count();
+        let moved_vertices: std::collections::HashSet<u32> = corners
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| flexes[0].1(**c).is_some() || flexes[2].1(**c).is_some())
+            .map(|(i, _)| mesh.corner_vertices[i])
+            .collect();
+        assert!(moved > 0);
+        assert_eq!(v["morphs"]["meshes"][0]["moved_vertices"].as_u64(), Some(moved_vertices.len() as u64));
+        // Driven by the flex clip: at frame 2 (2/30 s) brow_down alone, at 1; --morph overrides one target.
+        let (code, out, err) =
+            bonescope(&["pose", &smd, &vta, "--clip", "vertex animation", "--time", "0.0666667", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["morphs"]["weights"][1]["set_by"].as_str(), Some("clip"));
+        check(&v, [0.0, 1.0, 0.0]);
+        let (_, out, _) = bonescope(&[
+            "pose",
+            &smd,
+            &vta,
+            "--clip",
+            "vertex animation",
+            "--time",
+            "0.0666667",
+            "--morph",
+            "brow_down=0.25",
+            "--json",
+        ]);
+        check(&serde_json::from_str(&out).unwrap(), [0.0, 0.25, 0.0]);
+        // Text: the weights set and what they do.
+        let (code, out, _) = bonescope(&["pose", &smd, &vta, "--morph", "smile=1"]);
+        assert_eq!(code, 0);
+        assert!(out.contains("/smile = 1 (--morph)") && out.contains("vertices moved"), "{out}");
+        // A name that is no target: exit code 1 and the targets there are.
+        let (code, _, err) = bonescope(&["pose", &smd, &vta, "--morph", "frown=1"]);
+        assert_eq!(code, 1);
+        assert!(err.contains("frown") && err.contains("/smile") && err.contains("/blink"), "{err}");
+        let (code, _, err) = bonescope(&["pose", &smd, "--morph", "smile=x"]);
+        assert_eq!(code, 2, "a malformed setting is an argument error: {err}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn info_lists_targets_with_their_vertices_and_largest_displacement() {
+        let (dir, _, vta) = face_files("cli-info");
+        let corners = face_corners(5);
+        let (code, out, err) = bonescope(&["info", &vta, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let targets = v[0]["meshes"][0]["morph_targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 3);
+        for ((name, flex), t) in flexes().iter().zip(targets) {
+            let moved: Vec<f32> = corners.iter().filter_map(|c| flex(*c).map(|(q, _)| (q - *c).length())).collect();
+            assert_eq!(t["name"].as_str(), Some(*name));
+            assert_eq!(t["vertices"].as_u64(), Some(moved.len() as u64), "{name}: one VTA vertex per corner");
+            let largest = moved.iter().copied().fold(0.0f32, f32::max);
+            assert!((t["largest_displacement"].as_f64().unwrap() as f32 - largest).abs() < 1e-5, "{name}: {t}");
+        }
+        assert_eq!(v[0]["triangles"].as_u64(), Some(corners.len() as u64 / 3), "the VTA alone has faces");
+        let (code, out, _) = bonescope(&["info", &vta]);
+        assert_eq!(code, 0);
+        assert!(out.contains("morph targets of 'vertex animation': 3"), "{out}");
+        let smile_corners = corners.iter().filter(|c| flexes()[0].1(**c).is_some()).count();
+        assert!(out.contains(&format!("smile: {smile_corners} vertices, largest displacement 0.901388")), "{out}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn export_with_morph_writes_default_weights() {
+        let (dir, smd, vta) = face_files("cli-export");
+        let out = dir.join("face.glb");
+        let (code, _, err) =
+            bonescope(&["export", &smd, &vta, "--morph", "brow_down=0.75", "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        let gltf = gltf::Gltf::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let mesh = gltf.document.meshes().next().unwrap();
+        assert_eq!(mesh.weights(), Some(&[0.0, 0.75, 0.0][..]));
+        let animation = gltf.document.animations().find(|a| a.name() == Some("vertex animation")).unwrap();
+        assert!(animation.channels().any(|c| c.target().property() == gltf::animation::Property::MorphTargetWeights));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[cfg(feature = "gui")]
+    #[test]
+    fn render_with_morph_draws_the_morphed_mesh() {
+        if let Err(e) = bonescope::render::GpuContext::headless() {
+            assert!(std::env::var_os("CI").is_none(), "CI is set but the GPU tests cannot run: {e}");
+            eprintln!("skipped: {e}");
+            return;
+        }
+        let (dir, smd, vta) = face_files("cli-render");
+        let render = |name: &str, args: &[&str]| {
+            let out = dir.join(name);
+            let mut all = vec!["render", "--size", "96x96", "--no-floor", "--yaw", "0", "--pitch", "60", "-o"];
+            all.push(out.to_str().unwrap());
+            all.extend_from_slice(args);
+            let (code, _, err) = bonescope(&all);
+            assert_eq!(code, 0, "{err}");
+            image::open(&out).unwrap().to_rgba8()
+        };
+        let background = |img: &image::RgbaImage| img.get_pixel(0, 0).0;
+        let covered = |img: &image::RgbaImage| img.pixels().filter(|p| p.0 != background(img)).count();
+        // The face is a sheet in the file's XY plane (Z up), so it is seen from above. The same framing for both
+        // (the brow drop stays inside the sheet), so only the morph differs.
+        let plain = render("plain.png", &[&smd, &vta]);
+        let morphed = render("morphed.png", &[&smd, &vta, "--morph", "brow_down=1", "--morph", "smile=1"]);
+        let differing = plain.pixels().zip(morphed.pixels()).filter(|(a, b)| a.0 != b.0).count();
+        assert!(covered(&plain) > 1000, "the face is drawn: {} pixels", covered(&plain));
+        assert!(differing > 100, "the morph changes {differing} pixels");
+        // The VTA alone is its mesh, not a dot.
+        let alone = render("alone.png", &[&vta]);
+        assert!(covered(&alone) > 1000, "the VTA alone covers {} pixels", covered(&alone));
+        std::fs::remove_dir_all(dir).ok();
+    }
 }

@@ -1,5 +1,6 @@
 //! `bonescope info FILE…`: what each file holds (format, how it was read where its exporter matters, bones,
-//! vertices, triangles, materials with resolved textures, morph targets, clips, recordings, warnings), as text or
+//! vertices, triangles, materials with resolved textures, morph targets per mesh with the vertices each moves
+//! and its largest displacement, clips, recordings, warnings), as text or
 //! as JSON for scripts. A broken file gets one line naming it and the problem; the other files are still
 //! reported. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
 //! given several files, `--check` reads them as `pose` does — the first is the model, the others are animations
@@ -18,6 +19,9 @@ use bonescope::source::Source;
 
 /// Findings of one kind listed in the text output before the rest are counted (JSON lists them all).
 const TEXT_FINDINGS_PER_KIND: usize = 10;
+
+/// Morph targets of one mesh listed in the text output before the rest are counted (JSON lists them all).
+const TEXT_MORPH_TARGETS: usize = 40;
 
 #[derive(clap::Args, Debug)]
 pub struct InfoArgs {
@@ -140,7 +144,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "vertices": m.vertex_count(),
                 "triangles": m.triangle_count(),
                 "subsets": m.subsets.len(),
-                "morph_targets": m.morph_targets.iter().map(|t| t.name.clone()).collect::<Vec<_>>(),
+                "morph_targets": m.morph_targets.iter().map(super::morph_args::target_json).collect::<Vec<_>>(),
                 "vertex_animation_frames": m.vertex_frames.len(),
             })
         })
@@ -155,6 +159,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "fps": f32_value(c.frame_rate),
                 "duration": c.duration,
                 "tracks": c.tracks.len(),
+                "morph_tracks": c.morph_tracks.len(),
                 "keys": c.key_count(),
                 "callback_keys": c.callback_keys.len(),
                 "loop": c.script.as_ref().map(|s| s.looping),
@@ -227,8 +232,19 @@ fn print_text(out: &mut String, report: &Value) {
     for mesh in &meshes {
         let morphs = mesh["morph_targets"].as_array().cloned().unwrap_or_default();
         if !morphs.is_empty() {
-            let names: Vec<String> = morphs.iter().map(s).collect();
-            let _ = writeln!(out, "  morph targets of '{}': {} ({})", s(&mesh["name"]), names.len(), names.join(", "));
+            let _ = writeln!(out, "  morph targets of '{}': {}", s(&mesh["name"]), morphs.len());
+            for t in morphs.iter().take(TEXT_MORPH_TARGETS) {
+                let _ = writeln!(
+                    out,
+                    "    {}: {} vertices, largest displacement {:.6}",
+                    s(&t["name"]),
+                    n(&t["vertices"]),
+                    t["largest_displacement"].as_f64().unwrap_or_default()
+                );
+            }
+            if morphs.len() > TEXT_MORPH_TARGETS {
+                let _ = writeln!(out, "    … {} more (all of them with --json)", morphs.len() - TEXT_MORPH_TARGETS);
+            }
         }
         if n(&mesh["vertex_animation_frames"]) > 0 {
             let _ = writeln!(
@@ -254,12 +270,17 @@ fn print_text(out: &mut String, report: &Value) {
     for c in &clips {
         let _ = writeln!(
             out,
-            "    \"{}\": {} frames at {} fps, {:.3} s, {} tracks, {} keys{}",
+            "    \"{}\": {} frames at {} fps, {:.3} s, {} tracks, {}{} keys{}",
             s(&c["name"]),
             n(&c["frames"]),
             short_number(c["fps"].as_f64().unwrap_or_default()),
             c["duration"].as_f64().unwrap_or_default(),
             n(&c["tracks"]),
+            match n(&c["morph_tracks"]) {
+                0 => String::new(),
+                1 => "1 morph weight track, ".to_owned(),
+                k => format!("{k} morph weight tracks, "),
+            },
             n(&c["keys"]),
             match n(&c["callback_keys"]) {
                 0 => String::new(),

@@ -2,6 +2,7 @@
 
 pub mod export;
 pub mod info;
+pub mod morph_args;
 pub mod pose;
 #[cfg(feature = "gui")]
 pub mod render;

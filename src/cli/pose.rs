@@ -1,6 +1,7 @@
-//! `bonescope pose FILE… [--clip NAME] [--time T] [--json] [--viewer-frame]`: the evaluated pose, per bone its
-//! name, parent, local SRT, to-root, offset (inverse bind) and skinning matrices, for scripts and for checking
-//! rigs from outside. Matrices are column-major (16 floats). By default everything is in the file's own frame
+//! `bonescope pose FILE… [--clip NAME] [--time T] [--json] [--viewer-frame] [--morph NAME=WEIGHT]…`: the
+//! evaluated pose, per bone its name, parent, local SRT, to-root, offset (inverse bind) and skinning matrices,
+//! for scripts and for checking rigs from outside; for a file with morph targets, the weights in effect (the
+//! clip's, then `--morph`) and each moved mesh's vertices, morphed and skinned. Matrices are column-major (16 floats). By default everything is in the file's own frame
 //! and units; `--viewer-frame` conjugates every matrix by the format's axis conversion (`C · M · C⁻¹`), so
 //! that skinned vertices come out converted (`C · v`).
 
@@ -12,10 +13,12 @@ use serde_json::{Value, json};
 
 use bonescope::AppError;
 use bonescope::anim::recording::RecordingPose;
-use bonescope::anim::{Pose, bind_pose_error};
+use bonescope::anim::{MorphLayout, Pose, apply_morphs, bind_pose_error, skin_mesh_morphed};
 use bonescope::io::LoadOptions;
 use bonescope::scene::{Asset, Transform};
 use bonescope::source::{self, Source};
+
+use super::morph_args::{MorphArgs, displacement};
 
 #[derive(clap::Args, Debug)]
 pub struct PoseArgs {
@@ -37,6 +40,9 @@ pub struct PoseArgs {
     /// Frame rate for formats that do not store one (SMD animations).
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
+    /// Morph targets at fixed weights, over what the clip drives; the report then has the morphed vertices.
+    #[command(flatten)]
+    pub morph: MorphArgs,
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), AppError> {
@@ -60,19 +66,21 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
         return Ok(recording_pose(asset, recording, args));
     }
     let skeleton = &asset.skeleton;
-    let pose = match &args.clip {
-        None => Pose::bind(skeleton),
-        Some(name) => {
-            let clip = asset.clip(name).ok_or_else(|| {
-                let names: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
-                AppError::Invalid(format!(
-                    "no clip named '{name}'; clips: {}",
-                    if names.is_empty() { "none".into() } else { names.join(", ") }
-                ))
-            })?;
-            Pose::from_clip(skeleton, clip, args.time)
-        }
+    let clip = match &args.clip {
+        None => None,
+        Some(name) => Some(asset.clip(name).ok_or_else(|| {
+            let names: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
+            AppError::Invalid(format!(
+                "no clip named '{name}'; clips: {}",
+                if names.is_empty() { "none".into() } else { names.join(", ") }
+            ))
+        })?),
     };
+    let pose = match clip {
+        None => Pose::bind(skeleton),
+        Some(clip) => Pose::from_clip(skeleton, clip, args.time),
+    };
+    let morph_weights = args.morph.weights(asset, clip, args.time)?;
     let convert = if args.viewer_frame { asset.axes.to_viewer } else { Mat4::IDENTITY };
     let inverse = convert.inverse();
     let conj = |m: &Mat4| convert * *m * inverse;
@@ -92,13 +100,56 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
             })
         })
         .collect();
-    Ok(json!({
+    let mut report = json!({
         "file": asset.path,
         "clip": args.clip,
         "time": args.time,
         "frame": if args.viewer_frame { "viewer (right-handed, Y up)" } else { "file" },
         "bones": bones,
-    }))
+    });
+    if !morph_weights.is_empty() {
+        report["morphs"] = morphs_json(asset, &pose, &morph_weights, &args.morph, convert);
+    }
+    Ok(report)
+}
+
+/// The morph weights in effect (the clip's, then `--morph`) and, for each mesh any of them moves, its vertices
+/// morphed and skinned at the pose (in the output frame), with how many moved and how far at most before
+/// skinning.
+fn morphs_json(asset: &Asset, pose: &Pose, weights: &[f32], args: &MorphArgs, convert: Mat4) -> Value {
+    let layout = MorphLayout::of_meshes(&asset.meshes);
+    let set: Vec<usize> = args.resolve(asset, &layout).unwrap_or_default().into_iter().map(|(s, _)| s).collect();
+    let mut targets = Vec::new();
+    let mut meshes = Vec::new();
+    for (m, mesh) in asset.meshes.iter().enumerate() {
+        let range = layout.mesh_range(m);
+        let mesh_weights = weights.get(range.clone()).unwrap_or_default();
+        for (slot, (target, w)) in range.clone().zip(mesh.morph_targets.iter().zip(mesh_weights)) {
+            targets.push(json!({
+                "mesh": mesh.name,
+                "target": target.name,
+                "weight": w,
+                "set_by": if set.contains(&slot) { "--morph" } else if *w != 0.0 { "clip" } else { "none" },
+            }));
+        }
+        if mesh_weights.iter().all(|w| *w == 0.0) {
+            continue;
+        }
+        let (mut morphed, mut normals) = (Vec::new(), Vec::new());
+        apply_morphs(mesh, mesh_weights, &mut morphed, &mut normals);
+        let (moved, largest) = displacement(&mesh.positions, &morphed);
+        let (mut posed, mut posed_normals) = (Vec::new(), Vec::new());
+        skin_mesh_morphed(mesh, &pose.palette, mesh_weights, &mut posed, &mut posed_normals);
+        let positions: Vec<[f32; 3]> = posed.iter().map(|p| convert.transform_point3(*p).to_array()).collect();
+        meshes.push(json!({
+            "mesh": mesh.name,
+            "vertices": mesh.vertex_count(),
+            "moved_vertices": moved,
+            "largest_displacement": largest,
+            "positions": positions,
+        }));
+    }
+    json!({ "weights": targets, "meshes": meshes })
 }
 
 /// A recording at `--time`: both hands (tracked, pinching, 27 joints), the gaze ray and the camera, in the
@@ -186,6 +237,38 @@ fn print_text(out: &mut String, report: &Value) {
             out,
             "    bind check |offset × to_root − I| = {:.2e}",
             bone["bind_check_error"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
+    print_morphs_text(out, &report["morphs"]);
+}
+
+/// The morph weights that are set, and what they do to each mesh (the positions are in the JSON only).
+fn print_morphs_text(out: &mut String, morphs: &Value) {
+    if morphs.is_null() {
+        return;
+    }
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let set: Vec<&Value> =
+        morphs["weights"].as_array().into_iter().flatten().filter(|w| w["set_by"] != "none").collect();
+    let _ = writeln!(out, "morph weights: {} set", set.len());
+    for w in set {
+        let _ = writeln!(
+            out,
+            "    {}/{} = {} ({})",
+            s(&w["mesh"]),
+            s(&w["target"]),
+            w["weight"].as_f64().unwrap_or_default(),
+            s(&w["set_by"])
+        );
+    }
+    for m in morphs["meshes"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "    mesh '{}': {} of {} vertices moved, at most {:.6} (morphed positions: --json)",
+            s(&m["mesh"]),
+            m["moved_vertices"],
+            m["vertices"],
+            m["largest_displacement"].as_f64().unwrap_or_default()
         );
     }
 }

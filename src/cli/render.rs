@@ -1,7 +1,8 @@
 //! `bonescope render FILE… [--clip NAME] [--time T] [--size WxH] [--mode …] [--skeleton] [-o out.png]`, plus
-//! `--frames N` (PNG sequence), `--gif out.gif` (animated GIF), `--grid N` (N×N instances with staggered times)
-//! and `--bench-frames N` (median frame time). Loads the files, sets up a `render::headless::Scene` on a headless GPU
-//! context, and writes what it draws.
+//! `--frames N` (PNG sequence), `--gif out.gif` (animated GIF), `--grid N` (N×N instances with staggered times),
+//! `--bench-frames N` (median frame time) and `--morph NAME=WEIGHT` (morph targets at fixed weights, drawn by
+//! the GPU morph pass). Loads the files, sets up a `render::headless::Scene` on a headless GPU context, and
+//! writes what it draws.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use image::RgbaImage;
 
 use bonescope::AppError;
+use bonescope::anim::MorphLayout;
 use bonescope::io::LoadOptions;
 use bonescope::render::headless::{BACKGROUND, Framing, Scene, time_frames};
 use bonescope::render::posed::heaviest_bone;
@@ -86,6 +88,9 @@ pub struct RenderArgs {
     /// Frame rate for formats that do not store one (SMD animations).
     #[arg(long, default_value_t = 30.0)]
     pub fps: f32,
+    /// Morph targets drawn at fixed weights (by the GPU morph pass), over what the clip drives.
+    #[command(flatten)]
+    pub morph: super::morph_args::MorphArgs,
 }
 
 /// Parses `WxH` (e.g. `800x600`).
@@ -128,7 +133,9 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let (w, h) = args.size;
     let target = OffscreenTarget::new(&ctx.device, w, h, samples);
     let framing = if animated { Framing::WholeClip } else { Framing::At(args.time) };
-    let mut scene = Scene::new(&mut renderer, &asset, clip.as_deref(), args.grid.unwrap_or(1), framing, args.size)?;
+    let morphs = args.morph.resolve(&asset, &MorphLayout::of_meshes(&asset.meshes))?;
+    let grid = args.grid.unwrap_or(1);
+    let mut scene = Scene::new_morphed(&mut renderer, &asset, clip.as_deref(), morphs, grid, framing, args.size)?;
     if let Some(info) = renderer.model_info(scene.model) {
         for w in &info.warnings {
             eprintln!("warning: {w}");

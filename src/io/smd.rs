@@ -12,7 +12,7 @@
 //!   `LoadOptions::default_fps`. It binds to a reference by bone name (`Asset::bind_animations`). A bone a frame
 //!   does not list holds its previous value.
 //! - **VTA** (`vertexanimation`): morph targets; see [`attach_vta`] and the `vta` submodule for the matching
-//!   rule.
+//!   rule, and `vta_alone` for what a VTA opened on its own shows.
 //!
 //! Rotations are Euler radians applied X, then Y, then Z (`Rx·Ry·Rz·T` with row vectors, glam's
 //! `T·Rz·Ry·Rx`). The file is right-handed Z up; the asset declares `AxisConversion::z_up_right_handed()` and
@@ -26,12 +26,13 @@ mod build;
 mod lex;
 mod parse;
 mod vta;
+mod vta_alone;
 mod weld;
 
 use std::path::Path;
 
 use super::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, AxisConversion, Format, Position, Warning};
+use crate::scene::{Asset, AxisConversion, Format, Material, Position, Warning};
 
 pub use vta::VtaBinding;
 
@@ -111,9 +112,10 @@ fn influence_warnings(p: &parse::Parsed, warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Loads a VTA: the skeleton (if any), a point mesh of the base frame that carries one morph target per later
-/// frame, over VTA vertex indices, and the frames as a flex clip. Use [`attach_vta`] to give the morphs (and the
-/// clip) to the reference mesh.
+/// Loads a VTA: the skeleton (if any), a mesh of the base frame that carries one morph target per later frame,
+/// over VTA vertex indices, and the frames as a flex clip. The mesh's faces are rebuilt from the corner order
+/// when the file follows it, else it is a point mesh (see the `vta_alone` module). Use [`attach_vta`] to give
+/// the morphs (and the clip) to the reference mesh.
 pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     let text = super::text::decode_text(bytes);
     let mut p = parse::parse(&text)?;
@@ -131,7 +133,10 @@ pub fn load_vta(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     if p.mesh.is_some() {
         warnings.push(Warning::new(Position::File, "the VTA's `triangles` block was ignored"));
     }
-    let (mesh, flex_clip) = vta::vta_mesh(anim);
+    let (mesh, flex_clip) = vta_alone::vta_mesh(anim, &mut asset.readings, &mut warnings);
+    if mesh.triangle_count() > 0 {
+        asset.materials.push(Material::named("vta"));
+    }
     asset.meshes.push(mesh);
     asset.clips.push(flex_clip);
     asset.warnings = warnings;

@@ -47,8 +47,24 @@ impl<'a> Scene<'a> {
         framing: Framing,
         size: (u32, u32),
     ) -> Result<Self, RenderError> {
+        Self::new_morphed(renderer, asset, clip, Vec::new(), grid, framing, size)
+    }
+
+    /// [`Scene::new`] with some morph targets fixed at weights of their own (slot of
+    /// `MorphLayout::of_meshes(&asset.meshes)`, weight), whatever the clip drives; the camera frames the morphed
+    /// mesh.
+    pub fn new_morphed(
+        renderer: &mut Renderer,
+        asset: &'a Asset,
+        clip: Option<&str>,
+        morph_overrides: Vec<(usize, f32)>,
+        grid: u32,
+        framing: Framing,
+        size: (u32, u32),
+    ) -> Result<Self, RenderError> {
         let model = renderer.upload(asset);
         let mut posed = PosedAsset::new(asset, clip)?;
+        posed.set_morph_overrides(morph_overrides);
         let grid = grid.max(1);
         let single = match framing {
             Framing::At(t) if grid == 1 => {
@@ -92,7 +108,12 @@ impl<'a> Scene<'a> {
         for &(placement, offset) in &self.copies {
             let time = if self.copies.len() > 1 && duration > 0.0 { (t + offset).rem_euclid(duration) } else { t };
             self.posed.set_time(time);
-            self.frame.add_instance(self.model, placement, &self.posed.pose.palette);
+            self.frame.add_morphed_instance(
+                self.model,
+                placement,
+                &self.posed.pose.palette,
+                &self.posed.pose.morph_weights,
+            );
             if let Some(style) = &self.skeleton {
                 self.posed.add_skeleton(&mut self.frame.overlay, placement, style);
             }

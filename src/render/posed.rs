@@ -1,17 +1,26 @@
 //! An asset with a clip bound and pose buffers reused frame to frame: the small glue between `anim` and the
-//! renderer that the `render` command, the golden tests and the benches share (sample a time → palette and
-//! joint matrices → instance + skeleton overlay). The viewer uses the animation controller instead.
+//! renderer that the `render` command, the golden tests and the benches share (sample a time → palette, morph
+//! weights and joint matrices → instance + skeleton overlay). The viewer uses the animation controller instead.
+//!
+//! Morph weights: the clip's weight tracks at the time, then fixed settings (`render --morph NAME=WEIGHT`)
+//! that override the targets they name, one weight per slot of `MorphLayout::of_meshes(&asset.meshes)`, the
+//! numbering the renderer's morph pass uses.
 
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 
 use super::RenderError;
 use super::overlay::{Overlay, SkeletonStyle};
-use crate::anim::{ClipBinding, Pose, posed_bounds};
+use crate::anim::{ClipBinding, MorphBinding, MorphLayout, Pose, bounds_of_placed, posed_bounds, skin_mesh_morphed};
 use crate::scene::{Asset, Bounds, Clip};
 
 pub struct PosedAsset<'a> {
     pub asset: &'a Asset,
     clip: Option<(&'a Clip, ClipBinding)>,
+    /// The clip's weight tracks bound to the asset's targets (`None` without a clip or tracks).
+    morphs: Option<MorphBinding>,
+    morph_slots: usize,
+    /// (slot, weight) set by hand; applied after the clip's weights.
+    morph_overrides: Vec<(usize, f32)>,
     pub pose: Pose,
     joints: Vec<Mat4>,
 }
@@ -33,7 +42,26 @@ impl<'a> PosedAsset<'a> {
                 Some((clip, ClipBinding::new(&asset.skeleton, clip)))
             }
         };
-        Ok(Self { asset, clip, pose: Pose::bind(&asset.skeleton), joints: Vec::new() })
+        let layout = MorphLayout::of_meshes(&asset.meshes);
+        let morphs =
+            clip.as_ref().filter(|(c, _)| !c.morph_tracks.is_empty()).map(|(c, _)| MorphBinding::new(&layout, c));
+        let mut posed = Self {
+            asset,
+            clip,
+            morphs,
+            morph_slots: layout.len(),
+            morph_overrides: Vec::new(),
+            pose: Pose::bind(&asset.skeleton),
+            joints: Vec::new(),
+        };
+        posed.pose.morph_weights = vec![0.0; posed.morph_slots];
+        Ok(posed)
+    }
+
+    /// Fixes the weights of some targets, whatever the clip drives: (slot of `MorphLayout::of_meshes`, weight);
+    /// slots past the layout are ignored. Takes effect at the next [`PosedAsset::set_time`].
+    pub fn set_morph_overrides(&mut self, overrides: Vec<(usize, f32)>) {
+        self.morph_overrides = overrides;
     }
 
     pub fn clip(&self) -> Option<&'a Clip> {
@@ -58,11 +86,39 @@ impl<'a> PosedAsset<'a> {
             }
         }
         self.pose.update(&self.asset.skeleton);
+        let weights = &mut self.pose.morph_weights;
+        weights.resize(self.morph_slots, 0.0);
+        match (&self.morphs, &self.clip) {
+            (Some(binding), Some((clip, _))) => binding.sample(clip, time, weights),
+            _ => weights.fill(0.0),
+        }
+        for &(slot, w) in &self.morph_overrides {
+            if let Some(o) = weights.get_mut(slot) {
+                *o = w;
+            }
+        }
     }
 
-    /// Viewer-frame bounds at the current pose.
+    /// Viewer-frame bounds at the current pose (morphed, when any weight is set).
     pub fn bounds(&self) -> Bounds {
-        posed_bounds(self.asset, &self.pose.palette, &self.pose.to_root)
+        if self.pose.morph_weights.iter().all(|w| *w == 0.0) {
+            return posed_bounds(self.asset, &self.pose.palette, &self.pose.to_root);
+        }
+        let layout = MorphLayout::of_meshes(&self.asset.meshes);
+        let palette = if self.pose.palette.is_empty() { &[Mat4::IDENTITY][..] } else { &self.pose.palette[..] };
+        let placed: Vec<Vec<Vec3>> = self
+            .asset
+            .meshes
+            .iter()
+            .enumerate()
+            .map(|(m, mesh)| {
+                let (mut p, mut n) = (Vec::new(), Vec::new());
+                let weights = self.pose.morph_weights.get(layout.mesh_range(m)).unwrap_or_default();
+                skin_mesh_morphed(mesh, palette, weights, &mut p, &mut n);
+                p
+            })
+            .collect();
+        bounds_of_placed(self.asset, &self.pose.to_root, placed.iter().map(Vec::as_slice))
     }
 
     /// Bounds over the whole clip (`samples` poses from start to end) so a camera framed on them holds still

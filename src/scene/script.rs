@@ -355,11 +355,13 @@ pub struct ClipScript {
     /// The source frames the clip covers, in the source file's numbering.
     pub first_frame: i32,
     pub last_frame: i32,
-    /// Vertex animation of one mesh (MMS `morphAni`): full positions of `Asset::meshes[mesh]` at clip times.
+    /// Vertex animation of one mesh (MMS `morphAni`): full positions of `Asset::meshes[mesh]` at clip times, the
+    /// source of the clip's morph weight tracks (the frames are played as that mesh's morph targets).
     pub vertex_frames: Option<ClipVertexFrames>,
 }
 
-/// A clip's own vertex animation of one mesh (sampled with `anim::tween::frame_pair`).
+/// A clip's own vertex animation of one mesh, as its file gives it (`anim::tween::frame_pair` samples it; the
+/// clip's morph weight tracks over the mesh's targets play the same thing).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClipVertexFrames {
     /// Index into `Asset::meshes`.

@@ -98,6 +98,51 @@ pub fn vertex_frame_target_name(k: usize) -> String {
     format!("frame {k}")
 }
 
+/// The size a mesh's moved-vertex tolerance is measured against: the diagonal of its bounding box.
+fn mesh_size(mesh: &Mesh) -> f32 {
+    let (lo, hi) =
+        mesh.positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = if mesh.positions.is_empty() { 0.0 } else { (hi - lo).length() };
+    if size.is_finite() { size } else { 0.0 }
+}
+
+/// A sparse morph target that takes `mesh` to one full key mesh (`positions`, and `normals` when it has one per
+/// vertex): the vertices that move by more than [`MOVED_TOLERANCE`] of the mesh's size (or whose normal turns
+/// by more than that), with their deltas. Non-finite deltas count as no movement. Normal deltas are dropped when
+/// all are zero. `positions` shorter than the mesh leave the missing vertices where they are.
+pub fn frame_target(mesh: &Mesh, name: String, positions: &[Vec3], normals: &[Vec3]) -> MorphTarget {
+    frame_target_within(mesh, name, positions, normals, mesh_size(mesh) * MOVED_TOLERANCE)
+}
+
+fn frame_target_within(
+    mesh: &Mesh,
+    name: String,
+    positions: &[Vec3],
+    normals: &[Vec3],
+    position_tolerance: f32,
+) -> MorphTarget {
+    let normals = if normals.len() == mesh.positions.len() { Some(normals) } else { None };
+    let mut target = MorphTarget { name, ..MorphTarget::default() };
+    for (v, (base, moved)) in mesh.positions.iter().zip(positions).enumerate() {
+        let dp = *moved - *base;
+        let dn = match (normals, mesh.normals.get(v)) {
+            (Some(ns), Some(base_n)) => ns[v] - *base_n,
+            _ => Vec3::ZERO,
+        };
+        let dp = if dp.is_finite() { dp } else { Vec3::ZERO };
+        let dn = if dn.is_finite() { dn } else { Vec3::ZERO };
+        if dp.abs().max_element() > position_tolerance || dn.abs().max_element() > MOVED_TOLERANCE {
+            target.vertices.push(v as u32);
+            target.position_deltas.push(dp);
+            target.normal_deltas.push(dn);
+        }
+    }
+    if target.normal_deltas.iter().all(|d| *d == Vec3::ZERO) {
+        target.normal_deltas.clear();
+    }
+    target
+}
+
 /// Turns a mesh's [`Mesh::vertex_frames`] into sparse morph targets (frame − base, moved vertices only; see
 /// [`MOVED_TOLERANCE`]) and tweening weight tracks. `Ok(None)` for a mesh without frames. A frame whose vertex
 /// count differs from the mesh's is an error (tweening ignores such a mesh's frames altogether).
@@ -114,39 +159,44 @@ pub fn vertex_frame_morphs(mesh: &Mesh) -> Result<Option<VertexFrameMorphs>, Str
             f.positions.len()
         ));
     }
-    let (lo, hi) =
-        mesh.positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let size = if n == 0 { 0.0 } else { (hi - lo).length() };
-    let position_tolerance = if size.is_finite() { size * MOVED_TOLERANCE } else { 0.0 };
-    let mut targets = Vec::with_capacity(frames.len());
-    for (k, frame) in frames.iter().enumerate() {
-        let normals = if frame.normals.len() == n { Some(&frame.normals) } else { None };
-        let mut target =
-            MorphTarget { name: vertex_frame_target_name(k), vertex_frame: Some(k), ..MorphTarget::default() };
-        for (v, (base, moved)) in mesh.positions.iter().zip(&frame.positions).enumerate() {
-            let dp = *moved - *base;
-            let dn = match (normals, mesh.normals.get(v)) {
-                (Some(ns), Some(base_n)) => ns[v] - *base_n,
-                _ => Vec3::ZERO,
-            };
-            let dp = if dp.is_finite() { dp } else { Vec3::ZERO };
-            let dn = if dn.is_finite() { dn } else { Vec3::ZERO };
-            if dp.abs().max_element() > position_tolerance || dn.abs().max_element() > MOVED_TOLERANCE {
-                target.vertices.push(v as u32);
-                target.position_deltas.push(dp);
-                target.normal_deltas.push(dn);
-            }
-        }
-        if target.normal_deltas.iter().all(|d| *d == Vec3::ZERO) {
-            target.normal_deltas.clear();
-        }
-        targets.push(target);
-    }
+    let position_tolerance = mesh_size(mesh) * MOVED_TOLERANCE;
+    let targets: Vec<MorphTarget> = frames
+        .iter()
+        .enumerate()
+        .map(|(k, frame)| MorphTarget {
+            vertex_frame: Some(k),
+            ..frame_target_within(
+                mesh,
+                vertex_frame_target_name(k),
+                &frame.positions,
+                &frame.normals,
+                position_tolerance,
+            )
+        })
+        .collect();
     let times: Vec<f32> = frames.iter().map(|f| f.time).collect();
     let names: Vec<Option<&str>> = targets.iter().map(|t| Some(t.name.as_str())).collect();
     let tracks = tween_tracks(&times, &names, Some(&mesh.name));
     let end = times.iter().copied().filter(|t| t.is_finite()).fold(0.0f32, f32::max);
     Ok(Some(VertexFrameMorphs { targets, tracks, end }))
+}
+
+/// Converts one mesh's vertex frames into targets (appended to its [`Mesh::morph_targets`]) and adds their
+/// tweening tracks to `clip`, which is stretched to the last frame. For vertex animation bound from another file
+/// (`io::bind`), where the clip is that file's and not the model's only one. Returns the number of targets
+/// added: 0 for a mesh without frames or one whose frames were converted before.
+pub fn convert_mesh_vertex_animation(mesh: &mut Mesh, clip: &mut Clip) -> Result<usize, String> {
+    if mesh.morph_targets.iter().any(|t| t.vertex_frame.is_some()) {
+        return Ok(0);
+    }
+    let Some(morphs) = vertex_frame_morphs(mesh)? else { return Ok(0) };
+    let frames = u32::try_from(mesh.vertex_frames.len()).unwrap_or(u32::MAX);
+    clip.duration = clip.duration.max(morphs.end);
+    clip.frame_count = clip.frame_count.max(frames);
+    clip.morph_tracks.extend(morphs.tracks);
+    let added = morphs.targets.len();
+    mesh.morph_targets.extend(morphs.targets);
+    Ok(added)
 }
 
 /// What [`convert_vertex_animation`] did.

@@ -105,3 +105,29 @@ pub fn corpus() -> Option<PathBuf> {
 pub fn corpus_file(relative: &str) -> Option<PathBuf> {
     corpus().map(|dir| dir.join(relative))
 }
+
+/// The vertices of every `*MESH_VERTEX_LIST` (one list per frame) and the corners of the first `*MESH_FACE_LIST`,
+/// read straight from the text.
+pub fn ase_mesh_lists(path: &std::path::Path) -> (Vec<Vec<glam::Vec3>>, Vec<[usize; 3]>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut frames, mut faces) = (Vec::new(), Vec::new());
+    let mut faces_done = false;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("*MESH_VERTEX_LIST") => frames.push(Vec::new()),
+            Some("*MESH_VERTEX") => {
+                let n: Vec<f32> = words[2..5].iter().map(|w| w.parse().unwrap()).collect();
+                frames.last_mut().unwrap().push(glam::Vec3::new(n[0], n[1], n[2]));
+            }
+            Some("*MESH_FACE") if !faces_done => {
+                let at = |label: &str| words[words.iter().position(|w| *w == label).unwrap() + 1].parse().unwrap();
+                faces.push([at("A:"), at("B:"), at("C:")]);
+            }
+            Some("*MESH_TVERTLIST") | Some("*MESH_NORMALS") => faces_done = !faces.is_empty(),
+            Some("*MESH") if !faces.is_empty() => faces_done = true,
+            _ => {}
+        }
+    }
+    (frames, faces)
+}

@@ -24,7 +24,9 @@
 //! as world transforms, with the first sample at another tick. `dialect` tells them apart (header, else the data)
 //! and records the reading used in `Asset::readings`; a guess gets a warning. A file of `*MESH_ANIMATION` frames
 //! only (a Gothic morph-mesh animation) is a mesh with vertex frames, and [`bind_vertex_animation`] puts such
-//! frames on the mesh of the model they animate.
+//! frames on the mesh of the model they animate. Vertex frames are played as morph targets: one target per frame
+//! and tweening weight tracks in the file's clip (`scene::vertex_animation`), made when the file is loaded and
+//! again for the model's mesh when the frames are bound to it.
 //!
 //! Conventions checked against real data and the 3ds Max exporter rather than taken on trust (details in
 //! `tracks`): 3ds Max axis-angles turn left-handed (`from_axis_angle(axis, −angle)`); relative rotation samples
@@ -55,6 +57,7 @@ mod vertex_frames;
 mod world_samples;
 
 pub use morph::{bind_vertex_animation, is_vertex_animation};
+pub(crate) use morph::{corner_map, remap_frame};
 
 use super::{LoadError, LoadOptions};
 use crate::scene::Asset;
@@ -66,5 +69,9 @@ use crate::scene::AxisConversion;
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     let text = super::text::decode_text(bytes);
     let raw = parse::parse(&text)?;
-    build::build(raw, opts)
+    let mut asset = build::build(raw, opts)?;
+    // `*MESH_ANIMATION` frames play as morph targets tweened by weight tracks in the file's clip, the one morph
+    // path every format shares (the frames stay on the mesh as the source).
+    crate::scene::convert_vertex_animation(&mut asset);
+    Ok(asset)
 }

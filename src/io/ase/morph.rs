@@ -12,7 +12,8 @@
 use glam::Vec3;
 
 use super::super::LoadError;
-use crate::scene::{Asset, BindReport, Format, Mesh, VertexFrame, Warning, normalize_bone_name};
+use crate::scene::vertex_animation::convert_mesh_vertex_animation;
+use crate::scene::{Asset, BindReport, Clip, Format, Mesh, VertexFrame, Warning, normalize_bone_name};
 
 /// Whether `asset` is an animation of vertices only: an ASE file with vertex animation frames and no bone
 /// animation, to be bound to a mesh of the model it is opened with.
@@ -68,20 +69,21 @@ pub fn bind_vertex_animation(base: &mut Asset, animation: Asset) -> Result<BindR
         ));
         return Ok(report);
     }
-    mesh.vertex_frames = source
-        .vertex_frames
-        .iter()
-        .map(|frame| VertexFrame {
-            time: frame.time,
-            positions: map.iter().map(|&v| frame.positions.get(v as usize).copied().unwrap_or_default()).collect(),
-            normals: if frame.normals.is_empty() {
-                Vec::new()
-            } else {
-                map.iter().map(|&v| frame.normals.get(v as usize).copied().unwrap_or_default()).collect()
-            },
-        })
-        .collect();
-    for clip in animation.clips {
+    mesh.vertex_frames = source.vertex_frames.iter().map(|frame| remap_frame(frame, &map)).collect();
+    // The file's clip carries weight tracks for the targets made from its frames on its own mesh; they are
+    // made again for the model's mesh, whose vertices (and name) are the model's.
+    let source_name = source.name.clone();
+    let mut clips = animation.clips;
+    for clip in &mut clips {
+        clip.morph_tracks.retain(|t| t.mesh.as_deref() != Some(source_name.as_str()));
+    }
+    if clips.is_empty() {
+        clips.push(Clip { name: file_stem(&animation.path), frame_rate: 30.0, ..Clip::default() });
+    }
+    if let Err(message) = convert_mesh_vertex_animation(mesh, &mut clips[0]) {
+        base.warnings.push(Warning::new("", format!("{}: {message}", file_name_of(animation.path.as_deref()))));
+    }
+    for clip in clips {
         report.clips.push(clip.name.clone());
         base.clips.push(clip);
     }
@@ -91,8 +93,10 @@ pub fn bind_vertex_animation(base: &mut Asset, animation: Asset) -> Result<BindR
 }
 
 /// For each render vertex of `target`, the render vertex of `source` at the same face corners; `None` when the
-/// corners disagree (a vertex of `target` would take two different positions).
-fn corner_map(target: &Mesh, source: &Mesh) -> Option<Vec<u32>> {
+/// corners disagree (a vertex of `target` would take two different positions), when a vertex of `target` is
+/// on no corner, or when none of `source`'s frames (its mesh, when it has none) lies near `target` (see
+/// [`NEAR_BASE`]). Shared with the MMS `morphAni` clips, whose frames come from other files than the head's.
+pub(crate) fn corner_map(target: &Mesh, source: &Mesh) -> Option<Vec<u32>> {
     const UNSET: u32 = u32::MAX;
     let mut map = vec![UNSET; target.vertex_count()];
     let same_in_every_frame = |a: u32, b: u32| {
@@ -117,16 +121,31 @@ fn corner_map(target: &Mesh, source: &Mesh) -> Option<Vec<u32>> {
     // The frames deform the base mesh: the closest one is near it on average (the Gothic heads' animations come
     // within 0.5 % of the head's size, the farthest frame within 4 %).
     let size = extent(&target.positions);
-    let mean_distance = |frame: &VertexFrame| {
+    let mean_distance = |positions: &[Vec3]| {
         let total: f32 = map
             .iter()
             .zip(&target.positions)
-            .map(|(&v, p)| frame.positions.get(v as usize).map_or(f32::INFINITY, |q| q.distance(*p)))
+            .map(|(&v, p)| positions.get(v as usize).map_or(f32::INFINITY, |q| q.distance(*p)))
             .sum();
         total / map.len().max(1) as f32
     };
-    let closest = source.vertex_frames.iter().map(mean_distance).fold(f32::INFINITY, f32::min);
+    let closest = if source.vertex_frames.is_empty() {
+        mean_distance(&source.positions)
+    } else {
+        source.vertex_frames.iter().map(|f| mean_distance(&f.positions)).fold(f32::INFINITY, f32::min)
+    };
     (closest <= NEAR_BASE * size).then_some(map)
+}
+
+/// A frame of `source`'s vertices in `target`'s numbering, through a [`corner_map`] (`map[v]` is the source
+/// vertex of target vertex `v`).
+pub(crate) fn remap_frame(frame: &VertexFrame, map: &[u32]) -> VertexFrame {
+    let pick = |values: &[Vec3]| map.iter().map(|&v| values.get(v as usize).copied().unwrap_or_default()).collect();
+    VertexFrame {
+        time: frame.time,
+        positions: pick(&frame.positions),
+        normals: if frame.normals.is_empty() { Vec::new() } else { pick(&frame.normals) },
+    }
 }
 
 /// How far (on average, relative to the mesh's size) the closest frame may lie from the base mesh.
@@ -139,9 +158,16 @@ fn extent(points: &[Vec3]) -> f32 {
 }
 
 fn file_name(asset: &Asset) -> String {
-    asset
-        .path
-        .as_deref()
-        .and_then(|p| p.file_name())
-        .map_or_else(|| "the animation".into(), |n| n.to_string_lossy().into())
+    file_name_of(asset.path.as_deref())
+}
+
+fn file_name_of(path: Option<&std::path::Path>) -> String {
+    path.and_then(|p| p.file_name()).map_or_else(|| "the animation".into(), |n| n.to_string_lossy().into())
+}
+
+/// The clip name for a file without a clip of its own: its stem, as the loader names clips.
+fn file_stem(path: &Option<std::path::PathBuf>) -> String {
+    path.as_deref()
+        .and_then(|p| p.file_stem())
+        .map_or_else(|| crate::scene::VERTEX_ANIMATION_CLIP.into(), |n| n.to_string_lossy().into())
 }

@@ -1,17 +1,28 @@
 //! Clips as glTF animations: per bone a translation, rotation and scale channel, keys kept where the file has
 //! them (Hermite curves are resampled, since glTF's cubic spline needs tangents of another kind), times made
-//! strictly increasing as glTF requires.
+//! strictly increasing as glTF requires; morph weight tracks are added by `morph_weights`.
 
 use glam::{Quat, Vec3};
 use gltf::json;
 use json::validation::Checked::Valid;
 
 use super::builder::Builder;
+use crate::anim::MorphLayout;
 use crate::anim::curve::sample_quat;
 use crate::scene::{Clip, Curve, Interpolation, Skeleton};
 
 impl Builder {
-    pub(super) fn animation(&mut self, clip: &Clip, skeleton: &Skeleton, bone_nodes: &[json::Index<json::Node>]) {
+    /// Adds `clip` as an animation: its bone tracks on the bone nodes, its morph weight tracks on the nodes of
+    /// the meshes whose targets they drive (`morph_weights`). A clip that animates neither is left out, with a
+    /// warning.
+    pub(super) fn animation(
+        &mut self,
+        clip: &Clip,
+        skeleton: &Skeleton,
+        bone_nodes: &[json::Index<json::Node>],
+        layout: &MorphLayout,
+        mesh_nodes: &[(usize, json::Index<json::Node>)],
+    ) {
         let mut channels = Vec::new();
         let mut samplers = Vec::new();
         for track in &clip.tracks {
@@ -51,8 +62,12 @@ impl Builder {
                 );
             }
         }
+        self.morph_weight_channels(clip, layout, mesh_nodes, &mut channels, &mut samplers);
         if channels.is_empty() {
-            self.report.warnings.push(format!("clip '{}' animates no bone of the skeleton: not exported", clip.name));
+            self.report.warnings.push(format!(
+                "clip '{}' animates no bone of the skeleton and no morph target: not exported",
+                clip.name
+            ));
             return;
         }
         self.root.push(json::Animation {

@@ -140,6 +140,7 @@ impl Builder {
         mesh: &Mesh,
         materials: &[json::Index<json::Material>],
         skinned: bool,
+        default_weights: &[f32],
     ) -> json::Index<json::Mesh> {
         use json::accessor::{ComponentType, Type};
         use json::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
@@ -248,7 +249,11 @@ impl Builder {
             extras,
             name: Some(mesh.name.clone()),
             primitives,
-            weights: (!targets.is_empty()).then(|| vec![0.0; targets.len()]),
+            weights: (!targets.is_empty()).then(|| {
+                (0..targets.len())
+                    .map(|t| default_weights.get(t).copied().filter(|w| w.is_finite()).unwrap_or(0.0))
+                    .collect()
+            }),
         })
     }
 

@@ -4,7 +4,9 @@
 //! ASC a body mesh; one clip per `ani` (the ASC's frames `first`–`last`, forwards or backwards, at `FPS:` or
 //! the game's 25) and per `aniAlias` (the frames of the animation it names, reversed again for `R`), with the
 //! events as callback keys. MMS: the `morphRef` ASC is the head mesh; each `morphAni` is a clip whose vertex
-//! frames (`ClipScript::vertex_frames`) are the named ASC's frames `first`–`last` at `SPD:`.
+//! frames (`ClipScript::vertex_frames`) are the named ASC's frames `first`–`last` at `SPD:`, carried over to
+//! the head corner by corner, and played as morph targets of the head (one per frame of a file) with weight
+//! tracks that tween through them.
 //!
 //! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]). A missing or broken mesh
 //! file fails the character with the script line; a missing or broken animation file is a warning on its
@@ -14,15 +16,17 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::cut::{Cut, cut_clip, cut_vertex_frames, event_keys, reverse_clip};
+use super::cut::{Cut, cut_clip, cut_vertex_frame_times, event_keys, reverse_clip};
 use super::files::AscIndex;
 use super::load::{Job, Loaded, job_of, load_all, release, take};
 use super::mds::{DEFAULT_FPS, ParsedMds};
 use super::merge::{add_part, add_skeleton_only};
 use super::{error_at, position, warn_unmatched_tracks};
 use crate::io::LoadError;
+use crate::io::ase::{corner_map, remap_frame};
+use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
-    Asset, Clip, ClipScript, ClipVertexFrames, Format, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame,
+    Asset, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame,
     Warning,
 };
 
@@ -140,14 +144,15 @@ pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
             }
         };
         let clip = if mms {
-            morph_clip(
-                seq,
-                i,
-                loaded,
-                head_mesh.and_then(|m| character.meshes.get(m).map(|mesh| (m, mesh.vertex_count()))),
-                &at,
-                &mut warnings,
-            )
+            let head = head_mesh.and_then(|m| character.meshes.get(m).map(|mesh| (m, mesh)));
+            morph_clip(seq, i, loaded, head, &at, &mut warnings).map(|(mut clip, frames)| {
+                if let Some(head) = head_mesh.and_then(|m| character.meshes.get_mut(m))
+                    && !frames.is_empty()
+                {
+                    add_head_morphs(head, &mut clip, frames);
+                }
+                clip
+            })
         } else {
             skeletal_clip(seq, i, loaded, &at, &mut warnings)
         };
@@ -258,15 +263,31 @@ fn skeletal_clip(
     Some(clip)
 }
 
-/// A `morphAni`: the head's vertex frames `first`–`last` of the named file, at `SPD:`.
+/// A frame of a `morphAni` clip on the head mesh: the morph target it is played with and where it sits.
+struct HeadFrame {
+    /// The target's name: the file and its frame number (`HUM_HEAD_FATBALD_EAT.ASC frame 3`), so that clips
+    /// using the same frames of a file share one target.
+    target: String,
+    /// Time in the clip.
+    time: f32,
+    /// The frame in the head mesh's vertex numbering.
+    frame: VertexFrame,
+}
+
+/// A `morphAni`: the named file's frames `first`–`last` at `SPD:`, carried over to the head mesh. The animation
+/// files describe the head's faces, split into render vertices their own way (the head has texture coordinates,
+/// the animations none), so each frame is taken over corner by corner (`ase::corner_map`, as binding an
+/// animation file to the head does); files that record no corners but have the head's vertex count are taken
+/// vertex by vertex. The clip keeps the frames (`ClipScript::vertex_frames`); the caller turns them into morph
+/// targets and weight tracks.
 fn morph_clip(
     seq: &mut ScriptSequence,
     index: usize,
     loaded: Loaded,
-    head: Option<(usize, usize)>,
+    head: Option<(usize, &Mesh)>,
     at: &str,
     warnings: &mut Vec<Warning>,
-) -> Option<Clip> {
+) -> Option<(Clip, Vec<HeadFrame>)> {
     let asset = loaded.asset;
     let file_fps = asset.clips.first().map(|c| c.frame_rate).or(loaded.frame_rate).unwrap_or(DEFAULT_FPS);
     let mesh = asset.meshes.iter().find(|m| !m.vertex_frames.is_empty()).or_else(|| asset.meshes.first());
@@ -280,33 +301,91 @@ fn morph_clip(
     let cut = cut_for(seq, loaded.first_frame, file_fps, file_frames, at, warnings)?;
     let mut clip = cut_clip(Clip::default(), &seq.name, &cut);
     let mut info = script_info(seq, index, &cut);
-    let cut_frames = cut_vertex_frames(&frames, &cut);
-    match head {
-        _ if cut_frames.is_empty() => {
-            let problem =
-                "the file holds no vertex frames of the head in this range; the clip has its timing only".to_owned();
-            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
-            seq.problem = Some(problem);
-        }
-        Some((mesh, vertices)) if cut_frames.iter().all(|f| f.positions.len() == vertices) => {
-            info.vertex_frames = Some(ClipVertexFrames { mesh, frames: cut_frames });
-        }
-        Some((_, vertices)) => {
-            let found = cut_frames.first().map_or(0, |f| f.positions.len());
-            let problem = format!("its frames have {found} vertices, the head mesh {vertices}; they are not played");
-            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
-            seq.problem = Some(problem);
-        }
-        None => {
-            let problem = "there is no head mesh to animate".to_owned();
-            warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
-            seq.problem = Some(problem);
-        }
+    let kept = cut_vertex_frame_times(&frames, &cut);
+    let mut not_played = |problem: String, seq: &mut ScriptSequence| {
+        warnings.push(Warning::new(at, format!("morphAni \"{}\": {problem}", seq.name)));
+        seq.problem = Some(problem);
+    };
+    let mut head_frames = Vec::new();
+    match (head, mesh) {
+        _ if kept.is_empty() => not_played(
+            "the file holds no vertex frames of the head in this range; the clip has its timing only".to_owned(),
+            seq,
+        ),
+        (None, _) => not_played("there is no head mesh to animate".to_owned(), seq),
+        (Some((head_index, head_mesh)), Some(source)) => match head_vertex_map(head_mesh, source) {
+            Ok(map) => {
+                let file = seq.paths.first().cloned().flatten().and_then(|p| p.file_name().map(|n| n.to_owned()));
+                let file = file.map_or_else(
+                    || seq.files.first().cloned().unwrap_or_default(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                for &(k, time) in &kept {
+                    let number = loaded.first_frame + (frames[k].time * cut.file_fps).round() as i32;
+                    let mut frame = match &map {
+                        Some(map) => remap_frame(&frames[k], map),
+                        None => frames[k].clone(),
+                    };
+                    frame.time = time;
+                    head_frames.push(HeadFrame { target: format!("{file} frame {number}"), time, frame });
+                }
+                let frames = head_frames.iter().map(|f| f.frame.clone()).collect();
+                info.vertex_frames = Some(ClipVertexFrames { mesh: head_index, frames });
+            }
+            Err(problem) => not_played(format!("{problem}; they are not played"), seq),
+        },
+        (Some(_), None) => not_played("the file holds no mesh".to_owned(), seq),
     }
     clip.script = Some(Box::new(info));
     seq.frame_count = clip.frame_count;
     seq.loaded = true;
-    Some(clip)
+    Some((clip, head_frames))
+}
+
+/// How an animation file's vertices map onto the head's: `Some(map)` corner by corner, `None` when they are the
+/// head's vertices as they are (same count, no corners recorded to go by).
+fn head_vertex_map(head: &Mesh, source: &Mesh) -> Result<Option<Vec<u32>>, String> {
+    let (hv, sv) = (head.vertex_count(), source.vertex_count());
+    if !head.corner_vertices.is_empty() && head.corner_vertices.len() == source.corner_vertices.len() {
+        return corner_map(head, source).map(Some).ok_or_else(|| {
+            format!(
+                "its frames ({sv} vertices) do not fit the head mesh ({hv} vertices): the same {} triangles are \
+                 numbered differently or lie elsewhere",
+                source.triangle_count()
+            )
+        });
+    }
+    if (head.corner_vertices.is_empty() || source.corner_vertices.is_empty()) && hv == sv {
+        return Ok(None);
+    }
+    Err(format!(
+        "its frames ({sv} vertices, {} triangles) do not fit the head mesh ({hv} vertices, {} triangles)",
+        source.triangle_count(),
+        head.triangle_count()
+    ))
+}
+
+/// Gives a `morphAni` clip's frames to the head mesh as morph targets (one per frame of a file, shared by the
+/// clips that use it; a frame equal to the head needs none) and the clip the weight tracks that tween through
+/// them, as `scene::vertex_animation` does for a file's own vertex frames.
+fn add_head_morphs(head: &mut Mesh, clip: &mut Clip, frames: Vec<HeadFrame>) {
+    let mut names: Vec<Option<String>> = Vec::with_capacity(frames.len());
+    for f in &frames {
+        if head.morph_targets.iter().any(|t| t.name == f.target) {
+            names.push(Some(f.target.clone()));
+            continue;
+        }
+        let target = frame_target(head, f.target.clone(), &f.frame.positions, &f.frame.normals);
+        if target.vertices.is_empty() {
+            names.push(None);
+        } else {
+            names.push(Some(f.target.clone()));
+            head.morph_targets.push(target);
+        }
+    }
+    let times: Vec<f32> = frames.iter().map(|f| f.time).collect();
+    let targets: Vec<Option<&str>> = names.iter().map(Option::as_deref).collect();
+    clip.morph_tracks.extend(tween_tracks(&times, &targets, Some(&head.name)));
 }
 
 /// `aniAlias`: the clip of the animation it names (itself possibly an alias, defined before or after it),

@@ -160,6 +160,9 @@ pub fn reverse_clip(clip: &mut Clip) {
         reverse_curve(&mut t.rotation, d);
         reverse_curve(&mut t.scale, d);
     }
+    for t in &mut clip.morph_tracks {
+        reverse_curve(&mut t.weights, d);
+    }
     for k in &mut clip.callback_keys {
         k.time = (d - k.time).clamp(0.0, d);
     }
@@ -191,23 +194,20 @@ fn reverse_curve<T: Copy + Neg<Output = T>>(c: &mut Curve<T>, duration: f32) {
     }
 }
 
-/// Vertex frames (times in the file's clip time) cut to `cut`.
-pub fn cut_vertex_frames(frames: &[VertexFrame], cut: &Cut) -> Vec<VertexFrame> {
+/// The frames `cut` keeps, as (index into `frames`, time in the cut clip), sorted by that time.
+pub fn cut_vertex_frame_times(frames: &[VertexFrame], cut: &Cut) -> Vec<(usize, f32)> {
     let (t0, t1, s) = (cut.t0(), cut.t1(), cut.scale());
     let eps = 0.25 / cut.file_fps.max(f32::EPSILON);
-    let mut out: Vec<VertexFrame> = frames
+    let mut out: Vec<(usize, f32)> = frames
         .iter()
-        .filter(|f| f.time >= t0 - eps && f.time <= t1 + eps)
-        .map(|f| {
+        .enumerate()
+        .filter(|(_, f)| f.time >= t0 - eps && f.time <= t1 + eps)
+        .map(|(k, f)| {
             let t = if cut.reversed { (t1 - f.time) * s } else { (f.time - t0) * s };
-            VertexFrame {
-                time: t.clamp(0.0, cut.duration()),
-                positions: f.positions.clone(),
-                normals: f.normals.clone(),
-            }
+            (k, t.clamp(0.0, cut.duration()))
         })
         .collect();
-    out.sort_by(|a, b| a.time.total_cmp(&b.time));
+    out.sort_by(|a, b| a.1.total_cmp(&b.1));
     out
 }
 

@@ -19,7 +19,7 @@
 //! matched by position instead: every render vertex within the tolerance of its base position, keeping only
 //! those whose normal also agrees when any does. A render vertex receives the first delta that reaches it.
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 use super::parse::Parsed;
@@ -133,22 +133,6 @@ pub(super) fn vertex_animation(p: &Parsed, fps: f32, warnings: &mut Vec<Warning>
         ));
     }
     Some(anim)
-}
-
-/// The VTA on its own: a point mesh (no triangles) of the base frame carrying the morphs, and the flex clip.
-pub(super) fn vta_mesh(anim: VertexAnimation) -> (Mesh, Clip) {
-    let n = anim.base_positions.len();
-    let mesh = Mesh {
-        name: "vertex animation".into(),
-        positions: anim.base_positions,
-        normals: anim.base_normals,
-        uvs: vec![Vec2::ZERO; n],
-        joints: vec![[0; 4]; n],
-        weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
-        morph_targets: anim.morphs,
-        ..Mesh::default()
-    };
-    (mesh, anim.flex_clip)
 }
 
 /// How a VTA was matched to a reference mesh.
@@ -314,7 +298,7 @@ pub(super) fn attach(reference: &mut Asset, anim: &VertexAnimation) -> Result<Vt
     Ok(binding)
 }
 
-/// Rebuilds the base/morph tables from a loaded VTA asset (its point mesh), with its flex clip (or, when it has
+/// Rebuilds the base/morph tables from a loaded VTA asset (its base-frame mesh), with its flex clip (or, when it has
 /// none, one with the flexes at frames 1, 2, … at 30 frames per second).
 pub(super) fn from_vta_asset(vta: &Asset) -> Option<VertexAnimation> {
     let mesh = vta.meshes.iter().find(|m| !m.morph_targets.is_empty())?;
