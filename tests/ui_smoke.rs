@@ -192,3 +192,31 @@ fn the_recording_view_renders_the_demo_recording() {
     assert!(out.status.success(), "{}", describe(&out));
     assert_shows_something(&png, &out);
 }
+
+#[test]
+fn model_script_characters_open_with_their_shapes_and_morphs() {
+    let (Some(qc), Some(mms)) = (
+        common::corpus_file("qc/halflife/models/headcrab/headcrab.qc"),
+        common::corpus_file("mds/gothic/Anims/ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD/HUM_HEAD_FATBALD.MMS"),
+    ) else {
+        eprintln!("SKIPPED: set BONESCOPE_CORPUS to open the corpus model scripts");
+        return;
+    };
+    if !xvfb_available() {
+        return;
+    }
+    // The headcrab with its hitboxes, attachments and boxes, the dominant-bone legend, the Files tab's body groups.
+    let qc_args = ["--clip", "run", "--time", "0.3", "--shading", "dominant-bone", "--tab", "files"];
+    for painter in [false, true] {
+        let extra: &[&str] = if painter { &["--painter"] } else { &[] };
+        let (out, png) = screenshot("headcrab", &[&qc], &[&qc_args[..], extra].concat());
+        assert!(out.status.success(), "{}", describe(&out));
+        assert_shows_something(&png, &out);
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("No clip named"), "{}", describe(&out));
+    }
+    // The morph-mesh head mid-chew: the Morphs tab and the displacement shading.
+    let mms_args = ["--clip", "T_EAT", "--time", "0.4", "--shading", "morph", "--tab", "morphs"];
+    let (out, png) = screenshot("fatbald", &[&mms], &mms_args);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_shows_something(&png, &out);
+}
