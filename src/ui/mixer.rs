@@ -66,11 +66,18 @@ pub fn track_header(
         }
         let clip_name = track.clip.and_then(|c| asset.clips.get(c)).map_or("(no clip)", |c| c.name.as_str());
         let mut clip = track.clip.unwrap_or(usize::MAX);
-        egui::ComboBox::from_id_salt(("track clip", i)).selected_text(clip_name).width(128.0).show_ui(ui, |ui| {
-            for (c, cl) in asset.clips.iter().enumerate() {
-                ui.selectable_value(&mut clip, c, format!("{}  ({:.2} s)", cl.name, cl.duration));
-            }
-        });
+        // A long clip name (Gothic's `t_1hAttackMove_2_1hAttackRunL`) must not push the weight and × off the row:
+        // the box shows a shortened name, the whole one on hover and in the list.
+        egui::ComboBox::from_id_salt(("track clip", i))
+            .selected_text(shortened(clip_name, CLIP_NAME_CHARS))
+            .width(128.0)
+            .show_ui(ui, |ui| {
+                for (c, cl) in asset.clips.iter().enumerate() {
+                    ui.selectable_value(&mut clip, c, format!("{}  ({:.2} s)", cl.name, cl.duration));
+                }
+            })
+            .response
+            .on_hover_text(clip_name);
         if Some(clip) != track.clip && clip < asset.clips.len() {
             edit(cmds, TrackEdit::Clip(clip));
         }
@@ -207,4 +214,35 @@ pub fn callback_log(ui: &mut egui::Ui, log: &VecDeque<Fired>, total: u64, cmds: 
             }
         });
     });
+}
+
+/// Characters of a clip name the track row shows.
+const CLIP_NAME_CHARS: usize = 18;
+
+/// `name` cut to `max` characters with an ellipsis in the middle (both ends of a clip name tell clips apart:
+/// `t_Walk_2_WalkL` vs `t_Run_2_RunL`).
+fn shortened(name: &str, max: usize) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= max {
+        return name.to_owned();
+    }
+    let head = (max - 1) / 2;
+    let tail = max - 1 - head;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
+#[cfg(test)]
+mod shortened_tests {
+    use super::shortened;
+
+    #[test]
+    fn long_clip_names_keep_both_ends() {
+        assert_eq!(shortened("idle1", 18), "idle1");
+        let s = shortened("t_1hAttackMove_2_1hAttackRunL", 18);
+        assert_eq!(s.chars().count(), 18);
+        assert!(s.starts_with("t_1hAttac") && s.ends_with("ttackRunL"), "{s}");
+    }
 }
