@@ -211,7 +211,7 @@ fn demo_exports_valid_and_round_trips() {
 
 fn corpus_set(files: &[&str]) -> Option<Asset> {
     let paths: Vec<PathBuf> = files.iter().map(|f| common::corpus_file(f)).collect::<Option<_>>()?;
-    match io::load_set(&paths, &LoadOptions::default()) {
+    match bonescope::source::load_files(&paths, &LoadOptions::default()).into_result() {
         Ok((asset, _)) => Some(asset),
         Err(e) => panic!("{e}"),
     }

@@ -267,7 +267,7 @@ fn scripted_characters_pass_the_rig_checks_their_files_pass() {
     assert!(fly_errors.iter().all(|f| f.kind == FindingKind::ClipStretch), "{fly_errors:#?}");
     let anims = mds.parent().unwrap();
     let files = [anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"), anims.join("ASC_ANIMS/BLOODFLY/BLO_AMBIENT_M01.ASC")];
-    let (direct, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let (direct, _) = bonescope::source::load_files(&files, &LoadOptions::default()).into_result().unwrap();
     let stretch = |a: &Asset, clip: &str| -> f32 {
         diagnose(a, &DiagnoseOptions::default())
             .iter()

@@ -114,7 +114,10 @@ fn load_face() -> (Asset, Vec<Vec3>) {
     let dir = scratch("face");
     std::fs::write(dir.join("face.smd"), face_smd(&corners, n)).unwrap();
     std::fs::write(dir.join("face.vta"), face_vta(&corners)).unwrap();
-    let (asset, _) = io::load_set(&[dir.join("face.smd"), dir.join("face.vta")], &LoadOptions::default()).unwrap();
+    let (asset, _) =
+        bonescope::source::load_files(&[dir.join("face.smd"), dir.join("face.vta")], &LoadOptions::default())
+            .into_result()
+            .unwrap();
     std::fs::remove_dir_all(dir).ok();
     (asset, corners)
 }

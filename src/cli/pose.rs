@@ -13,9 +13,7 @@ use serde_json::{Value, json};
 use bonescope::AppError;
 use bonescope::anim::recording::RecordingPose;
 use bonescope::anim::{Pose, bind_pose_error};
-use bonescope::io::LoadOptions;
 use bonescope::scene::{Asset, Transform};
-use bonescope::source::{self, Source};
 
 #[derive(clap::Args, Debug)]
 pub struct PoseArgs {
@@ -34,15 +32,15 @@ pub struct PoseArgs {
     /// Convert to the viewer's frame (right-handed, Y up) instead of the file's own.
     #[arg(long)]
     pub viewer_frame: bool,
-    /// Frame rate for formats that do not store one (SMD animations).
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    #[command(flatten)]
+    pub load: super::LoadArgs,
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), AppError> {
-    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = source::load_set(&Source::from_args(&args.files), &opts)?;
-    let report = evaluate(&asset, args)?;
+    let opts = args.load.options();
+    let opened = super::Opened::args(&args.files, &opts)?;
+    let mut report = evaluate(&opened.asset, args)?;
+    report["bound"] = serde_json::to_value(&opened.reports).unwrap_or_default();
     let mut out = String::new();
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
@@ -50,7 +48,7 @@ pub fn run(args: &PoseArgs) -> Result<(), AppError> {
         print_text(&mut out, &report);
     }
     super::emit(&out);
-    Ok(())
+    opened.finish()
 }
 
 fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {

@@ -209,6 +209,8 @@ pub struct UiState {
     pub cull_back_faces: bool,
     /// Skin every vertex with the selected bone's matrix alone (shows what that one matrix does to the mesh).
     pub skin_selected_only: bool,
+    /// Folders textures are looked for in after the model's own folder (Settings › Texture folders).
+    pub texture_dirs: Vec<PathBuf>,
 }
 
 impl Default for UiState {
@@ -229,6 +231,7 @@ impl Default for UiState {
             show_frames: true,
             cull_back_faces: true,
             skin_selected_only: false,
+            texture_dirs: Vec::new(),
         }
     }
 }
