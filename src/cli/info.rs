@@ -373,12 +373,17 @@ fn print_bind_report(out: &mut String, bound: &Value) {
         );
     }
     let retarget = &bound["retarget"];
-    let _ = writeln!(
-        out,
-        "    retarget: translations {}, root motion {}",
-        s(&retarget["translation"]).replace('_', "-"),
-        s(&retarget["root"])
-    );
+    let translations = match s(&retarget["translation"]).as_str() {
+        "rotation_only" => "from the model's bind pose (rotation only)",
+        "scaled" => "from the animation, scaled to the model's bone lengths",
+        _ => "from the animation",
+    };
+    let root = match s(&retarget["root"]).as_str() {
+        "lock" => "locked in place",
+        "ground" => "on the ground plane only",
+        _ => "kept",
+    };
+    let _ = writeln!(out, "    retarget: translations {translations}, root motion {root}");
 }
 
 /// The model script, compactly: one line per body group, sequence, hitbox and attachment.
