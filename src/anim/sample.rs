@@ -39,6 +39,16 @@ impl TranslationRule {
         }
     }
 
+    /// The change of a tangent (a rate of change of the translation) under the rule: the linear part of it.
+    pub fn apply_to_tangent(&self, d: Vec3) -> Vec3 {
+        let d = self.scale * d;
+        match self.hold {
+            Hold::Nothing => d,
+            Hold::All(_) => Vec3::ZERO,
+            Hold::Height { up, .. } => d - up * up.dot(d),
+        }
+    }
+
     /// The rule of one bone: `bind` its bind translation, `first` the animation's first-frame translation.
     fn new(retarget: &Retarget, mode: TranslationMode, root: bool, bind: Vec3, first: Vec3) -> Self {
         let (scale, offset) = match (mode, root) {

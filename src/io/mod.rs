@@ -253,7 +253,9 @@ pub fn read_path(path: &Path) -> Result<file_bytes::FileBytes, LoadError> {
 pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
     let format = detect_file_format(bytes, path).map_err(fail)?;
-    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
+    // A bare file name's folder is the current one (`Path::parent` gives an empty path, which names no folder).
+    let folder = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let opts = LoadOptions { base_dir: folder.map(Path::to_path_buf), ..opts.clone() };
     if script::is_script_format(format) {
         // A script's error may belong to a file it includes, which the error already names.
         return script::load(format, bytes, Some(path), &opts).map_err(|e| match e.file {

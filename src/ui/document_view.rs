@@ -369,5 +369,9 @@ mod tests {
         assert!(!drop_binds(&demo, &[&anim]));
         // An empty file set never binds.
         assert!(!drop_binds(&model(), &[]));
+        // Vertex animation has a mesh, but it is the model's: a VTA binds too (File › Open of face.vta).
+        let mut vta = demo_asset();
+        vta.format = Some(Format::Vta);
+        assert!(drop_binds(&model(), &[&vta]));
     }
 }
