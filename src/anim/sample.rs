@@ -182,9 +182,67 @@ fn translation_rules(skeleton: &Skeleton, clip: &Clip, bone_tracks: &[Option<usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::BoneTrack as Track;
+
+    /// A root and a child whose bind translations are (0, 0, 0) and (0, 2, 0), and a clip made for a skeleton
+    /// 1.5× larger: the root walks along x and bobs along y, the child's offset is (0, 3, 0).
+    fn walk() -> (Skeleton, Clip) {
+        let mut skeleton = Skeleton::default();
+        skeleton.push("root", None, Transform::IDENTITY);
+        skeleton.push("child", Some(0), Transform::from_translation_rotation(Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY));
+        let root = Track {
+            bone_name: "root".into(),
+            translation: Curve::linear(vec![0.0, 1.0], vec![Vec3::new(0.0, 1.0, 0.0), Vec3::new(4.0, 1.5, 0.0)]),
+            ..Track::default()
+        };
+        let child = Track {
+            bone_name: "child".into(),
+            translation: Curve::constant(Vec3::new(0.0, 3.0, 0.0)),
+            ..Track::default()
+        };
+        (skeleton, Clip { name: "walk".into(), duration: 1.0, tracks: vec![root, child], ..Clip::default() })
+    }
+
+    fn at(skeleton: &Skeleton, clip: &Clip, time: f32) -> [Vec3; 2] {
+        let binding = ClipBinding::new(skeleton, clip);
+        let mut out = vec![Transform::IDENTITY; 2];
+        binding.sample(skeleton, clip, time, &mut out);
+        // The baked sampler of the controller gives the same.
+        let baked = crate::anim::controller::baked_for_tests(skeleton, clip, &binding, time);
+        assert_eq!(baked.iter().map(|t| t.translation).collect::<Vec<_>>(), [out[0].translation, out[1].translation]);
+        [out[0].translation, out[1].translation]
+    }
+
+    #[test]
+    fn translation_modes_and_root_motion() {
+        let (skeleton, mut clip) = walk();
+        assert_eq!(at(&skeleton, &clip, 1.0), [Vec3::new(4.0, 1.5, 0.0), Vec3::new(0.0, 3.0, 0.0)]);
+        assert!(!ClipBinding::new(&skeleton, &clip).retargets(), "the default changes nothing");
+        // Rotation only: the child keeps the model's bone length; the root moves by the animation's motion from
+        // its bind position.
+        clip.retarget = Retarget { translation: TranslationMode::RotationOnly, ..Retarget::default() };
+        assert_eq!(at(&skeleton, &clip, 1.0), [Vec3::new(4.0, 0.5, 0.0), Vec3::new(0.0, 2.0, 0.0)]);
+        // Scaled: the child's offset times 2/3.
+        clip.retarget.translation = TranslationMode::Scaled;
+        assert!(at(&skeleton, &clip, 1.0)[1].abs_diff_eq(Vec3::new(0.0, 2.0, 0.0), 1e-6));
+        // Root locked: it stays where the first frame puts it.
+        clip.retarget = Retarget { root: RootMotion::Lock, ..Retarget::default() };
+        assert_eq!(at(&skeleton, &clip, 1.0)[0], Vec3::new(0.0, 1.0, 0.0));
+        // Root on the ground plane (y up): it walks along x but no longer bobs.
+        clip.retarget = Retarget { root: RootMotion::Ground, ..Retarget::default() };
+        assert_eq!(at(&skeleton, &clip, 1.0)[0], Vec3::new(4.0, 1.0, 0.0));
+        // With z up (an SMD's frame) the height is z: y motion is kept.
+        clip.retarget.up = [0.0, 0.0, 1.0];
+        assert_eq!(at(&skeleton, &clip, 1.0)[0], Vec3::new(4.0, 1.5, 0.0));
+        // A per-bone override: rotation only for the binding, the animation's translation for the child.
+        let mut retarget = Retarget { translation: TranslationMode::RotationOnly, ..Retarget::default() };
+        retarget.set_override("child", TranslationMode::Animation);
+        clip.retarget = retarget;
+        assert_eq!(at(&skeleton, &clip, 1.0), [Vec3::new(4.0, 0.5, 0.0), Vec3::new(0.0, 3.0, 0.0)]);
+    }
     use crate::anim::curve::{sample_quat, sample_vec3};
     use crate::scene::{BoneTrack, Curve};
-    use glam::{Quat, Vec3};
+    use glam::Quat;
 
     #[test]
     fn grid_sampling_matches_plain_curve_sampling() {
