@@ -288,3 +288,23 @@ fn recording_exports_valid_with_hands_gaze_and_camera() {
     let expected = asset.axes.to_viewer.transform_point3(expected);
     assert!((exported - expected).length() < 1e-4, "{exported} vs {expected}");
 }
+
+#[test]
+fn retargeted_clips_export_as_they_play() {
+    let Some(dir) = common::corpus_file("qc/halflife/models/headcrab") else { return };
+    let files = [dir.join("reference.smd"), dir.join("walk.smd")];
+    let load = |retarget: bonescope::scene::Retarget| {
+        let opts = LoadOptions { retarget, ..LoadOptions::default() };
+        bonescope::source::load_files(&files, &opts).into_result().unwrap().0
+    };
+    use bonescope::scene::{Retarget, RootMotion, TranslationMode};
+    let plain = load(Retarget::default());
+    let asset =
+        load(Retarget { translation: TranslationMode::Scaled, root: RootMotion::Ground, ..Retarget::default() });
+    // The retargeting changes the pose (the root no longer bobs) ...
+    let t = 0.5;
+    let moved = |a: &Asset| Pose::from_clip(&a.skeleton, &a.clips[0], t).to_root[0].w_axis;
+    assert_ne!(moved(&plain), moved(&asset));
+    // ... and the export plays exactly what bonescope plays.
+    export_and_check("headcrab_retargeted", &asset);
+}
