@@ -291,13 +291,13 @@ fn recording_exports_valid_with_hands_gaze_and_camera() {
 
 #[test]
 fn retargeted_clips_export_as_they_play() {
+    use bonescope::scene::{Retarget, RootMotion, TranslationMode};
     let Some(dir) = common::corpus_file("qc/halflife/models/headcrab") else { return };
     let files = [dir.join("reference.smd"), dir.join("walk.smd")];
-    let load = |retarget: bonescope::scene::Retarget| {
+    let load = |retarget: Retarget| {
         let opts = LoadOptions { retarget, ..LoadOptions::default() };
         bonescope::source::load_files(&files, &opts).into_result().unwrap().0
     };
-    use bonescope::scene::{Retarget, RootMotion, TranslationMode};
     let plain = load(Retarget::default());
     let asset =
         load(Retarget { translation: TranslationMode::Scaled, root: RootMotion::Ground, ..Retarget::default() });
