@@ -1,7 +1,10 @@
 //! File formats in, the neutral [`scene`](crate::scene) model out. Each loader is
 //! `load(bytes, &LoadOptions) -> Result<Asset, LoadError>`; this module detects the format (magic bytes first,
-//! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
-//! defines the one error type loaders return. It knows nothing about the GPU or the UI.
+//! extension second), reads files from disk ([`read_path`], the fast reader) and loads their bytes
+//! ([`load_bytes`]; [`load_path`] is the two), finds companion files (textures: [`textures`]; animations beside a
+//! mesh), binds animation files to a model ([`bind`]) and builds a file set one file at a time, keeping every
+//! file's error ([`LoadedSet`]), and defines the one error type loaders return. It knows nothing about the GPU or
+//! the UI.
 
 // File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
