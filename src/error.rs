@@ -28,6 +28,9 @@ pub enum AppError {
     /// Arguments that name nothing there is (an unknown clip or bone, a malformed `--track`).
     #[error("{0}")]
     Invalid(String),
+    /// Some of the files given could not be opened; the others were used. Each failure was reported on its own.
+    #[error("{0} file(s) could not be opened (see above); the output is of the others")]
+    SomeFilesFailed(usize),
     /// The viewer window could not be opened or run.
     #[error("{0}")]
     Window(String),

@@ -6,9 +6,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::io::{self, LoadError, LoadOptions};
+use crate::io::{self, LoadError, LoadOptions, LoadedSet};
+use crate::scene::Asset;
 use crate::scene::samples::Sample;
-use crate::scene::{Asset, BindReport};
 
 /// A file, or a built-in sample.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,18 +60,22 @@ impl fmt::Display for Source {
     }
 }
 
-/// Opens sources as one scene: the first is the main asset; every further one (animation files, VTA vertex
-/// animation) is bound to it with [`io::bind`].
-pub fn load_set(sources: &[Source], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
-    let Some((first, rest)) = sources.split_first() else {
-        return Err(LoadError::whole_file("no file given"));
-    };
-    let mut asset = first.load(opts)?;
-    let mut reports = Vec::new();
-    for source in rest {
-        reports.push(io::bind(&mut asset, source.load(opts)?)?);
+/// Opens sources as one scene, tolerantly: the first that loads is the model; every further one (animation
+/// files, VTA vertex animation) is bound to it with [`io::bind`]. A file that fails to load or to bind is
+/// reported in [`LoadedSet::errors`] and the others still open. The one set loader of the program: the command
+/// line calls it, and the viewer's loader runs the same steps ([`Source::load`]'s two halves, then
+/// [`LoadedSet::add`]) on a worker thread.
+pub fn load_set(sources: &[Source], opts: &LoadOptions) -> LoadedSet {
+    let mut set = LoadedSet::default();
+    for source in sources {
+        set.add(source.load(opts), opts);
     }
-    Ok((asset, reports))
+    set
+}
+
+/// [`load_set`] of files only (no `@sample` names).
+pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> LoadedSet {
+    load_set(&paths.iter().cloned().map(Source::File).collect::<Vec<_>>(), opts)
 }
 
 #[cfg(test)]
@@ -97,10 +101,31 @@ mod tests {
     fn a_set_binds_the_rest_to_the_first() {
         let (asset, reports) =
             load_set(&[Source::Sample(Sample::Demo), Source::Sample(Sample::DemoRecording)], &LoadOptions::default())
+                .into_result()
                 .unwrap();
         assert_eq!(asset.skeleton.len(), crate::scene::samples::demo::BONES);
         assert_eq!(asset.recordings.len(), 1);
         assert_eq!(reports.len(), 1);
-        assert!(load_set(&[], &LoadOptions::default()).is_err());
+        assert!(load_set(&[], &LoadOptions::default()).into_result().is_err());
+    }
+
+    #[test]
+    fn a_bad_file_costs_only_itself() {
+        let dir = std::env::temp_dir().join(format!("bonescope-source-set-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let broken = dir.join("broken.psa");
+        std::fs::write(&broken, b"ANIMHEAD but nothing after").unwrap();
+        let sources =
+            [Source::File(broken.clone()), Source::Sample(Sample::Demo), Source::Sample(Sample::DemoRecording)];
+        let set = load_set(&sources, &LoadOptions::default());
+        std::fs::remove_dir_all(&dir).ok();
+        // The broken file is reported; the demo became the model and the recording was bound to it.
+        assert_eq!(set.errors.len(), 1);
+        assert_eq!(set.errors[0].file.as_deref(), Some(broken.as_path()));
+        let asset = set.asset.as_ref().unwrap();
+        assert_eq!(asset.skeleton.len(), crate::scene::samples::demo::BONES);
+        assert_eq!(asset.recordings.len(), 1);
+        assert_eq!(set.reports.len(), 1);
+        assert!(set.into_result().is_err());
     }
 }

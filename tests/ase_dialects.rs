@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use bonescope::anim::controller::{Controller, PlaybackType};
 use bonescope::anim::{DiagnoseOptions, FindingKind, Pose, Severity, apply_morphs, diagnose};
-use bonescope::io::{LoadOptions, ase, load_set};
+use bonescope::io::{LoadOptions, ase};
 use bonescope::scene::{Asset, Reading};
 use glam::{Mat4, Quat, Vec3};
 
@@ -308,7 +308,10 @@ fn vertex_frames_bind_to_the_base_mesh_corner_by_corner() {
     std::fs::write(&base, base_file()).unwrap();
     std::fs::write(&morph, morph_file(3)).unwrap();
     std::fs::write(&other, morph_file(2)).unwrap();
-    let (asset, reports) = load_set(&[base.clone(), morph.clone(), other.clone()], &LoadOptions::default()).unwrap();
+    let (asset, reports) =
+        bonescope::source::load_files(&[base.clone(), morph.clone(), other.clone()], &LoadOptions::default())
+            .into_result()
+            .unwrap();
     let mesh = &asset.meshes[0];
     assert_eq!(mesh.vertex_count(), 6, "the seam splits two vertices of the base");
     assert_eq!(mesh.vertex_frames.len(), 3);
@@ -357,7 +360,10 @@ fn vertex_frames_bind_to_the_base_mesh_corner_by_corner() {
     );
     let wrong = dir.join("OTHER_EAT.ASC");
     std::fs::write(&wrong, five).unwrap();
-    let err = load_set(&[base.clone(), wrong.clone()], &LoadOptions::default()).unwrap_err().to_string();
+    let err = bonescope::source::load_files(&[base.clone(), wrong.clone()], &LoadOptions::default())
+        .into_result()
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("OTHER_EAT.ASC") && err.contains("fits no mesh of the model (none has as many triangles)"),
         "{err}"
@@ -366,7 +372,8 @@ fn vertex_frames_bind_to_the_base_mesh_corner_by_corner() {
     let renumbered =
         morph_file(2).replace("A: 0 B: 1 C: 2", "A: 3 B: 1 C: 2").replace("A: 0 B: 2 C: 3", "A: 3 B: 2 C: 0");
     std::fs::write(&wrong, renumbered).unwrap();
-    let err = load_set(&[base, wrong], &LoadOptions::default()).unwrap_err().to_string();
+    let err =
+        bonescope::source::load_files(&[base, wrong], &LoadOptions::default()).into_result().unwrap_err().to_string();
     assert!(err.contains("number their vertices differently"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use bonescope::anim::{DiagnoseOptions, FindingKind, Pose, Severity, diagnose};
-use bonescope::io::{LoadOptions, load_path, load_set};
+use bonescope::io::{LoadOptions, load_path};
 use bonescope::scene::{Asset, Clip};
 use glam::{Mat3, Quat, Vec3};
 
@@ -113,8 +113,10 @@ struct Figures {
 }
 
 fn measure(body_path: &Path, anim_path: &Path) -> Figures {
-    let (asset, reports) = load_set(&[body_path.to_path_buf(), anim_path.to_path_buf()], &LoadOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (asset, reports) =
+        bonescope::source::load_files(&[body_path.to_path_buf(), anim_path.to_path_buf()], &LoadOptions::default())
+            .into_result()
+            .unwrap_or_else(|e| panic!("{e}"));
     assert!(reports[0].unmatched_tracks.is_empty(), "{:?}", reports[0].unmatched_tracks);
     let clip: &Clip = asset.clips.last().unwrap();
     let size = model_size(&asset);
@@ -224,7 +226,8 @@ fn the_morph_head_eat_animation_is_six_frames_and_binds_to_its_base_head() {
 
     // Bound to the base head: its mesh (split by texture coordinates into more render vertices) now has the six
     // frames, and at every face corner each frame puts the vertex where the EAT file has it.
-    let (set, reports) = load_set(&[head.clone(), eat.clone()], &LoadOptions::default()).unwrap();
+    let (set, reports) =
+        bonescope::source::load_files(&[head.clone(), eat.clone()], &LoadOptions::default()).into_result().unwrap();
     assert_eq!(reports[0].clips, vec!["HUM_HEAD_FATBALD_EAT".to_owned()]);
     let base = &set.meshes[0];
     assert!(base.vertex_count() > 157, "the base head keeps its own render vertices ({})", base.vertex_count());
@@ -239,7 +242,8 @@ fn the_morph_head_eat_animation_is_six_frames_and_binds_to_its_base_head() {
     }
     // The body of a bloodfly has no such mesh: a clear error naming the file.
     if let Some(body) = gothic("ASC_BODIES/MONSTER/BLO_BODY.ASC") {
-        let err = load_set(&[body, eat], &LoadOptions::default()).unwrap_err().to_string();
+        let err =
+            bonescope::source::load_files(&[body, eat], &LoadOptions::default()).into_result().unwrap_err().to_string();
         assert!(err.contains("HUM_HEAD_FATBALD_EAT.ASC") && err.contains("fits no mesh of the model"), "{err}");
     }
 }
@@ -260,7 +264,7 @@ fn read_the_stock_way_the_bloodfly_tears_and_the_check_says_where() {
     std::fs::create_dir_all(&dir).unwrap();
     let relabelled = dir.join("BLO_RUN_STOCK.ASC");
     std::fs::write(&relabelled, text).unwrap();
-    let (asset, _) = load_set(&[body, relabelled], &LoadOptions::default()).unwrap();
+    let (asset, _) = bonescope::source::load_files(&[body, relabelled], &LoadOptions::default()).into_result().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     // The loader says the data do not look like its header …
     assert!(asset.warnings.iter().any(|w| w.message.contains("look like world transforms")), "{:?}", asset.warnings);

@@ -244,8 +244,8 @@ fn degenerate_triangles_repeated_index_and_zero_area() {
 #[test]
 fn missing_texture_is_reported_found_texture_is_not() {
     let mut asset = clean_demo();
-    asset.materials[0].texture = Some(TextureRef { name: "C:\\art\\stalk_orange.tga".into(), path: None });
-    asset.materials[1].texture = Some(TextureRef { name: "blue.png".into(), path: Some("/tmp/blue.png".into()) });
+    asset.materials[0].texture = Some(TextureRef::new("C:\\art\\stalk_orange.tga", None));
+    asset.materials[1].texture = Some(TextureRef::new("blue.png", Some("/tmp/blue.png".into())));
     let missing: Vec<Finding> = run(&asset).into_iter().filter(|f| f.kind == FindingKind::MissingTexture).collect();
     assert_eq!(missing.len(), 1);
     assert_eq!(missing[0].subject, Subject::Material(0));

@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, diagnose};
-use bonescope::io::{LoadOptions, load_path, load_set};
+use bonescope::io::{LoadOptions, load_path};
 use bonescope::scene::Asset;
 
 /// Loads a corpus file; `None` when the corpus is not configured or this build has no loader for the format
@@ -60,7 +60,7 @@ fn examplemesh_with_pendulum_binds_every_track_and_stays_rigid() {
     else {
         return;
     };
-    let (asset, _) = match load_set(&[mesh, anim], &LoadOptions::default()) {
+    let (asset, _) = match bonescope::source::load_files(&[mesh, anim], &LoadOptions::default()).into_result() {
         Ok(loaded) => loaded,
         Err(e) if e.message.contains("not available in this build") => return,
         Err(e) => panic!("{e}"),

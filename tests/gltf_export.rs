@@ -214,7 +214,7 @@ fn demo_exports_valid_and_round_trips() {
 
 fn corpus_set(files: &[&str]) -> Option<Asset> {
     let paths: Vec<PathBuf> = files.iter().map(|f| common::corpus_file(f)).collect::<Option<_>>()?;
-    match io::load_set(&paths, &LoadOptions::default()) {
+    match bonescope::source::load_files(&paths, &LoadOptions::default()).into_result() {
         Ok((asset, _)) => Some(asset),
         Err(e) => panic!("{e}"),
     }
@@ -466,10 +466,11 @@ fn gothic_vertex_animation_exports_as_weights_animations() {
     // A morph-mesh file alone, bound to its head, and the head's script with its nine morphAni clips.
     let eat = io::load_path(&dir.join("HUM_HEAD_FATBALD_EAT.ASC"), &LoadOptions::default()).unwrap();
     assert_morphs_round_trip("eat", &eat, &[]);
-    let (bound, _) = io::load_set(
+    let (bound, _) = bonescope::source::load_files(
         &[dir.join("HUM_HEAD_FATBALD.ASC"), dir.join("HUM_HEAD_FATBALD_EMOTIONS.ASC")],
         &LoadOptions::default(),
     )
+    .into_result()
     .unwrap();
     assert_morphs_round_trip("emotions_on_head", &bound, &[]);
     let mms = io::load_path(&dir.join("HUM_HEAD_FATBALD.MMS"), &LoadOptions::default()).unwrap();
@@ -483,4 +484,24 @@ fn corpus_vta_alone_exports_its_mesh_and_flex_clip() {
     let vta = io::load_path(&path, &LoadOptions::default()).unwrap();
     assert_eq!(vta.meshes[0].triangle_count(), 12, "the cube's faces, rebuilt from the corner order");
     assert_morphs_round_trip("cube_vta", &vta, &[]);
+}
+
+#[test]
+fn retargeted_clips_export_as_they_play() {
+    use bonescope::scene::{Retarget, RootMotion, TranslationMode};
+    let Some(dir) = common::corpus_file("qc/halflife/models/headcrab") else { return };
+    let files = [dir.join("reference.smd"), dir.join("walk.smd")];
+    let load = |retarget: Retarget| {
+        let opts = LoadOptions { retarget, ..LoadOptions::default() };
+        bonescope::source::load_files(&files, &opts).into_result().unwrap().0
+    };
+    let plain = load(Retarget::default());
+    let asset =
+        load(Retarget { translation: TranslationMode::Scaled, root: RootMotion::Ground, ..Retarget::default() });
+    // The retargeting changes the pose (the root no longer bobs) ...
+    let t = 0.5;
+    let moved = |a: &Asset| Pose::from_clip(&a.skeleton, &a.clips[0], t).to_root[0].w_axis;
+    assert_ne!(moved(&plain), moved(&asset));
+    // ... and the export plays exactly what bonescope plays.
+    export_and_check("headcrab_retargeted", &asset);
 }

@@ -267,7 +267,7 @@ fn scripted_characters_pass_the_rig_checks_their_files_pass() {
     assert!(fly_errors.iter().all(|f| f.kind == FindingKind::ClipStretch), "{fly_errors:#?}");
     let anims = mds.parent().unwrap();
     let files = [anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"), anims.join("ASC_ANIMS/BLOODFLY/BLO_AMBIENT_M01.ASC")];
-    let (direct, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let (direct, _) = bonescope::source::load_files(&files, &LoadOptions::default()).into_result().unwrap();
     let stretch = |a: &Asset, clip: &str| -> f32 {
         diagnose(a, &DiagnoseOptions::default())
             .iter()
@@ -487,7 +487,8 @@ fn the_fatbald_emotions_file_plays_alone_and_on_the_head() {
     };
     let alone = load(&emotions);
     check(&alone, "alone");
-    let (on_head, reports) = io::load_set(&[head, emotions], &LoadOptions::default()).unwrap();
+    let (on_head, reports) =
+        bonescope::source::load_files(&[head, emotions], &LoadOptions::default()).into_result().unwrap();
     assert_eq!(reports[0].clips, ["HUM_HEAD_FATBALD_EMOTIONS"]);
     assert!(on_head.meshes[0].vertex_count() > alone.meshes[0].vertex_count(), "the head's own render vertices");
     check(&on_head, "on the head");

@@ -114,7 +114,10 @@ fn load_face() -> (Asset, Vec<Vec3>) {
     let dir = scratch("face");
     std::fs::write(dir.join("face.smd"), face_smd(&corners, n)).unwrap();
     std::fs::write(dir.join("face.vta"), face_vta(&corners)).unwrap();
-    let (asset, _) = io::load_set(&[dir.join("face.smd"), dir.join("face.vta")], &LoadOptions::default()).unwrap();
+    let (asset, _) =
+        bonescope::source::load_files(&[dir.join("face.smd"), dir.join("face.vta")], &LoadOptions::default())
+            .into_result()
+            .unwrap();
     std::fs::remove_dir_all(dir).ok();
     (asset, corners)
 }
@@ -399,7 +402,9 @@ fn corpus_morph_mesh_heads_tween_through_morphs() {
         let clip = asset.clips.iter().position(|c| !c.morph_tracks.is_empty()).expect("a clip plays the frames");
         compare_with_tween(&asset, clip, 200);
         let (bound, _) =
-            io::load_set(&[dir.join("HUM_HEAD_FATBALD.ASC"), path.clone()], &LoadOptions::default()).unwrap();
+            bonescope::source::load_files(&[dir.join("HUM_HEAD_FATBALD.ASC"), path.clone()], &LoadOptions::default())
+                .into_result()
+                .unwrap();
         let clip = bound.clips.iter().position(|c| !c.morph_tracks.is_empty()).expect("the bound clip plays them");
         compare_with_tween(&bound, clip, 200);
         compared.push(path.file_name().unwrap().to_string_lossy().into_owned());

@@ -118,7 +118,7 @@ fn corpus_skinning(relative: &[&str]) {
         return;
     }
     let Some(paths) = relative.iter().map(|r| common::corpus_file(r)).collect::<Option<Vec<_>>>() else { return };
-    let asset = match bonescope::io::load_set(&paths, &Default::default()) {
+    let asset = match bonescope::source::load_files(&paths, &Default::default()).into_result() {
         Ok((asset, _)) => asset,
         Err(e) => {
             eprintln!("skipped: {} does not load on this branch yet: {e}", relative.join(" + "));
@@ -375,10 +375,8 @@ fn culling_follows_the_file_winding_and_mirroring_conversions() {
 fn missing_texture_shows_a_checker_and_warns() {
     let Some(ctx) = gpu() else { return };
     let mut asset = demo_asset();
-    asset.materials[1] = Material {
-        texture: Some(TextureRef { name: "stripes.tga".into(), path: None }),
-        ..Material::named("textured")
-    };
+    asset.materials[1] =
+        Material { texture: Some(TextureRef::new("stripes.tga", None)), ..Material::named("textured") };
     let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, 1);
     let id = renderer.upload(&asset);
     let info = renderer.model_info(id).unwrap();

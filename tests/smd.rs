@@ -524,7 +524,7 @@ fn several_animation_smds_bind_to_one_mesh_as_named_clips() {
     std::fs::write(dir.join("walk.smd"), two_bone_animation(&[0, 1, 2], &[])).unwrap();
     std::fs::write(dir.join("wave.smd"), two_bone_animation(&[0, 1, 2, 3, 4, 5], &[])).unwrap();
     let files = ["hero.smd", "walk.smd", "wave.smd"].map(|f| dir.join(f));
-    let (asset, reports) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let (asset, reports) = bonescope::source::load_files(&files, &LoadOptions::default()).into_result().unwrap();
     assert_eq!(asset.clips.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["walk", "wave"]);
     assert_eq!(asset.clip("wave").unwrap().frame_count, 6);
     assert!(reports.iter().all(|r| r.unmatched_tracks.is_empty()));
@@ -628,7 +628,7 @@ fn a_vta_in_a_file_set_gives_its_morphs_to_the_mesh() {
     )
     .unwrap();
     let files = ["face.smd", "face.vta", "wave.smd"].map(|f| dir.join(f));
-    let (asset, _) = io::load_set(&files, &LoadOptions::default()).unwrap();
+    let (asset, _) = bonescope::source::load_files(&files, &LoadOptions::default()).into_result().unwrap();
     let names: Vec<&str> = asset.meshes[0].morph_targets.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, ["Smile", "Frown"]);
     // The VTA's frames as a flex clip, and the animation.

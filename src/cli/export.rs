@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use bonescope::AppError;
-use bonescope::io::{LoadOptions, gltf};
-use bonescope::source::{self, Source};
+use bonescope::io::gltf;
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
@@ -15,19 +14,19 @@ pub struct ExportArgs {
     /// Output file (.glb).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Frame rate for formats that do not store one (SMD animations).
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    #[command(flatten)]
+    pub load: super::LoadArgs,
     /// Morph weights written as the meshes' default weights (what a glTF viewer shows without an animation).
     #[command(flatten)]
     pub morph: super::morph_args::MorphArgs,
 }
 
 pub fn run(args: &ExportArgs) -> Result<(), AppError> {
-    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _) = source::load_set(&Source::from_args(&args.files), &opts)?;
-    let options = gltf::ExportOptions { morph_weights: args.morph.weights(&asset, None, 0.0)? };
-    let (bytes, report) = gltf::export_glb_with(&asset, &options)?;
+    let opts = args.load.options();
+    let opened = super::Opened::args(&args.files, &opts)?;
+    let asset = &opened.asset;
+    let options = gltf::ExportOptions { morph_weights: args.morph.weights(asset, None, 0.0)? };
+    let (bytes, report) = gltf::export_glb_with(asset, &options)?;
     std::fs::write(&args.output, &bytes).map_err(|e| AppError::write(&args.output, e))?;
     println!(
         "{}: {} bytes, {} nodes, {} meshes, {} animations, {} images",
@@ -41,5 +40,5 @@ pub fn run(args: &ExportArgs) -> Result<(), AppError> {
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
-    Ok(())
+    opened.finish()
 }

@@ -2,9 +2,12 @@
 //! vertices, triangles, materials with resolved textures, morph targets per mesh with the vertices each moves
 //! and its largest displacement, clips, recordings, warnings), as text or
 //! as JSON for scripts. A broken file gets one line naming it and the problem; the other files are still
-//! reported. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
-//! given several files, `--check` reads them as `pose` does — the first is the model, the others are animations
-//! bound to it (`io::load_set`) — and reports the tracks that matched no bone and each clip's worst stretch.
+//! reported. Animation files (no mesh: PSA, animation SMDs, recordings; and vertex animation) that follow a
+//! model are bound to it, as the viewer does when they are dropped on it, and their bind reports are shown with
+//! the model. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
+//! given several files, `--check` reads them as `pose` does — the first is the model, every other file is bound
+//! to it ([`LoadedSet::add`], the step of `source::load_set`) — and reports the tracks that matched no bone and
+//! each clip's worst stretch.
 //! Findings never change the exit code, only a file that fails to load does.
 
 use std::fmt::Write as _;
@@ -13,7 +16,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, diagnose};
-use bonescope::io::{self, LoadOptions};
+use bonescope::io::{self, LoadedSet};
 use bonescope::scene::Asset;
 use bonescope::source::Source;
 
@@ -31,9 +34,8 @@ pub struct InfoArgs {
     /// Print JSON (one array, one object per file) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Frame rate for formats that do not store one (SMD animations).
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    #[command(flatten)]
+    pub load: super::LoadArgs,
     /// Also run the rig diagnostics (bind pose, weights, bone mapping, scale, degenerate triangles, textures,
     /// edge stretch per clip) and list the findings. With several files, the first is the model and the others
     /// are animations bound to it, as `pose` does. Findings do not change the exit code.
@@ -43,34 +45,47 @@ pub struct InfoArgs {
 
 /// Runs the command; returns the process exit code (1 when any file failed).
 pub fn run(args: &InfoArgs) -> i32 {
-    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let mut reports = Vec::new();
+    let opts = args.load.options();
+    // One slot per report, in the order of the files: a model's slot is filled once the files bound to it are in.
+    let mut slots: Vec<Option<Value>> = Vec::new();
     let mut failed = false;
-    // `--check` with a model and its animations: one report for the bound set.
-    let as_set = args.check && args.files.len() > 1;
-    if as_set {
-        failed = check_set(args, &opts, &mut reports);
-    }
-    for source in Source::from_args(&args.files).into_iter().filter(|_| !as_set) {
-        match source.load(&opts) {
-            Ok(asset) => {
-                let mut report = describe(&source, &asset);
-                if args.check {
-                    let findings = diagnose(&asset, &DiagnoseOptions::default());
-                    report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
-                }
-                reports.push(report);
+    let mut fail = |slots: &mut Vec<Option<Value>>, source: &Source, e: &io::LoadError| {
+        failed = true;
+        if args.json {
+            slots.push(Some(json!({ "file": source.to_string(), "error": e.to_string() })));
+        } else {
+            eprintln!("error: {e}");
+        }
+    };
+    // The model being described, its slot, and the set the files after it are bound to.
+    let mut open: Option<(Source, usize, LoadedSet)> = None;
+    for source in Source::from_args(&args.files) {
+        let loaded = source.load(&opts);
+        // Animation files (and vertex animation) bind to the model before them, as in the viewer; with
+        // `--check` every file after the first binds, as `pose` does.
+        let binds = matches!(&loaded, Ok(asset) if args.check || io::binds_to_model(asset));
+        if let (true, Some((_, _, set))) = (binds, &mut open) {
+            set.add(loaded, &opts);
+            for e in std::mem::take(&mut set.errors) {
+                fail(&mut slots, &source, &e);
             }
-            Err(e) => {
-                failed = true;
-                if args.json {
-                    reports.push(json!({ "file": source.to_string(), "error": e.to_string() }));
-                } else {
-                    eprintln!("error: {e}");
+            continue;
+        }
+        match loaded {
+            Err(e) => fail(&mut slots, &source, &e),
+            Ok(asset) => {
+                if let Some(done) = open.take() {
+                    finish(args, done, &mut slots);
                 }
+                slots.push(None);
+                open = Some((source, slots.len() - 1, LoadedSet::onto(asset)));
             }
         }
     }
+    if let Some(done) = open.take() {
+        finish(args, done, &mut slots);
+    }
+    let reports: Vec<Value> = slots.into_iter().flatten().collect();
     let mut out = String::new();
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&Value::Array(reports)).unwrap_or_default());
@@ -83,42 +98,21 @@ pub fn run(args: &InfoArgs) -> i32 {
     i32::from(failed)
 }
 
-/// `--check` with several files: the model with the animations bound to it, checked as one. Each file is read
-/// once; one that fails to load (or to bind) is reported on its own and left out. Returns whether any failed.
-fn check_set(args: &InfoArgs, opts: &LoadOptions, reports: &mut Vec<Value>) -> bool {
-    let mut errors = Vec::new();
-    let mut fail = |source: &Source, e: &io::LoadError| {
-        if !args.json {
-            eprintln!("error: {e}");
-        }
-        errors.push(json!({ "file": source.to_string(), "error": e.to_string() }));
-    };
-    let sources = Source::from_args(&args.files);
-    let mut model: Option<(&Source, Asset)> = None;
-    let mut binds = Vec::new();
-    for source in &sources {
-        let loaded = source.load(opts);
-        match (&mut model, loaded) {
-            (_, Err(e)) => fail(source, &e),
-            (None, Ok(asset)) => model = Some((source, asset)),
-            (Some((_, asset)), Ok(other)) => match io::bind(asset, other) {
-                Ok(report) => binds.push(report),
-                Err(e) => fail(source, &e),
-            },
-        }
+/// Describes a model with the files bound to it (their bind reports under `bound`), and with `--check` the
+/// findings of the diagnostics on the bound scene, into the model's slot.
+fn finish(args: &InfoArgs, (source, slot, set): (Source, usize, LoadedSet), slots: &mut [Option<Value>]) {
+    let Some(asset) = set.asset else { return };
+    let mut report = describe(&source, &asset);
+    if !set.reports.is_empty() {
+        report["bound"] = serde_json::to_value(&set.reports).unwrap_or_default();
     }
-    if let Some((source, asset)) = model {
-        let mut report = describe(source, &asset);
-        report["bound"] = serde_json::to_value(&binds).unwrap_or_default();
+    if args.check {
         let findings = diagnose(&asset, &DiagnoseOptions::default());
         report["findings"] = serde_json::to_value(&findings).unwrap_or_default();
-        reports.push(report);
     }
-    let failed = !errors.is_empty();
-    if args.json {
-        reports.extend(errors);
+    if let Some(s) = slots.get_mut(slot) {
+        *s = Some(report);
     }
-    failed
 }
 
 /// The facts about one loaded file (or sample), as JSON (the text output is printed from the same value).
@@ -132,6 +126,9 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "diffuse": m.diffuse,
                 "texture": m.texture.as_ref().map(|t| t.name.clone()),
                 "texture_path": m.texture.as_ref().and_then(|t| t.path.clone()),
+                "texture_found_in": m.texture.as_ref().and_then(|t| t.found_in).map(|f| f.label()),
+                "texture_searched": m.texture.as_ref().map(|t| t.searched.clone()).unwrap_or_default(),
+                "texture_tried": m.texture.as_ref().map(|t| t.tried.clone()).unwrap_or_default(),
             })
         })
         .collect();
@@ -259,8 +256,21 @@ fn print_text(out: &mut String, report: &Value) {
     let _ = writeln!(out, "  materials: {}", materials.len());
     for (i, m) in materials.iter().enumerate() {
         let texture = match (m["texture"].as_str(), m["texture_path"].as_str()) {
-            (Some(name), Some(path)) => format!(", texture {name} → {path}"),
-            (Some(name), None) => format!(", texture {name} (not found)"),
+            (Some(name), Some(path)) => match m["texture_found_in"].as_str() {
+                Some(from) => format!(", texture {name} → {path} ({from})"),
+                None => format!(", texture {name} → {path}"),
+            },
+            (Some(name), None) => {
+                let strings = |key: &str| -> Vec<String> {
+                    m[key].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+                };
+                let (tried, searched) = (strings("texture_tried"), strings("texture_searched"));
+                if searched.is_empty() {
+                    format!(", texture {name} (not found)")
+                } else {
+                    format!(", texture {name} (not found; tried {} in {})", tried.join(", "), searched.join(", "))
+                }
+            }
             _ => String::new(),
         };
         let _ = writeln!(out, "    [{i}] {}{texture}", s(&m["name"]));
@@ -297,17 +307,7 @@ fn print_text(out: &mut String, report: &Value) {
         let _ = writeln!(out, "  animation beside it: {} (open both: bonescope FILE {})", s(&c), s(&c));
     }
     for bound in list("bound") {
-        let unmatched: Vec<String> = bound["unmatched_tracks"].as_array().into_iter().flatten().map(s).collect();
-        let clips: Vec<String> =
-            bound["clips"].as_array().into_iter().flatten().map(|c| format!("\"{}\"", s(c))).collect();
-        let what = match (clips.is_empty(), unmatched.is_empty()) {
-            (true, _) => "nothing bound (see the warnings)".to_owned(),
-            (false, true) => format!("{}; every track matches a bone", clips.join(", ")),
-            (false, false) => {
-                format!("{}; {} track(s) match no bone: {}", clips.join(", "), unmatched.len(), unmatched.join(", "))
-            }
-        };
-        let _ = writeln!(out, "  bound:     {} → {what}", s(&bound["source"]));
+        print_bind_report(out, &bound);
     }
     let warnings = list("warnings");
     if !warnings.is_empty() {
@@ -322,6 +322,89 @@ fn print_text(out: &mut String, report: &Value) {
     if let Some(findings) = report["findings"].as_array() {
         print_findings(out, findings);
     }
+}
+
+/// Text lines of a bound file's report beyond this many are counted, not listed (JSON lists them all).
+const TEXT_BIND_LINES: usize = 12;
+
+/// One bound file's report: its clips, the track → bone pairs (those that needed a folded name, and all of them
+/// when few), the tracks that match nothing, the bones nothing drives, the skeleton differences and the
+/// retargeting.
+fn print_bind_report(out: &mut String, bound: &Value) {
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let list = |key: &str| bound[key].as_array().cloned().unwrap_or_default();
+    let names = |key: &str| list(key).iter().map(s).collect::<Vec<_>>();
+    let some = |items: Vec<String>| {
+        if items.len() > TEXT_BIND_LINES {
+            let rest = items.len() - TEXT_BIND_LINES;
+            format!("{}, … {rest} more", items[..TEXT_BIND_LINES].join(", "))
+        } else {
+            items.join(", ")
+        }
+    };
+    let source = s(&bound["source"]);
+    let source = std::path::Path::new(&source).file_name().map_or(source.clone(), |n| n.to_string_lossy().into_owned());
+    let clips: Vec<String> = names("clips").iter().map(|c| format!("\"{c}\"")).collect();
+    let matched = list("matched");
+    let unmatched = names("unmatched_tracks");
+    let what = if clips.is_empty() { "nothing bound (see the warnings)".to_owned() } else { clips.join(", ") };
+    let _ = writeln!(out, "  bound:     {source} → {what}");
+    if matched.is_empty() && unmatched.is_empty() {
+        return;
+    }
+    let tracks = matched.len() + unmatched.len();
+    let _ = writeln!(out, "    tracks:  {} of {tracks} match a bone", matched.len());
+    let pair = |m: &Value| {
+        let rule = s(&m["rule"]);
+        let how = if rule == "exact" { String::new() } else { format!(" ({})", rule.replace('_', " ")) };
+        format!("{} → {}{how}", s(&m["track"]), s(&m["bone"]))
+    };
+    let folded: Vec<String> = matched.iter().filter(|m| m["rule"] != "exact").map(pair).collect();
+    if matched.len() <= TEXT_BIND_LINES {
+        let _ = writeln!(out, "    matched: {}", matched.iter().map(pair).collect::<Vec<_>>().join(", "));
+    } else if !folded.is_empty() {
+        let _ = writeln!(out, "    names matched loosely: {}", some(folded));
+    }
+    if !unmatched.is_empty() {
+        let _ = writeln!(out, "    no bone for {} track(s): {}", unmatched.len(), some(unmatched));
+    }
+    let unanimated = names("unanimated_bones");
+    if !unanimated.is_empty() {
+        let _ = writeln!(out, "    {} bone(s) no track drives (bind pose): {}", unanimated.len(), some(unanimated));
+    }
+    let differences: Vec<String> = list("skeleton_differences")
+        .iter()
+        .map(|d| {
+            let f = |k: &str| d[k].as_f64().unwrap_or_default();
+            format!(
+                "{} {:.4} in the model, {:.4} in the animation ({:.0} %)",
+                s(&d["bone"]),
+                f("model_length"),
+                f("animation_length"),
+                f("difference") * 100.0
+            )
+        })
+        .collect();
+    if !differences.is_empty() {
+        let _ = writeln!(
+            out,
+            "    skeleton differs at {} bone(s) (first frame vs bind, over 10 % of the length): {}",
+            differences.len(),
+            some(differences)
+        );
+    }
+    let retarget = &bound["retarget"];
+    let translations = match s(&retarget["translation"]).as_str() {
+        "rotation_only" => "from the model's bind pose (rotation only)",
+        "scaled" => "from the animation, scaled to the model's bone lengths",
+        _ => "from the animation",
+    };
+    let root = match s(&retarget["root"]).as_str() {
+        "lock" => "locked in place",
+        "ground" => "on the ground plane only",
+        _ => "kept",
+    };
+    let _ = writeln!(out, "    retarget: translations {translations}, root motion {root}");
 }
 
 /// The model script, compactly: one line per body group, sequence, hitbox and attachment.

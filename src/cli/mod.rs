@@ -7,6 +7,82 @@ pub mod pose;
 #[cfg(feature = "gui")]
 pub mod render;
 
+use std::path::PathBuf;
+
+use clap::Args;
+
+use bonescope::AppError;
+use bonescope::io::LoadOptions;
+use bonescope::scene::{Asset, BindReport, Retarget, RootMotion, TranslationMode};
+use bonescope::source::{self, Source};
+
+/// How files are opened, the same for every command.
+#[derive(Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// Frame rate for formats that do not store one (SMD animations).
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f32,
+    /// A folder to look for textures in after the model's own folder (repeatable, searched in order, before a
+    /// model script's texture folders).
+    #[arg(long = "textures", value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
+    /// Where the bones of animation files bound to the model take their translations from: `animation` (as the
+    /// file says), `rotation-only` (the model's bind pose: for animations made for other proportions) or
+    /// `scaled` (the animation's, scaled by the model's bone length over the animation's).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "animation")]
+    pub retarget: TranslationMode,
+    /// What happens to the root bones' motion in animation files bound to the model: `keep`, `lock` (in place)
+    /// or `ground` (over the ground plane only).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "keep")]
+    pub root: RootMotion,
+}
+
+impl LoadArgs {
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            default_fps: self.fps,
+            texture_dirs: self.textures.clone(),
+            retarget: Retarget { translation: self.retarget, root: self.root, ..Retarget::default() },
+            ..LoadOptions::default()
+        }
+    }
+}
+
+/// A scene opened from the command line's `FILE…` (the model, then files bound to it), and how many files
+/// failed.
+pub struct Opened {
+    pub asset: Asset,
+    pub reports: Vec<BindReport>,
+    pub failed: usize,
+}
+
+impl Opened {
+    /// Opens `sources` as one scene with [`source::load_set`]: each file that fails to load or to bind is
+    /// reported on stderr (`error: FILE: …`) and left out, the others are used. An error only when no file
+    /// loaded at all.
+    pub fn sources(sources: &[Source], opts: &LoadOptions) -> Result<Self, AppError> {
+        let mut set = source::load_set(sources, opts);
+        let asset = set.take_asset()?;
+        for e in &set.errors {
+            eprintln!("error: {e}");
+        }
+        Ok(Self { asset, reports: set.reports, failed: set.errors.len() })
+    }
+
+    /// [`Opened::sources`] of command-line arguments (`@demo` names the demo).
+    pub fn args(files: &[PathBuf], opts: &LoadOptions) -> Result<Self, AppError> {
+        Self::sources(&Source::from_args(files), opts)
+    }
+
+    /// The command's result once its output is written: an error (a non-zero exit code) when a file failed.
+    pub fn finish(&self) -> Result<(), AppError> {
+        match self.failed {
+            0 => Ok(()),
+            n => Err(AppError::SomeFilesFailed(n)),
+        }
+    }
+}
+
 /// Writes command output to stdout. A closed pipe (`bonescope info … | head`) is not an error worth a panic.
 pub fn emit(text: &str) {
     use std::io::Write as _;

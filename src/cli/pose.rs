@@ -14,9 +14,7 @@ use serde_json::{Value, json};
 use bonescope::AppError;
 use bonescope::anim::recording::RecordingPose;
 use bonescope::anim::{MorphLayout, Pose, apply_morphs, bind_pose_error, skin_mesh_morphed};
-use bonescope::io::LoadOptions;
 use bonescope::scene::{Asset, Transform};
-use bonescope::source::{self, Source};
 
 use super::morph_args::{MorphArgs, displacement};
 
@@ -37,18 +35,18 @@ pub struct PoseArgs {
     /// Convert to the viewer's frame (right-handed, Y up) instead of the file's own.
     #[arg(long)]
     pub viewer_frame: bool,
-    /// Frame rate for formats that do not store one (SMD animations).
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    #[command(flatten)]
+    pub load: super::LoadArgs,
     /// Morph targets at fixed weights, over what the clip drives; the report then has the morphed vertices.
     #[command(flatten)]
     pub morph: MorphArgs,
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), AppError> {
-    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = source::load_set(&Source::from_args(&args.files), &opts)?;
-    let report = evaluate(&asset, args)?;
+    let opts = args.load.options();
+    let opened = super::Opened::args(&args.files, &opts)?;
+    let mut report = evaluate(&opened.asset, args)?;
+    report["bound"] = serde_json::to_value(&opened.reports).unwrap_or_default();
     let mut out = String::new();
     if args.json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
@@ -56,7 +54,7 @@ pub fn run(args: &PoseArgs) -> Result<(), AppError> {
         print_text(&mut out, &report);
     }
     super::emit(&out);
-    Ok(())
+    opened.finish()
 }
 
 fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {

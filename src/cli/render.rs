@@ -12,7 +12,6 @@ use image::RgbaImage;
 
 use bonescope::AppError;
 use bonescope::anim::MorphLayout;
-use bonescope::io::LoadOptions;
 use bonescope::render::headless::{BACKGROUND, Framing, Scene, time_frames};
 use bonescope::render::posed::heaviest_bone;
 use bonescope::render::{
@@ -20,7 +19,7 @@ use bonescope::render::{
 };
 use bonescope::scene::Asset;
 use bonescope::scene::samples::Sample;
-use bonescope::source::{self, Source};
+use bonescope::source::Source;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct RenderArgs {
@@ -85,9 +84,8 @@ pub struct RenderArgs {
     /// Render N frames without writing images and print the median frame time.
     #[arg(long)]
     pub bench_frames: Option<u32>,
-    /// Frame rate for formats that do not store one (SMD animations).
-    #[arg(long, default_value_t = 30.0)]
-    pub fps: f32,
+    #[command(flatten)]
+    pub load: super::LoadArgs,
     /// Morph targets drawn at fixed weights (by the GPU morph pass), over what the clip drives.
     #[command(flatten)]
     pub morph: super::morph_args::MorphArgs,
@@ -112,8 +110,9 @@ fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
 pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let sources =
         if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
-    let opts = LoadOptions { default_fps: args.fps, ..LoadOptions::default() };
-    let (asset, _reports) = source::load_set(&sources, &opts)?;
+    let opts = args.load.options();
+    let opened = super::Opened::sources(&sources, &opts)?;
+    let asset = &opened.asset;
     for w in &asset.warnings {
         eprintln!("warning: {w}");
     }
@@ -133,9 +132,9 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let (w, h) = args.size;
     let target = OffscreenTarget::new(&ctx.device, w, h, samples);
     let framing = if animated { Framing::WholeClip } else { Framing::At(args.time) };
-    let morphs = args.morph.resolve(&asset, &MorphLayout::of_meshes(&asset.meshes))?;
+    let morphs = args.morph.resolve(asset, &MorphLayout::of_meshes(&asset.meshes))?;
     let grid = args.grid.unwrap_or(1);
-    let mut scene = Scene::new_morphed(&mut renderer, &asset, clip.as_deref(), morphs, grid, framing, args.size)?;
+    let mut scene = Scene::new_morphed(&mut renderer, asset, clip.as_deref(), morphs, grid, framing, args.size)?;
     if let Some(info) = renderer.model_info(scene.model) {
         for w in &info.warnings {
             eprintln!("warning: {w}");
@@ -155,8 +154,8 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     scene.frame.wireframe = args.wireframe;
     scene.frame.cull_back_faces = !args.no_cull;
     scene.frame.selected_bone = match &args.bone {
-        Some(b) => Some(find_bone(&asset, b)?),
-        None => heaviest_bone(&asset),
+        Some(b) => Some(find_bone(asset, b)?),
+        None => heaviest_bone(asset),
     };
 
     if let Some(n) = args.bench_frames {
@@ -186,13 +185,13 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
                 sequence_path(&args.output, count as usize - 1).display()
             );
         }
-        return Ok(());
+        return opened.finish();
     }
     scene.build(args.time);
     let image = target.render_image(&mut renderer, &scene.frame, BACKGROUND)?;
     save_png(&args.output, &image)?;
     println!("wrote {} ({w}x{h})", args.output.display());
-    Ok(())
+    opened.finish()
 }
 
 fn default_frame_count(scene: &Scene<'_>) -> u32 {

@@ -1,41 +1,6 @@
-//! Finding the files that belong with a model: textures named inside it, and animation files beside it.
+//! Finding animation files beside a model (textures: [`super::textures`]).
 
 use std::path::{Path, PathBuf};
-
-/// Extensions tried when a texture is missing under its own name, in order.
-pub const TEXTURE_EXTENSIONS: [&str; 6] = ["tga", "png", "bmp", "dds", "jpg", "jpeg"];
-
-/// Finds a texture named `name` (as written in the model, possibly with a path from the author's machine and
-/// with or without an extension) next to the model in `base_dir`. Tries the exact name, then the file name
-/// alone, then the stem with each common extension; matching is case-insensitive so files made on Windows
-/// still resolve.
-pub fn resolve_texture(base_dir: Option<&Path>, name: &str) -> Option<PathBuf> {
-    let base = base_dir?;
-    let name = name.trim().trim_matches('\0');
-    if name.is_empty() {
-        return None;
-    }
-    // Authors' absolute paths ("C:\\art\\hair.tga") only help through their last component.
-    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let stem = Path::new(file_name).file_stem().and_then(|s| s.to_str()).unwrap_or(file_name);
-    let mut candidates = vec![name.to_owned(), file_name.to_owned()];
-    candidates.extend(TEXTURE_EXTENSIONS.iter().map(|ext| format!("{stem}.{ext}")));
-    let entries: Vec<PathBuf> = std::fs::read_dir(base).ok()?.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    for candidate in &candidates {
-        let exact = base.join(candidate);
-        if exact.is_file() {
-            return Some(exact);
-        }
-        let lower = candidate.to_lowercase();
-        if let Some(found) = entries
-            .iter()
-            .find(|p| p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.to_lowercase() == lower))
-        {
-            return Some(found.clone());
-        }
-    }
-    None
-}
 
 /// Animation files that sit beside a mesh with the same stem (`hero.psk` → `hero.psa`), offered when the mesh
 /// is opened.

@@ -1,7 +1,10 @@
 //! File formats in, the neutral [`scene`](crate::scene) model out. Each loader is
 //! `load(bytes, &LoadOptions) -> Result<Asset, LoadError>`; this module detects the format (magic bytes first,
-//! extension second), reads files from disk, finds companion files (textures, animations beside a mesh) and
-//! defines the one error type loaders return. It knows nothing about the GPU or the UI.
+//! extension second), reads files from disk ([`read_path`], the fast reader) and loads their bytes
+//! ([`load_bytes`]; [`load_path`] is the two), finds companion files (textures: [`textures`]; animations beside a
+//! mesh), binds animation files to a model ([`bind`]) and builds a file set one file at a time, keeping every
+//! file's error ([`LoadedSet`]), and defines the one error type loaders return. It knows nothing about the GPU or
+//! the UI.
 
 // File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -19,14 +22,16 @@ pub mod script;
 pub mod smd;
 pub mod smoothing;
 pub mod text;
+pub mod textures;
 
 use std::path::{Path, PathBuf};
 
 /// Where in a file a problem is (shared with the warnings of [`crate::scene::Warning`]).
 pub use crate::scene::Position;
-use crate::scene::{Asset, BindReport, Format};
+use crate::scene::{Asset, BindReport, Format, Retarget};
 
-pub use companions::{animation_companions, resolve_texture};
+pub use companions::animation_companions;
+pub use textures::{FolderCache, find_texture, resolve_texture};
 
 /// What kind of problem stopped a load; [`LoadError::message`] says the details. Callers and tests match on
 /// this rather than on the message's words.
@@ -159,11 +164,23 @@ pub struct LoadOptions {
     pub base_dir: Option<PathBuf>,
     /// Frame rate given to formats that do not store one (SMD animations): 30 by default, like studiomdl.
     pub default_fps: f32,
+    /// Folders the user keeps textures in, searched after the file's own folder (`--textures DIR`).
+    pub texture_dirs: Vec<PathBuf>,
+    /// Folder listings of this load, shared by its files: each folder is read once ([`textures`]).
+    pub folders: FolderCache,
+    /// How animation files bound to a model are retargeted to its skeleton ([`bind`]).
+    pub retarget: Retarget,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        Self { base_dir: None, default_fps: 30.0 }
+        Self {
+            base_dir: None,
+            default_fps: 30.0,
+            texture_dirs: Vec::new(),
+            folders: FolderCache::default(),
+            retarget: Retarget::default(),
+        }
     }
 }
 
@@ -224,21 +241,32 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
 /// Largest file the loaders accept (text formats are parsed in memory).
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// Reads and loads one file, detecting its format. Errors name the file.
-pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
+/// Reads one file into memory after [`check_file`]'s checks, with the fast reader ([`file_bytes::read_file`]).
+/// The first half of [`load_path`]: the viewer's loader reads here (showing progress between files) and then
+/// calls [`load_bytes`], so both run the same code. Errors name the file.
+pub fn read_path(path: &Path) -> Result<file_bytes::FileBytes, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
     let size = check_file(path).map_err(fail)?;
-    let bytes = file_bytes::read_file(path, size).map_err(|e| fail(LoadError::io("cannot read", &e)))?;
-    let format = detect_file_format(&bytes, path).map_err(fail)?;
-    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..opts.clone() };
+    file_bytes::read_file(path, size).map_err(|e| fail(LoadError::io("cannot read", &e)))
+}
+
+/// Loads the bytes read from `path`, detecting the format: the second half of [`load_path`]. Companions
+/// (textures, files a model script names) are looked up beside `path`; an animation SMD's clip is named after
+/// the file, as studiomdl names a sequence's source. Errors name the file.
+pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
+    let fail = |e: LoadError| e.in_file(path);
+    let format = detect_file_format(bytes, path).map_err(fail)?;
+    // A bare file name's folder is the current one (`Path::parent` gives an empty path, which names no folder).
+    let folder = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let opts = LoadOptions { base_dir: folder.map(Path::to_path_buf), ..opts.clone() };
     if script::is_script_format(format) {
         // A script's error may belong to a file it includes, which the error already names.
-        return script::load(format, &bytes, Some(path), &opts).map_err(|e| match e.file {
+        return script::load(format, bytes, Some(path), &opts).map_err(|e| match e.file {
             Some(_) => e,
             None => e.in_file(path),
         });
     }
-    let mut asset = load_format(format, &bytes, &opts).map_err(fail)?;
+    let mut asset = load_format(format, bytes, &opts).map_err(fail)?;
     if format == Format::Smd {
         smd::name_clips_after_file(&mut asset, path);
     }
@@ -246,39 +274,125 @@ pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     Ok(asset)
 }
 
-/// Opens a set of files as one scene: the first file is the main asset; every further file (animations: PSA,
-/// animation SMDs, ASE with animation) is bound to it with [`bind`]: by bone name, or, for vertex animation (VTA, an
-/// ASE/ASC file of `*MESH_ANIMATION` frames only), to the mesh it animates.
-pub fn load_set(paths: &[PathBuf], opts: &LoadOptions) -> Result<(Asset, Vec<BindReport>), LoadError> {
-    let Some((first, rest)) = paths.split_first() else {
-        return Err(LoadError::whole_file("no file given").with_kind(LoadErrorKind::NoInput));
-    };
-    let mut asset = load_path(first, opts)?;
-    let mut reports = Vec::new();
-    for path in rest {
-        reports.push(bind(&mut asset, load_path(path, opts)?)?);
-    }
-    Ok((asset, reports))
+/// Reads and loads one file, detecting its format ([`read_path`], then [`load_bytes`]). Errors name the file.
+pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
+    load_bytes(path, &read_path(path)?, opts)
 }
 
-/// Binds what another file holds to `asset`, as [`load_set`] does: vertex animation (VTA morphs, an ASE/ASC file of
+/// A set of files opened as one scene, as far as it could be: the model (the first file that loaded), the
+/// reports of the files bound to it, and the error of each file that failed to load or to bind. A bad file
+/// costs only itself: every good one is in the scene. Built one file at a time with [`LoadedSet::add`], by
+/// `source::load_set` for the command line and by the viewer's loader, which adds threads and progress.
+#[derive(Debug, Default)]
+pub struct LoadedSet {
+    /// `None` when no file loaded.
+    pub asset: Option<Asset>,
+    /// One per file bound to the model, in order.
+    pub reports: Vec<BindReport>,
+    /// One per file that failed, in order; each names its file.
+    pub errors: Vec<LoadError>,
+}
+
+/// What [`LoadedSet::add`] did with a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// It is the set's model.
+    Model,
+    /// It was bound to the model.
+    Bound,
+    /// It failed to load or to bind (its error is in [`LoadedSet::errors`]).
+    Failed,
+}
+
+impl LoadedSet {
+    /// A set whose model is already open: every file added binds to it.
+    pub fn onto(model: Asset) -> Self {
+        Self { asset: Some(model), ..Self::default() }
+    }
+
+    /// Adds one file's load result: the first good file is the model; every later one is bound to it with
+    /// [`bind`] (by bone name, or by vertex for vertex animation).
+    pub fn add(&mut self, loaded: Result<Asset, LoadError>, opts: &LoadOptions) -> Added {
+        let other = match loaded {
+            Ok(other) => other,
+            Err(e) => {
+                self.errors.push(e);
+                return Added::Failed;
+            }
+        };
+        let Some(model) = &mut self.asset else {
+            self.asset = Some(other);
+            return Added::Model;
+        };
+        match bind(model, other, opts) {
+            Ok(report) => {
+                self.reports.push(report);
+                Added::Bound
+            }
+            Err(e) => {
+                self.errors.push(e);
+                Added::Failed
+            }
+        }
+    }
+
+    /// All or nothing, for callers that need every file: the scene, or the first error (`NoInput` when the set
+    /// was empty).
+    pub fn into_result(mut self) -> Result<(Asset, Vec<BindReport>), LoadError> {
+        if !self.errors.is_empty() {
+            return Err(self.errors.swap_remove(0));
+        }
+        match self.asset {
+            Some(asset) => Ok((asset, self.reports)),
+            None => Err(LoadError::whole_file("no file given").with_kind(LoadErrorKind::NoInput)),
+        }
+    }
+
+    /// The scene when at least one file loaded, else the first error (`NoInput` for an empty set). The errors of
+    /// the other files are left for the caller to report.
+    pub fn take_asset(&mut self) -> Result<Asset, LoadError> {
+        match self.asset.take() {
+            Some(asset) => Ok(asset),
+            None if self.errors.is_empty() => {
+                Err(LoadError::whole_file("no file given").with_kind(LoadErrorKind::NoInput))
+            }
+            None => Err(self.errors.remove(0)),
+        }
+    }
+}
+
+/// Whether `asset` is something to bind to a model rather than a model of its own: animation only (no mesh;
+/// clips or recordings: a PSA, an animation SMD, an MRTK recording) or vertex animation (VTA, an ASE/ASC file of
+/// `*MESH_ANIMATION` frames only). The viewer binds such dropped files to the open model; `info` binds them to
+/// the model before them.
+pub fn binds_to_model(asset: &Asset) -> bool {
+    let animation_only = asset.meshes.is_empty() && (!asset.clips.is_empty() || !asset.recordings.is_empty());
+    animation_only || asset.format == Some(Format::Vta) || ase::is_vertex_animation(asset)
+}
+
+/// Binds what another file holds to `asset`, as [`LoadedSet::add`] does: vertex animation (VTA morphs, an ASE/ASC file of
 /// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; anything else by bone name
 /// ([`Asset::bind_animations`]). Errors name `other`'s file.
-pub fn bind(asset: &mut Asset, other: Asset) -> Result<BindReport, LoadError> {
+pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindReport, LoadError> {
     let path = other.path.clone();
     let in_file = |e: LoadError| match &path {
         Some(p) => e.in_file(p),
         None => e,
     };
-    if other.format == Some(Format::Vta) {
+    let first_clip = asset.clips.len();
+    let mut report = if other.format == Some(Format::Vta) {
         // Morph targets for the mesh, matched by vertex rather than by bone.
         smd::attach_vta(asset, &other).map_err(in_file)?;
-        return Ok(BindReport { source: other.path, ..BindReport::default() });
-    }
-    if ase::is_vertex_animation(&other) {
-        return ase::bind_vertex_animation(asset, other).map_err(in_file);
-    }
-    Ok(asset.bind_animations(other))
+        BindReport { source: other.path, ..BindReport::default() }
+    } else if ase::is_vertex_animation(&other) {
+        ase::bind_vertex_animation(asset, other).map_err(in_file)?
+    } else {
+        return Ok(asset.bind_animations_with(other, &opts.retarget));
+    };
+    // Vertex animation adds its frames as a clip.
+    report.first_clip = first_clip;
+    report.clips = asset.clips.iter().skip(first_clip).map(|c| c.name.clone()).collect();
+    Ok(report)
 }
 
 #[cfg(test)]
@@ -299,7 +413,7 @@ mod tests {
         assert_eq!(kind_of(&unknown), LoadErrorKind::UnknownFormat);
         assert_eq!(kind_of(&dir), LoadErrorKind::NotAFile);
         assert_eq!(kind_of(&dir.join("missing.smd")), LoadErrorKind::Io(std::io::ErrorKind::NotFound));
-        assert_eq!(load_set(&[], &opts).unwrap_err().kind, LoadErrorKind::NoInput);
+        assert_eq!(LoadedSet::default().into_result().unwrap_err().kind, LoadErrorKind::NoInput);
         std::fs::remove_dir_all(&dir).ok();
     }
 

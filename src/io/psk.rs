@@ -19,17 +19,18 @@
 //!   importer does;
 //! - UVs are kept as written (origin top-left, V down), the project's convention;
 //! - a material's name is also its texture's name: it is resolved to a file next to the PSK with
-//!   [`resolve_texture`] and reported when missing.
+//!   [`find_texture`] and reported when missing.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
 use super::actorx::{self, Chunk, VBone};
 use super::smoothing::SmoothingGroups;
-use super::{LoadError, LoadErrorKind, LoadOptions, resolve_texture};
+use super::textures::find_texture;
+use super::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{
-    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Position, Skeleton, Subset, TextureRef,
-    Transform, Warning, reduce_influences,
+    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Position, Skeleton, Subset, Transform,
+    Warning, reduce_influences,
 };
 
 /// `VVertex` ("wedge"), 16 bytes. `point_index` is a `u16` plus padding unless the file has more than 65536
@@ -618,20 +619,19 @@ fn build_materials(
         material.two_sided = matches!(raw.poly_flags & 0x0F, 1..=4);
         // "None" is Unreal's null name: no material was assigned, so there is no texture to look for.
         if !name.is_empty() && !name.eq_ignore_ascii_case("none") {
-            let path = resolve_texture(opts.base_dir.as_deref(), &name);
-            if path.is_none()
-                && let Some(dir) = &opts.base_dir
-            {
+            let texture = find_texture(opts, &name, &[]);
+            if texture.path.is_none() && !texture.searched.is_empty() {
+                let folders: Vec<String> = texture.searched.iter().map(|d| d.display().to_string()).collect();
                 let message = format!(
                     "no texture for material {i} '{name}' in {} (tried the name and .tga/.png/.bmp/.dds/.jpg)",
-                    dir.display()
+                    folders.join(", ")
                 );
                 warnings.push(match chunk {
                     Some(chunk) => chunk.warning(message),
                     None => Warning::new(Position::File, message),
                 });
             }
-            material.texture = Some(TextureRef { name, path });
+            material.texture = Some(texture);
         }
         materials.push(material);
     }

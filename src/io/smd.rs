@@ -34,6 +34,7 @@ use std::path::Path;
 use super::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, AxisConversion, Format, Material, Position, Warning};
 
+pub use build::MISSING_TEXTURES;
 pub use vta::VtaBinding;
 
 /// The name the loader gives an animation SMD's clip (the file has no name for it).

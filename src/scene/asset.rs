@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::{
-    Clip, Material, Mesh, ModelScript, Reading, Recording, Skeleton, normalize_bone_name as normalize_bone_name_pub,
-};
+use super::{Clip, Material, Mesh, ModelScript, NameRule, Reading, Recording, Retarget, Skeleton, match_tracks};
 
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -222,17 +220,39 @@ impl Asset {
     }
 
     /// Takes the clips (and recordings) of `other` — an animation file — and matches them to this asset's
-    /// skeleton by bone name. Bones this skeleton has but a clip does not animate keep their bind pose; tracks
-    /// for bones this skeleton lacks are reported (and ignored when sampling).
+    /// skeleton by bone name ([`match_tracks`]: exact, then case, separator and prefix folding). Bones this
+    /// skeleton has but a clip does not animate keep their bind pose; tracks for bones this skeleton lacks are
+    /// reported (and ignored when sampling). The clips are played with `retarget` (the default: as the file says).
     pub fn bind_animations(&mut self, other: Asset) -> BindReport {
-        let mut report = BindReport { source: other.path.clone(), ..BindReport::default() };
-        let names: Vec<String> = self.skeleton.names.iter().map(|n| normalize_bone_name_pub(n)).collect();
-        for clip in other.clips {
-            let mut animated = vec![false; names.len()];
-            for track in &clip.tracks {
-                let key = normalize_bone_name_pub(&track.bone_name);
-                match names.iter().position(|n| *n == key) {
-                    Some(i) => animated[i] = true,
+        self.bind_animations_with(other, &Retarget::default())
+    }
+
+    /// [`Asset::bind_animations`] with the given retargeting for every clip of `other`.
+    pub fn bind_animations_with(&mut self, other: Asset, retarget: &Retarget) -> BindReport {
+        let mut report = BindReport {
+            source: other.path.clone(),
+            first_clip: self.clips.len(),
+            retarget: retarget.clone(),
+            ..BindReport::default()
+        };
+        // The ground plane of root motion is the model's: its up direction in the file's frame.
+        let up = self.axes.to_viewer.inverse().transform_vector3(Vec3::Y).normalize_or(Vec3::Y);
+        let mut animated = vec![false; self.skeleton.len()];
+        let mut first_translation: Vec<Option<Vec3>> = vec![None; self.skeleton.len()];
+        for mut clip in other.clips {
+            let matches = match_tracks(&self.skeleton, clip.tracks.iter().map(|t| t.bone_name.as_str()));
+            for (track, matched) in clip.tracks.iter().zip(matches) {
+                match matched {
+                    Some((bone, rule)) => {
+                        animated[bone] = true;
+                        if first_translation[bone].is_none() {
+                            first_translation[bone] = track.translation.values.first().copied();
+                        }
+                        if !report.matched.iter().any(|m| m.track == track.bone_name) {
+                            let bone_name = self.skeleton.names[bone].clone();
+                            report.matched.push(TrackMatch { track: track.bone_name.clone(), bone: bone_name, rule });
+                        }
+                    }
                     None => {
                         if !report.unmatched_tracks.contains(&track.bone_name) {
                             report.unmatched_tracks.push(track.bone_name.clone());
@@ -240,14 +260,15 @@ impl Asset {
                     }
                 }
             }
-            for (i, a) in animated.iter().enumerate() {
-                if !a && !report.unanimated_bones.contains(&self.skeleton.names[i]) {
-                    report.unanimated_bones.push(self.skeleton.names[i].clone());
-                }
-            }
             report.clips.push(clip.name.clone());
+            clip.retarget = Retarget { up: up.to_array(), ..retarget.clone() };
             self.clips.push(clip);
         }
+        if !report.clips.is_empty() {
+            report.unanimated_bones =
+                (0..self.skeleton.len()).filter(|&b| !animated[b]).map(|b| self.skeleton.names[b].clone()).collect();
+        }
+        report.skeleton_differences = skeleton_differences(&self.skeleton, &first_translation);
         self.recordings.extend(other.recordings);
         self.warnings.extend(other.warnings);
         self.take_readings_of(other.path.as_deref(), other.readings);
@@ -276,13 +297,89 @@ impl Asset {
     }
 }
 
-/// What binding an animation file to a skeleton found.
+/// A bone whose bind translation (its offset from its parent) differs from the animation's first frame by more
+/// than this fraction of the bone's length: the animation was made for a skeleton of other proportions.
+pub const SKELETON_DIFFERENCE: f32 = 0.1;
+
+/// What binding an animation file to a skeleton found: which tracks drive which bones and by which name rule,
+/// which tracks drive nothing, which bones nothing drives, where the animation's skeleton differs from the
+/// model's, and how it is retargeted.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct BindReport {
     pub source: Option<PathBuf>,
     pub clips: Vec<String>,
+    /// Index in the asset's clips of the first clip the file added (its clips follow in order).
+    pub first_clip: usize,
+    /// Every track that drives a bone, with the bone and the rule that matched them (once per track name).
+    pub matched: Vec<TrackMatch>,
     /// Tracks whose bone the skeleton does not have.
     pub unmatched_tracks: Vec<String>,
-    /// Skeleton bones that some bound clip does not animate (they keep the bind pose).
+    /// Skeleton bones that no track of the file drives (they keep the bind pose).
     pub unanimated_bones: Vec<String>,
+    /// Bones whose bind translation differs from the animation's first frame by more than
+    /// [`SKELETON_DIFFERENCE`] of their length, most different first.
+    pub skeleton_differences: Vec<SkeletonDifference>,
+    /// How the file's clips are retargeted.
+    pub retarget: Retarget,
+}
+
+impl BindReport {
+    /// The matches that needed more than the exact name.
+    pub fn folded(&self) -> impl Iterator<Item = &TrackMatch> {
+        self.matched.iter().filter(|m| m.rule != NameRule::Exact)
+    }
+
+    /// The indices of the clips the file added.
+    pub fn clip_indices(&self) -> std::ops::Range<usize> {
+        self.first_clip..self.first_clip + self.clips.len()
+    }
+}
+
+/// A track and the bone it drives.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TrackMatch {
+    pub track: String,
+    pub bone: String,
+    pub rule: NameRule,
+}
+
+/// A bone of other length in the animation than in the model.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SkeletonDifference {
+    pub bone: String,
+    /// The bone's length (its bind translation's) in the model.
+    pub model_length: f32,
+    /// Its length at the animation's first frame.
+    pub animation_length: f32,
+    /// `|bind translation − first-frame translation| / model length`.
+    pub difference: f32,
+}
+
+/// The bones (not roots, whose translation is a placement rather than a length) whose first-frame translation
+/// differs from the bind translation by more than [`SKELETON_DIFFERENCE`] of the bone's length.
+fn skeleton_differences(skeleton: &Skeleton, first_translation: &[Option<Vec3>]) -> Vec<SkeletonDifference> {
+    let mut out: Vec<SkeletonDifference> = Vec::new();
+    for (bone, first) in first_translation.iter().enumerate() {
+        let (Some(first), Some(Some(_parent)), Some(bind)) =
+            (first, skeleton.parents.get(bone), skeleton.bind_local.get(bone))
+        else {
+            continue;
+        };
+        let length = bind.translation.length();
+        // A bone at its parent's origin has no length to compare against.
+        if length.is_nan() || length <= 1e-6 || !first.is_finite() {
+            continue;
+        }
+        let difference = (bind.translation - *first).length() / length;
+        if difference > SKELETON_DIFFERENCE {
+            out.push(SkeletonDifference {
+                bone: skeleton.names[bone].clone(),
+                model_length: length,
+                animation_length: first.length(),
+                difference,
+            });
+        }
+    }
+    out.sort_by(|a, b| b.difference.total_cmp(&a.difference));
+    out
 }

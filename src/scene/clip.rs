@@ -121,6 +121,11 @@ pub struct Clip {
     // --- Morph targets ---
     /// Morph-target weight tracks (matched to targets by name when the clip is bound).
     pub morph_tracks: Vec<MorphTrack>,
+
+    // --- Binding ---
+    /// How the clip drives a skeleton it was not made for (the retargeting of the animation file it came from;
+    /// the default samples it as the file says).
+    pub retarget: super::Retarget,
 }
 
 impl Clip {

@@ -2,13 +2,51 @@
 
 use std::path::PathBuf;
 
-/// A texture as the file names it, and where it was found next to the model.
+/// A texture as the file names it, where it was found, and what was searched for it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct TextureRef {
     /// The name exactly as written in the file.
     pub name: String,
     /// The file found for it, `None` when nothing matched (reported as a warning).
     pub path: Option<PathBuf>,
+    /// Which kind of folder `path` is in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_in: Option<TextureFolder>,
+    /// The folders searched, in order (up to the one it was found in).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub searched: Vec<PathBuf>,
+    /// The file names tried in each folder (case-insensitively), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tried: Vec<String>,
+}
+
+impl TextureRef {
+    /// A texture named `name` found at `path` (or not), with nothing recorded about the search.
+    pub fn new(name: impl Into<String>, path: Option<PathBuf>) -> Self {
+        Self { name: name.into(), path, ..Self::default() }
+    }
+}
+
+/// The kinds of folder a texture is looked for in, in the order they are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextureFolder {
+    /// The folder of the file that names the texture.
+    NextToFile,
+    /// A folder the user gave (`--textures DIR`, the viewer's Settings).
+    User,
+    /// A texture folder of the model script (QC `$cdtexture`).
+    ModelScript,
+}
+
+impl TextureFolder {
+    pub fn label(self) -> &'static str {
+        match self {
+            TextureFolder::NextToFile => "next to the file",
+            TextureFolder::User => "in a texture folder of yours",
+            TextureFolder::ModelScript => "in the model script's texture folder",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

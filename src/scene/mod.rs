@@ -12,6 +12,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod asset;
+pub mod bone_match;
 mod bounds;
 mod clip;
 mod influences;
@@ -19,19 +20,24 @@ mod material;
 mod mesh;
 mod reading;
 mod recording;
+pub mod retarget;
 pub mod samples;
 mod script;
 mod skeleton;
 pub mod vertex_animation;
 
-pub use asset::{Asset, AxisConversion, BindReport, Format, Position, Warning};
+pub use asset::{
+    Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, Warning,
+};
+pub use bone_match::{NameRule, match_tracks};
 pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
-pub use material::{Material, TextureRef};
+pub use material::{Material, TextureFolder, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
 pub use reading::Reading;
 pub use recording::*;
+pub use retarget::{Retarget, RootMotion, TranslationMode};
 pub use script::{
     Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, ClipScript, ClipVertexFrames, Hitbox,
     IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,

@@ -29,7 +29,7 @@ use super::document_view::DocumentView;
 use super::frame_clock::FrameClock;
 use super::gpu::GpuState;
 use super::inspector;
-use super::jobs::{Jobs, RELOAD_POLL};
+use super::jobs::Jobs;
 use super::keymap;
 use super::loader::{LoadJob, Purpose};
 use super::outliner::{self, OutlinerView};
@@ -53,6 +53,10 @@ pub struct ViewerApp {
     pub(super) script: Script,
     pub(super) clock: FrameClock,
     pub(super) show_help: bool,
+    /// Texture folders given on the command line (`--textures`), searched before those of Settings.
+    pub(super) cli_textures: Vec<PathBuf>,
+    /// The retargeting of files opened from now on (`--retarget`, `--root`); each binding's can be changed.
+    pub(super) cli_retarget: crate::scene::Retarget,
     /// Frame the scene on the next frame (a new scene was opened).
     pub(super) frame_next: bool,
     pub(super) quit: bool,
@@ -68,9 +72,10 @@ pub struct PanelViews {
     pub morphs: super::morphs::MorphsView,
 }
 
-/// What the viewer tells the user: the load error (a window until dismissed) and the notice line.
+/// What the viewer tells the user: the last load's errors, one per file that failed (a window until dismissed),
+/// and the notice line.
 pub struct Messages {
-    pub error: Option<LoadError>,
+    pub errors: Vec<LoadError>,
     pub notice: Option<String>,
     /// When the notice appeared: notices go away by themselves after a while.
     pub since: Instant,
@@ -111,7 +116,13 @@ impl ViewerApp {
         let sources =
             if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
         let ctx = cc.egui_ctx.clone();
-        let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), move || ctx.request_repaint());
+        let cli_retarget = crate::scene::Retarget {
+            translation: args.retarget.unwrap_or_default(),
+            root: args.root.unwrap_or_default(),
+            ..Default::default()
+        };
+        let options = super::jobs::viewer_load_options(&args.textures, &cli_retarget, &state);
+        let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint());
         Self {
             state,
             gpu,
@@ -121,10 +132,12 @@ impl ViewerApp {
             jobs: Jobs { load: Some(load), ..Jobs::default() },
             diagnostics: DiagnosticsView::default(),
             panels: PanelViews::default(),
-            messages: Messages { error: None, notice: None, since: Instant::now() },
+            messages: Messages { errors: Vec::new(), notice: None, since: Instant::now() },
             script,
             clock: FrameClock::default(),
             show_help: false,
+            cli_textures: args.textures.clone(),
+            cli_retarget,
             frame_next: false,
             quit: false,
         }
@@ -211,7 +224,7 @@ impl ViewerApp {
             }
             RightTab::Files => {
                 super::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
-                inspector::files(ui, &self.view.doc);
+                inspector::files(ui, &self.view.doc, self.view.selected, cmds);
             }
         }
     }
@@ -236,6 +249,7 @@ impl eframe::App for ViewerApp {
             });
         }
         self.poll_dialog(&ctx);
+        self.poll_folder_dialog(&ctx);
         self.poll_changes(&ctx);
         let mut cmds = Vec::new();
         self.input_commands(&ctx, &mut cmds);
@@ -359,8 +373,6 @@ impl eframe::App for ViewerApp {
         }
         if self.view.player.playing || self.jobs.busy() || self.diagnostics.running() {
             ctx.request_repaint();
-        } else if self.state.auto_reload && !self.view.doc.files.is_empty() {
-            ctx.request_repaint_after(RELOAD_POLL);
         }
     }
 

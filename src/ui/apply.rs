@@ -18,7 +18,7 @@ impl ViewerApp {
     pub fn apply(&mut self, ctx: &egui::Context, cmd: Command) {
         let asset = &self.view.doc.asset;
         match cmd {
-            Command::OpenDialog => self.open_dialog(ctx, OpenMode::Replace),
+            Command::OpenDialog(mode) => self.open_dialog(ctx, mode),
             Command::Open { paths, mode } => {
                 self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(mode));
             }
@@ -36,8 +36,22 @@ impl ViewerApp {
                 self.state.set_panel(PanelId::Outliner, true);
             }
             Command::ClearRecent => self.state.recent.clear(),
+            Command::SetRetarget { binding, retarget } => self.set_retarget(binding, retarget),
+            Command::AddTextureFolderDialog => self.open_folder_dialog(ctx),
+            Command::AddTextureFolder(dir) => {
+                if !self.state.texture_dirs.contains(&dir) {
+                    self.state.texture_dirs.push(dir);
+                }
+                self.reload_for_textures(ctx);
+            }
+            Command::RemoveTextureFolder(i) => {
+                if i < self.state.texture_dirs.len() {
+                    self.state.texture_dirs.remove(i);
+                    self.reload_for_textures(ctx);
+                }
+            }
             Command::DismissError => {
-                self.messages.error = None;
+                self.messages.errors.clear();
                 self.messages.notice = None;
             }
             Command::Orbit { dx, dy } => self.camera.orbit(dx, dy),
@@ -216,7 +230,7 @@ impl ViewerApp {
             Action::ToggleOverlay(o) => Command::SetOverlay(o, !self.state.overlays.get(o)),
             Action::Escape if self.show_help => Command::ShowHelp(false),
             Action::Escape => Command::SelectBone(None),
-            Action::OpenDialog => Command::OpenDialog,
+            Action::OpenDialog => Command::OpenDialog(OpenMode::Auto),
             Action::Reload => Command::Reload,
             Action::ExportDialog => Command::ExportDialog,
             Action::SearchBones => Command::SearchBones,

@@ -16,7 +16,8 @@ pub enum OpenMode {
     Replace,
     /// Bind every file to the loaded model.
     Bind,
-    /// Dropped files: animation-only files bind to the loaded model, anything with a mesh opens a new scene.
+    /// File › Open and dropped files: animation-only files (and vertex animation) bind to the loaded model,
+    /// anything with a mesh opens a new scene.
     Auto,
 }
 
@@ -40,7 +41,8 @@ pub enum TrackEdit {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     // Files
-    OpenDialog,
+    /// Ask for files and open them as [`OpenMode`] says.
+    OpenDialog(OpenMode),
     Open {
         paths: Vec<PathBuf>,
         mode: OpenMode,
@@ -51,6 +53,17 @@ pub enum Command {
     /// Ask where to save and export the scene as `.glb`.
     ExportDialog,
     ClearRecent,
+    /// Ask for a folder to look for textures in (kept in the settings), then reload.
+    AddTextureFolderDialog,
+    /// Add this texture folder (kept in the settings), then reload.
+    AddTextureFolder(PathBuf),
+    /// Forget texture folder `i` of the settings, then reload.
+    RemoveTextureFolder(usize),
+    /// Retarget the clips of bound file `binding` (an index into the document's bind reports) this way.
+    SetRetarget {
+        binding: usize,
+        retarget: crate::scene::Retarget,
+    },
     DismissError,
     // Viewport
     /// Orbit by a drag of (dx, dy) points.

@@ -9,13 +9,14 @@ use std::sync::Arc;
 use crate::AppError;
 use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, posed_bounds};
-use crate::scene::{Asset, Bounds};
+use crate::io::{LoadError, LoadOptions, LoadedSet};
+use crate::scene::{Asset, Bounds, Retarget};
 
 use super::app::ViewerApp;
 use super::command::OpenMode;
 use super::diagnostics::Highlight;
 use super::document::{Document, Origin};
-use super::loader::{Loaded, Purpose};
+use super::loader::{Assembled, LoadResults, Purpose, assemble};
 use super::player::{Fired, PlaybackType, Player};
 use super::script::parse_track_spec;
 
@@ -84,48 +85,33 @@ impl DocumentView {
 }
 
 impl ViewerApp {
-    pub(super) fn apply_loaded(&mut self, loaded: Vec<Loaded>, purpose: Purpose) {
+    /// Makes a load's results the open document: a new scene, files bound to the open model, or a reload that
+    /// keeps the view. Returns the errors of the files that failed; every other file is in the document. When
+    /// nothing loaded (or a reload failed for any file), what was open stays as it was.
+    pub(super) fn apply_loaded(
+        &mut self,
+        results: LoadResults,
+        purpose: Purpose,
+        opts: &LoadOptions,
+    ) -> Vec<LoadError> {
+        let nothing_loaded = results.iter().all(Result::is_err);
+        if nothing_loaded || (purpose == Purpose::Reload && results.iter().any(Result::is_err)) {
+            return results.into_iter().filter_map(Result::err).collect();
+        }
         let bind = match purpose {
-            Purpose::Open(OpenMode::Bind) => true,
+            Purpose::Open(OpenMode::Bind) => !self.view.doc.is_empty(),
             Purpose::Open(OpenMode::Auto) => {
-                let assets: Vec<&Asset> = loaded.iter().map(|l| &l.asset).collect();
+                let assets: Vec<&Asset> = results.iter().filter_map(|r| r.as_ref().ok()).map(|l| &l.asset).collect();
                 drop_binds(&self.view.doc, &assets)
             }
             Purpose::Open(OpenMode::Replace) | Purpose::Reload => false,
         };
         if bind {
-            let first_new_clip = self.view.doc.asset.clips.len();
-            for l in loaded {
-                let report = Arc::make_mut(&mut self.view.doc.asset).bind_animations(l.asset);
-                self.view.doc.reports.push(report);
-                if let Origin::File(f) = l.origin {
-                    self.view.doc.files.push(f);
-                }
-            }
-            if first_new_clip < self.view.doc.asset.clips.len() {
-                self.view.player.add_new_clips(&self.view.doc.asset);
-                // Play what was just bound: on the focus track, or on a new track.
-                if self.view.focus_track < self.view.player.track_count() {
-                    self.view.player.set_clip(self.view.focus_track, first_new_clip);
-                    self.view.player.clear_events(self.view.focus_track);
-                } else if let Some(t) = self.view.player.add_track(first_new_clip, 0.0) {
-                    self.view.focus_track = t;
-                }
-                self.view.player.seek(&self.view.doc.asset, self.view.focus_track, 0.0);
-                self.view.player.playing = true;
-            }
-            self.state.remember(&self.view.doc.paths());
-            return;
+            return self.bind_loaded(results, opts);
         }
-        let mut iter = loaded.into_iter();
-        let Some(first) = iter.next() else { return };
-        let mut asset = first.asset;
-        let mut origins = vec![first.origin];
-        let mut reports = Vec::new();
-        for l in iter {
-            reports.push(asset.bind_animations(l.asset));
-            origins.push(l.origin);
-        }
+        let Assembled { set, origins } = assemble(LoadedSet::default(), results, opts);
+        let LoadedSet { asset, reports, errors } = set;
+        let Some(asset) = asset else { return errors };
         let generation = self.next_generation();
         self.view.highlight = None;
         self.view.picked_vertex = None;
@@ -144,6 +130,16 @@ impl ViewerApp {
                 .and_then(|n| self.view.doc.asset.skeleton.find(n));
             self.view.player = self.view.player.carried_over(&self.view.doc.asset);
             self.view.focus_track = self.view.focus_track.min(self.view.player.track_count().saturating_sub(1));
+            // Each file keeps the retargeting it was given.
+            let kept: Vec<(usize, Retarget)> = (self.view.doc.reports.iter().enumerate())
+                .filter_map(|(i, r)| {
+                    let before = old.reports.iter().find(|o| o.source == r.source)?;
+                    (before.retarget != r.retarget).then(|| (i, before.retarget.clone()))
+                })
+                .collect();
+            for (i, retarget) in kept {
+                self.set_retarget(i, retarget);
+            }
             self.notify(format!("Reloaded {}", self.view.doc.title()));
         } else {
             let clip = self.script.clip.take().and_then(|name| {
@@ -179,6 +175,67 @@ impl ViewerApp {
                 self.state.remember(&self.view.doc.paths());
             }
         }
+        self.view.player.evaluate(&mut self.view.pose);
+        errors
+    }
+
+    /// Binds the loaded files to the open model (the document is made again, so vertex animation that adds
+    /// morph targets reaches the GPU), keeps the view, and plays the first clip that came with them.
+    fn bind_loaded(&mut self, results: LoadResults, opts: &LoadOptions) -> Vec<LoadError> {
+        let doc = &self.view.doc;
+        let mut origins: Vec<Origin> = doc.sample.map(Origin::Sample).into_iter().collect();
+        origins.extend(doc.files.iter().cloned().map(Origin::File));
+        let mut reports = doc.reports.clone();
+        let first_new_clip = doc.asset.clips.len();
+        let model = Arc::unwrap_or_clone(std::mem::take(&mut self.view.doc.asset));
+        let Assembled { set, origins: added } = assemble(LoadedSet::onto(model), results, opts);
+        let LoadedSet { asset, reports: new_reports, errors } = set;
+        let Some(asset) = asset else { return errors };
+        origins.extend(added);
+        reports.extend(new_reports);
+        let generation = self.next_generation();
+        self.view.doc = Document::new(asset, origins, reports, generation);
+        let asset = &self.view.doc.asset;
+        self.view.player = self.view.player.carried_over(asset);
+        if first_new_clip < asset.clips.len() {
+            // Play what was just bound: on the focus track, or on a new track.
+            if self.view.focus_track < self.view.player.track_count() {
+                self.view.player.set_clip(self.view.focus_track, first_new_clip);
+                self.view.player.clear_events(self.view.focus_track);
+            } else if let Some(t) = self.view.player.add_track(first_new_clip, 0.0) {
+                self.view.focus_track = t;
+            }
+            self.view.player.seek(asset, self.view.focus_track, 0.0);
+            self.view.player.playing = true;
+        }
+        self.state.remember(&self.view.doc.paths());
+        self.view.player.evaluate(&mut self.view.pose);
+        errors
+    }
+
+    /// Plays the clips of bound file `binding` with `retarget` (the document is made again: the diagnostics and
+    /// the player see the new poses), keeping the view.
+    pub(super) fn set_retarget(&mut self, binding: usize, retarget: Retarget) {
+        let Some(report) = self.view.doc.reports.get(binding) else { return };
+        if report.retarget == retarget {
+            return;
+        }
+        let clips = report.clip_indices();
+        let mut asset = Arc::unwrap_or_clone(std::mem::take(&mut self.view.doc.asset));
+        for clip in asset.clips.get_mut(clips).into_iter().flatten() {
+            // The ground plane is the model's, worked out when the file was bound.
+            clip.retarget = Retarget { up: clip.retarget.up, ..retarget.clone() };
+        }
+        let doc = &self.view.doc;
+        let mut origins: Vec<Origin> = doc.sample.map(Origin::Sample).into_iter().collect();
+        origins.extend(doc.files.iter().cloned().map(Origin::File));
+        let mut reports = doc.reports.clone();
+        if let Some(r) = reports.get_mut(binding) {
+            r.retarget = retarget;
+        }
+        let generation = self.next_generation();
+        self.view.doc = Document::new(asset, origins, reports, generation);
+        self.view.player = self.view.player.carried_over(&self.view.doc.asset);
         self.view.player.evaluate(&mut self.view.pose);
     }
 
@@ -306,13 +363,12 @@ impl ViewerApp {
     }
 }
 
-/// Whether dropped files bind to the open model: when a model file (not a sample) is open and every dropped
-/// file is animation only (no mesh; clips or recordings), e.g. a PSA on a PSK or an animation SMD on its
-/// reference. Anything with a mesh opens as a new scene instead.
+/// Whether opened or dropped files bind to the open model: when a model file (not a sample) is open and every
+/// file is something to bind ([`crate::io::binds_to_model`]: animation only, e.g. a PSA on a PSK or an
+/// animation SMD on its reference, or vertex animation such as a VTA). Anything with a mesh opens as a new
+/// scene instead.
 pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
-    doc.has_model_file()
-        && !dropped.is_empty()
-        && dropped.iter().all(|a| a.meshes.is_empty() && (!a.clips.is_empty() || !a.recordings.is_empty()))
+    doc.has_model_file() && !dropped.is_empty() && dropped.iter().all(|a| crate::io::binds_to_model(a))
 }
 
 #[cfg(test)]
@@ -344,5 +400,9 @@ mod tests {
         assert!(!drop_binds(&demo, &[&anim]));
         // An empty file set never binds.
         assert!(!drop_binds(&model(), &[]));
+        // Vertex animation has a mesh, but it is the model's: a VTA binds too (File › Open of face.vta).
+        let mut vta = demo_asset();
+        vta.format = Some(Format::Vta);
+        assert!(drop_binds(&model(), &[&vta]));
     }
 }

@@ -25,12 +25,11 @@ pub struct FrameClock {
     pub fps: f32,
     /// Clip frames playback skipped because the window drew slower than the clip's frame rate.
     pub skipped_frames: u64,
-    pub last_reload_check: Instant,
 }
 
 impl Default for FrameClock {
     fn default() -> Self {
-        Self { last_frame: None, fps: 0.0, skipped_frames: 0, last_reload_check: Instant::now() }
+        Self { last_frame: None, fps: 0.0, skipped_frames: 0 }
     }
 }
 

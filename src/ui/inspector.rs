@@ -8,7 +8,7 @@ use egui::RichText;
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
 use crate::anim::Pose;
-use crate::scene::Transform;
+use crate::scene::{BindReport, NameRule, Retarget, RootMotion, TrackMatch, Transform, TranslationMode};
 
 use super::command::Command;
 use super::document::{Document, display_name};
@@ -231,7 +231,7 @@ fn morph_target_counts(asset: &crate::scene::Asset) -> String {
 /// Children listed as links on the bone's row; more go in a menu.
 const INLINE_CHILDREN: usize = 3;
 
-pub fn files(ui: &mut egui::Ui, doc: &Document) {
+pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &mut Vec<Command>) {
     let asset = &doc.asset;
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         ui.heading("Files");
@@ -304,34 +304,36 @@ pub fn files(ui: &mut egui::Ui, doc: &Document) {
             ui.separator();
             ui.strong("Materials");
             for m in &asset.materials {
-                let tex = match &m.texture {
-                    None => String::new(),
-                    Some(t) => match &t.path {
-                        Some(p) => format!(" · texture {}", display_name(p)),
-                        None => format!(" · texture '{}' NOT FOUND", t.name),
-                    },
+                let Some(t) = &m.texture else {
+                    ui.label(&m.name);
+                    continue;
                 };
-                ui.label(format!("{}{tex}", m.name));
+                let folders = t.searched.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n");
+                match &t.path {
+                    Some(p) => {
+                        let from = t.found_in.map_or("", |f| f.label());
+                        ui.label(format!("{} · texture {} {from}", m.name, display_name(p)))
+                            .on_hover_text(p.display().to_string());
+                    }
+                    None => {
+                        ui.colored_label(
+                            ui.visuals().warn_fg_color,
+                            format!("{} · texture '{}' NOT FOUND", m.name, t.name),
+                        )
+                        .on_hover_text(format!("tried {}\nin\n{folders}", t.tried.join(", ")));
+                        if !t.searched.is_empty() {
+                            ui.weak(format!("  tried {} in {} folder(s)", t.tried.join(", "), t.searched.len()));
+                        }
+                    }
+                }
+            }
+            if asset.materials.iter().any(|m| m.texture.as_ref().is_some_and(|t| t.path.is_none())) {
+                ui.weak("Add texture folders in Settings › Texture folders, or with --textures DIR.");
             }
         }
-        for r in &doc.reports {
+        for (i, r) in doc.reports.iter().enumerate() {
             ui.separator();
-            let src = r.source.as_deref().map(display_name).unwrap_or_default();
-            ui.strong(format!("Bound {src}"));
-            ui.label(format!("clips: {}", r.clips.join(", ")));
-            if !r.unmatched_tracks.is_empty() {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "{} track(s) for bones not in the skeleton: {}",
-                        r.unmatched_tracks.len(),
-                        r.unmatched_tracks.join(", ")
-                    ),
-                );
-            }
-            if !r.unanimated_bones.is_empty() {
-                ui.weak(format!("{} bone(s) keep the bind pose (not animated)", r.unanimated_bones.len()));
-            }
+            bind_report(ui, doc, i, r, selected, cmds);
         }
         ui.separator();
         ui.strong(format!("Warnings ({})", asset.warnings.len()));
@@ -342,6 +344,140 @@ pub fn files(ui: &mut egui::Ui, doc: &Document) {
             ui.colored_label(ui.visuals().warn_fg_color, w.to_string());
         }
     });
+}
+
+/// One bound file: its clips, how its tracks matched the bones (and by which name rule), the tracks that match
+/// nothing, the bones nothing drives, where its skeleton differs from the model's, and its retargeting, which can
+/// be changed here (for the whole file, and per bone for the selected bone).
+fn bind_report(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    index: usize,
+    r: &BindReport,
+    selected: Option<usize>,
+    cmds: &mut Vec<Command>,
+) {
+    let src = r.source.as_deref().map(display_name).unwrap_or_default();
+    let warn = ui.visuals().warn_fg_color;
+    ui.strong(format!("Bound {src}"));
+    ui.label(format!("clips: {}", r.clips.join(", ")));
+    let tracks = r.matched.len() + r.unmatched_tracks.len();
+    if tracks > 0 {
+        ui.label(format!("{} of {tracks} tracks drive a bone", r.matched.len()));
+    }
+    let folded: Vec<&TrackMatch> = r.folded().collect();
+    if !folded.is_empty() {
+        ui.colored_label(warn, format!("{} matched only with a looser name rule", folded.len()));
+    }
+    egui::CollapsingHeader::new(format!("Track → bone ({})", r.matched.len())).id_salt(("matched", index)).show(
+        ui,
+        |ui| {
+            for m in &r.matched {
+                let line = if m.rule == NameRule::Exact {
+                    format!("{} → {}", m.track, m.bone)
+                } else {
+                    format!("{} → {}  ({})", m.track, m.bone, m.rule.label())
+                };
+                ui.label(line);
+            }
+        },
+    );
+    if !r.unmatched_tracks.is_empty() {
+        ui.colored_label(
+            warn,
+            format!(
+                "{} track(s) for bones not in the skeleton: {}",
+                r.unmatched_tracks.len(),
+                r.unmatched_tracks.join(", ")
+            ),
+        );
+    }
+    if !r.unanimated_bones.is_empty() {
+        egui::CollapsingHeader::new(format!("{} bone(s) no track drives (bind pose)", r.unanimated_bones.len()))
+            .id_salt(("unanimated", index))
+            .show(ui, |ui| {
+                ui.label(r.unanimated_bones.join(", "));
+            });
+    }
+    if !r.skeleton_differences.is_empty() {
+        egui::CollapsingHeader::new(
+            RichText::new(format!(
+                "Skeleton differs at {} bone(s): made for other proportions?",
+                r.skeleton_differences.len()
+            ))
+            .color(warn),
+        )
+        .id_salt(("differences", index))
+        .show(ui, |ui| {
+            ui.weak("Bind translation vs the animation's first frame, over 10 % of the bone's length");
+            for d in &r.skeleton_differences {
+                ui.label(format!(
+                    "{}: {:.4} in the model, {:.4} in the animation ({:.0} %)",
+                    d.bone,
+                    d.model_length,
+                    d.animation_length,
+                    d.difference * 100.0
+                ));
+            }
+        });
+    }
+    if r.clips.is_empty() || r.matched.is_empty() {
+        return;
+    }
+    let retarget = &r.retarget;
+    egui::Grid::new(("retarget", index)).num_columns(2).show(ui, |ui| {
+        ui.label("translations");
+        egui::ComboBox::from_id_salt(("translation", index)).selected_text(retarget.translation.label()).show_ui(
+            ui,
+            |ui| {
+                for mode in TranslationMode::ALL {
+                    if ui.selectable_label(retarget.translation == mode, mode.label()).clicked() {
+                        let mut next = retarget.clone();
+                        next.translation = mode;
+                        next.overrides.retain(|(_, m)| *m != mode);
+                        cmds.push(Command::SetRetarget { binding: index, retarget: next });
+                    }
+                }
+            },
+        );
+        ui.end_row();
+        ui.label("root motion");
+        egui::ComboBox::from_id_salt(("root", index)).selected_text(retarget.root.label()).show_ui(ui, |ui| {
+            for root in RootMotion::ALL {
+                if ui.selectable_label(retarget.root == root, root.label()).clicked() {
+                    cmds.push(Command::SetRetarget { binding: index, retarget: Retarget { root, ..retarget.clone() } });
+                }
+            }
+        });
+        ui.end_row();
+        if let Some(name) = selected.and_then(|b| doc.asset.skeleton.names.get(b)) {
+            ui.label(format!("'{name}'"));
+            let mode = retarget.mode_of(name);
+            egui::ComboBox::from_id_salt(("bone mode", index)).selected_text(mode.label()).show_ui(ui, |ui| {
+                for m in TranslationMode::ALL {
+                    if ui.selectable_label(mode == m, m.label()).clicked() {
+                        let mut next = retarget.clone();
+                        next.set_override(name, m);
+                        cmds.push(Command::SetRetarget { binding: index, retarget: next });
+                    }
+                }
+            });
+            ui.end_row();
+        }
+    });
+    if selected.is_none() {
+        ui.weak("Select a bone to give it its own translation mode.");
+    }
+    for (bone, mode) in &retarget.overrides {
+        ui.horizontal(|ui| {
+            ui.label(format!("{bone}: {}", mode.label()));
+            if ui.small_button("×").on_hover_text("Use the binding's mode for this bone").clicked() {
+                let mut next = retarget.clone();
+                next.overrides.retain(|(b, _)| b != bone);
+                cmds.push(Command::SetRetarget { binding: index, retarget: next });
+            }
+        });
+    }
 }
 
 #[cfg(test)]

@@ -10,13 +10,17 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
+use crate::io::LoadOptions;
+use crate::scene::Retarget;
 use crate::source::Source;
 
 use super::app::ViewerApp;
 use super::command::OpenMode;
-use super::document::{SourceFile, display_name};
+use super::document::display_name;
 use super::export::{ExportJob, spawn_export};
 use super::loader::{LoadJob, Purpose};
+use super::state::UiState;
+use super::watch::FileWatcher;
 
 /// The worker ended without an answer (it panicked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -78,6 +82,13 @@ pub struct DialogJob {
 pub struct Jobs {
     pub load: Option<LoadJob>,
     pub dialog: Option<DialogJob>,
+    /// The Settings › Texture folders folder picker: the folder picked, if any.
+    pub folder: Option<Job<Option<PathBuf>>>,
+    /// Watches the open files (when reloading on change is on), and which files it watches.
+    pub watch: Option<FileWatcher>,
+    pub watched: Vec<PathBuf>,
+    /// A watched file changed while a load was running: reload once it is done.
+    pub reload_pending: bool,
     pub export: Option<ExportJob>,
 }
 
@@ -88,38 +99,30 @@ impl Jobs {
     }
 }
 
-/// How often the open files are checked for changes.
-pub const RELOAD_POLL: Duration = Duration::from_secs(1);
-
 impl ViewerApp {
     pub(super) fn start_load(&mut self, ctx: &egui::Context, sources: Vec<Source>, purpose: Purpose) {
         if sources.is_empty() {
             return;
         }
         let ctx = ctx.clone();
-        self.jobs.load = Some(LoadJob::spawn(sources, purpose, move || ctx.request_repaint()));
+        let options = self.load_options();
+        self.jobs.load = Some(LoadJob::spawn(sources, purpose, options, move || ctx.request_repaint()));
+    }
+
+    /// The options every load of the viewer uses.
+    pub(super) fn load_options(&self) -> LoadOptions {
+        viewer_load_options(&self.cli_textures, &self.cli_retarget, &self.state)
     }
 
     pub(super) fn poll_load(&mut self) {
         let Some(job) = &self.jobs.load else { return };
-        let Some(result) = job.poll() else { return };
+        let Some(results) = job.poll() else { return };
         let Some(job) = self.jobs.load.take() else { return };
-        match result {
-            Ok(loaded) => {
-                self.messages.error = None;
-                self.apply_loaded(loaded, job.purpose);
-            }
-            Err(e) => {
-                if job.purpose == Purpose::Reload {
-                    // Retry on the next change only, not every poll.
-                    for f in &mut self.view.doc.files {
-                        *f = SourceFile::new(&f.path, f.format);
-                    }
-                }
-                self.script.fail(|| format!("load failed: {e}"));
-                self.messages.error = Some(e);
-            }
+        let errors = self.apply_loaded(results, job.purpose, &job.options);
+        for e in &errors {
+            self.script.fail(|| format!("load failed: {e}"));
         }
+        self.messages.errors = errors;
     }
 
     pub(super) fn poll_export(&mut self) {
@@ -172,6 +175,41 @@ impl ViewerApp {
         }
     }
 
+    /// Asks for a texture folder on a worker thread.
+    pub(super) fn open_folder_dialog(&mut self, ctx: &egui::Context) {
+        if self.jobs.folder.is_some() {
+            return;
+        }
+        let waker = ctx.clone();
+        let pick = || rfd::FileDialog::new().set_title("Add a texture folder").pick_folder();
+        match Job::spawn("bonescope-folder-dialog", pick, move || waker.request_repaint()) {
+            Ok(job) => self.jobs.folder = Some(job),
+            Err(e) => self.notify(format!("Could not open the folder dialog: {e}")),
+        }
+    }
+
+    pub(super) fn poll_folder_dialog(&mut self, ctx: &egui::Context) {
+        let Some(job) = &self.jobs.folder else { return };
+        let Some(result) = job.poll() else { return };
+        let quick = job.elapsed() < Duration::from_millis(400);
+        self.jobs.folder = None;
+        match result.ok().flatten() {
+            Some(dir) => self.apply(ctx, super::command::Command::AddTextureFolder(dir)),
+            None if quick => self.notify(
+                "No folder dialog could be opened (no xdg-desktop-portal or zenity on this system). \
+                 Give texture folders on the command line: bonescope --textures DIR FILE…",
+            ),
+            None => {}
+        }
+    }
+
+    /// Opens the document again so that its textures are looked for in the texture folders as they are now.
+    pub(super) fn reload_for_textures(&mut self, ctx: &egui::Context) {
+        if !self.view.doc.files.is_empty() && self.jobs.load.is_none() {
+            self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
+        }
+    }
+
     pub(super) fn open_dialog(&mut self, ctx: &egui::Context, mode: OpenMode) {
         if self.jobs.dialog.is_some() {
             return;
@@ -180,7 +218,11 @@ impl ViewerApp {
         let ctx = ctx.clone();
         let pick = move || {
             let mut dialog = rfd::FileDialog::new()
-                .set_title(if mode == OpenMode::Bind { "Bind animation files" } else { "Open model and animations" })
+                .set_title(match mode {
+                    OpenMode::Bind => "Add animation files to the open model",
+                    OpenMode::Replace => "Open as a new model (and animations)",
+                    OpenMode::Auto => "Open a model, or animation files for the open model",
+                })
                 .add_filter("All supported", &["psk", "pskx", "psa", "smd", "vta", "ase", "bin", "mrtk"])
                 .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
                 .add_filter("Valve SMD / VTA", &["smd", "vta"])
@@ -198,15 +240,42 @@ impl ViewerApp {
         }
     }
 
+    /// Reloads the document when the watcher saw one of its files change (once no load is running). The
+    /// watcher follows the document: a new one for each new set of files.
     pub(super) fn poll_changes(&mut self, ctx: &egui::Context) {
-        if !self.state.auto_reload || self.jobs.load.is_some() || self.clock.last_reload_check.elapsed() < RELOAD_POLL {
+        let paths = self.view.doc.paths();
+        if self.jobs.watched != paths {
+            self.jobs.watched = paths;
+            self.jobs.watch = None;
+            if self.state.auto_reload && !self.jobs.watched.is_empty() {
+                let waker = ctx.clone();
+                match FileWatcher::new(&self.jobs.watched, move || waker.request_repaint()) {
+                    Ok(w) => self.jobs.watch = Some(w),
+                    Err(e) => self.notify(e),
+                }
+            }
+        }
+        if !self.state.auto_reload {
+            self.jobs.watch = None;
+            self.jobs.watched.clear();
             return;
         }
-        self.clock.last_reload_check = Instant::now();
-        if self.view.doc.files.iter().any(|f| f.changed_on_disk()) {
+        if let Some(changed) = self.jobs.watch.as_ref().and_then(FileWatcher::take_changed) {
+            self.jobs.reload_pending = !changed.is_empty();
+        }
+        if self.jobs.reload_pending && self.jobs.load.is_none() {
+            self.jobs.reload_pending = false;
             self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
         }
     }
+}
+
+/// The viewer's load options: texture folders from the command line (`--textures`), then those of Settings.
+/// A fresh folder cache each time: a load sees the folders as they are now.
+pub fn viewer_load_options(cli_textures: &[PathBuf], retarget: &Retarget, state: &UiState) -> LoadOptions {
+    let mut texture_dirs = cli_textures.to_vec();
+    texture_dirs.extend(state.texture_dirs.iter().filter(|d| !cli_textures.contains(d)).cloned());
+    LoadOptions { texture_dirs, retarget: retarget.clone(), ..LoadOptions::default() }
 }
 
 /// What the loading spinner says: the stage, or the files being loaded, and the size when it is large.

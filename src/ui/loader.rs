@@ -1,16 +1,15 @@
-//! Loading files off the UI thread. A [`LoadJob`] reads each file in chunks on a worker thread (so the UI can
-//! show how far reading has got), parses it with `io` (a built-in sample is made instead), and sends the assets
-//! back; the app decides what to do
-//! with them (new scene, or bind to the loaded model). A failure names the file, the position and the reason,
-//! and leaves whatever was open untouched.
+//! Loading files off the UI thread. A [`LoadJob`] runs the command line's loading steps on a worker thread —
+//! [`io::read_path`] (the fast reader), then [`io::load_bytes`] (format detection, model scripts, clip names),
+//! a built-in sample made instead — and reports progress between them. The UI thread then puts the results
+//! together with [`assemble`], which adds them to an [`io::LoadedSet`] exactly as `source::load_set` does: the
+//! first good file is the model (or the open model, when binding), the others are bound with [`io::bind`], and a
+//! file that fails costs only itself. Each failure names the file, the position and the reason.
 
-use std::io::Read;
-use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::io::{self, LoadError, LoadErrorKind, LoadOptions};
+use crate::io::{self, Added, LoadError, LoadOptions, LoadedSet};
 use crate::scene::Asset;
 use crate::source::Source;
 
@@ -52,6 +51,8 @@ pub struct Loaded {
     pub origin: Origin,
 }
 
+/// What a job returns: one result per source, in order.
+pub type LoadResults = Vec<Result<Loaded, LoadError>>;
 /// Why a job was started, so the result is applied the right way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
@@ -65,24 +66,32 @@ pub struct LoadJob {
     pub sources: Vec<Source>,
     pub purpose: Purpose,
     pub progress: Arc<Progress>,
-    job: Job<Result<Vec<Loaded>, LoadError>>,
+    /// The options the files were loaded with (binding uses them too).
+    pub options: LoadOptions,
+    job: Job<LoadResults>,
 }
 
 impl LoadJob {
     /// Starts loading `sources` on a worker thread; `wake` is called when it is done (to repaint the UI).
-    pub fn spawn(sources: Vec<Source>, purpose: Purpose, wake: impl FnOnce() + Send + 'static) -> Self {
+    pub fn spawn(
+        sources: Vec<Source>,
+        purpose: Purpose,
+        options: LoadOptions,
+        wake: impl FnOnce() + Send + 'static,
+    ) -> Self {
         let progress = Arc::new(Progress::default());
-        let (worker_sources, worker_progress) = (sources.clone(), progress.clone());
-        let job = Job::spawn("bonescope-load", move || load_all(&worker_sources, &worker_progress), wake)
-            .unwrap_or_else(|e| {
-                Job::finished(Err(LoadError::whole_file(format!("could not start a loading thread: {e}"))))
-            });
-        Self { sources, purpose, progress, job }
+        let (worker_sources, worker_progress, worker_options) = (sources.clone(), progress.clone(), options.clone());
+        let job =
+            Job::spawn("bonescope-load", move || load_all(&worker_sources, &worker_progress, &worker_options), wake)
+                .unwrap_or_else(|e| {
+                    Job::finished(vec![Err(LoadError::whole_file(format!("could not start a loading thread: {e}")))])
+                });
+        Self { sources, purpose, progress, options, job }
     }
 
-    /// The result once the worker has finished.
-    pub fn poll(&self) -> Option<Result<Vec<Loaded>, LoadError>> {
-        self.job.poll().map(|r| r.unwrap_or_else(|lost| Err(LoadError::whole_file(lost.to_string()))))
+    /// The results once the worker has finished.
+    pub fn poll(&self) -> Option<LoadResults> {
+        self.job.poll().map(|r| r.unwrap_or_else(|lost| vec![Err(LoadError::whole_file(lost.to_string()))]))
     }
 
     /// How long the job has been running.
@@ -91,57 +100,67 @@ impl LoadJob {
     }
 }
 
-fn load_all(sources: &[Source], progress: &Progress) -> Result<Vec<Loaded>, LoadError> {
+fn load_all(sources: &[Source], progress: &Progress, opts: &LoadOptions) -> LoadResults {
     let total: u64 =
         sources.iter().filter_map(Source::path).filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
     sources
         .iter()
         .map(|source| match source {
-            Source::File(path) => load_one(path, progress),
+            Source::File(path) => load_one(path, progress, opts),
             Source::Sample(sample) => Ok(Loaded { asset: sample.asset(), origin: Origin::Sample(*sample) }),
         })
         .collect()
 }
 
-/// Like `io::load_path`, reading in chunks so that progress can be shown.
-pub fn load_one(path: &Path, progress: &Progress) -> Result<Loaded, LoadError> {
-    let fail = |e: LoadError| e.in_file(path);
+/// `io::load_path` in its two halves, with the stage and the bytes read reported between them.
+pub fn load_one(path: &std::path::Path, progress: &Progress, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let name = super::document::display_name(path);
     progress.set_stage(format!("reading {name}"));
-    let size = io::check_file(path).map_err(fail)?;
-    let mut file = std::fs::File::open(path).map_err(|e| fail(LoadError::io("cannot open", &e)))?;
-    // The size is checked against the limit above; the file may still grow or shrink while being read.
-    let mut bytes = Vec::with_capacity(size as usize);
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut chunk).map_err(|e| fail(LoadError::io("cannot read", &e)))?;
-        if n == 0 {
-            break;
-        }
-        bytes.extend_from_slice(&chunk[..n]);
-        progress.bytes_done.fetch_add(n as u64, Ordering::Relaxed);
-        if bytes.len() as u64 > io::MAX_FILE_SIZE {
-            return Err(fail(
-                LoadError::whole_file("the file grew past the size limit while being read")
-                    .with_kind(LoadErrorKind::TooLarge),
-            ));
+    let bytes = io::read_path(path)?;
+    progress.bytes_done.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    progress.set_stage(format!("parsing {name}"));
+    let asset = io::load_bytes(path, &bytes, opts)?;
+    let format = match asset.format {
+        Some(format) => format,
+        None => io::detect_file_format(&bytes, path).map_err(|e| e.in_file(path))?,
+    };
+    Ok(Loaded { asset, origin: Origin::File(SourceFile::new(path, format)) })
+}
+
+/// A load's results put together: the scene (if any file loaded), the bind reports, the errors, and where each
+/// file that made it into the scene came from, model first.
+pub struct Assembled {
+    pub set: LoadedSet,
+    pub origins: Vec<Origin>,
+}
+
+/// Adds `results` to `set` in order with [`LoadedSet::add`] — the command line's `source::load_set` does the
+/// same — keeping the origin of every file that was taken (as the model or bound to it).
+pub fn assemble(mut set: LoadedSet, results: LoadResults, opts: &LoadOptions) -> Assembled {
+    let mut origins = Vec::new();
+    for result in results {
+        match result {
+            Ok(loaded) => {
+                if set.add(Ok(loaded.asset), opts) != Added::Failed {
+                    origins.push(loaded.origin);
+                }
+            }
+            Err(e) => {
+                set.add(Err(e), opts);
+            }
         }
     }
-    let format = io::detect_file_format(&bytes, path).map_err(fail)?;
-    progress.set_stage(format!("parsing {name}"));
-    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), ..LoadOptions::default() };
-    let mut asset = io::load_format(format, &bytes, &opts).map_err(fail)?;
-    asset.path = Some(path.to_path_buf());
-    Ok(Loaded { asset, origin: Origin::File(SourceFile::new(path, format)) })
+    Assembled { set, origins }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::LoadErrorKind;
     use crate::scene::samples::Sample;
 
-    fn wait(job: &LoadJob) -> Result<Vec<Loaded>, LoadError> {
+    fn wait(job: &LoadJob) -> LoadResults {
         loop {
             if let Some(r) = job.poll() {
                 return r;
@@ -152,8 +171,13 @@ mod tests {
 
     #[test]
     fn demo_loads_on_the_worker() {
-        let job = LoadJob::spawn(vec![Source::Sample(Sample::Demo)], Purpose::Open(OpenMode::Replace), || {});
-        let loaded = wait(&job).unwrap();
+        let job = LoadJob::spawn(
+            vec![Source::Sample(Sample::Demo)],
+            Purpose::Open(OpenMode::Replace),
+            LoadOptions::default(),
+            || {},
+        );
+        let loaded: Vec<Loaded> = wait(&job).into_iter().map(Result::unwrap).collect();
         assert_eq!(loaded.len(), 1);
         assert_eq!(loaded[0].asset.skeleton.len(), crate::scene::samples::demo::BONES);
         assert_eq!(loaded[0].origin, Origin::Sample(Sample::Demo));
@@ -165,19 +189,24 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let empty = dir.join("empty.smd");
         std::fs::write(&empty, b"").unwrap();
-        let job = LoadJob::spawn(vec![Source::File(empty.clone())], Purpose::Open(OpenMode::Replace), || {});
-        let err = wait(&job).err().unwrap();
+        let opts = LoadOptions::default();
+        let sources = vec![Source::File(empty.clone()), Source::Sample(Sample::Demo)];
+        let job = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), opts.clone(), || {});
+        let results = wait(&job);
+        // The empty file fails; the demo after it still loads.
+        assert!(results[1].is_ok());
+        let err = results.into_iter().next().unwrap().err().unwrap();
         assert_eq!(err.file.as_deref(), Some(empty.as_path()));
         assert_eq!(err.kind, LoadErrorKind::Empty, "{err}");
         let unknown = dir.join("notes.txt");
         std::fs::write(&unknown, b"hello").unwrap();
         let progress = Progress::default();
-        let err = load_one(&unknown, &progress).err().unwrap();
+        let err = load_one(&unknown, &progress, &opts).err().unwrap();
         assert_eq!(err.kind, LoadErrorKind::UnknownFormat, "{err}");
         assert_eq!(progress.bytes_done.load(Ordering::Relaxed), 5);
-        let missing = load_one(&dir.join("missing.psk"), &progress).err().unwrap();
+        let missing = load_one(&dir.join("missing.psk"), &progress, &opts).err().unwrap();
         assert_eq!(missing.kind, LoadErrorKind::Io(std::io::ErrorKind::NotFound), "{missing}");
-        let dir_err = load_one(&dir, &progress).err().unwrap();
+        let dir_err = load_one(&dir, &progress, &opts).err().unwrap();
         assert_eq!(dir_err.kind, LoadErrorKind::NotAFile, "{dir_err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

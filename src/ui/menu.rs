@@ -16,8 +16,27 @@ impl ViewerApp {
     pub(super) fn menu_bar(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.button("Open…  (Ctrl+O)").clicked() {
-                    cmds.push(Command::OpenDialog);
+                if ui
+                    .button("Open…  (Ctrl+O)")
+                    .on_hover_text("A model opens as a new scene; animation files bind to the open model")
+                    .clicked()
+                {
+                    cmds.push(Command::OpenDialog(OpenMode::Auto));
+                }
+                if ui
+                    .button("Open as new model…")
+                    .on_hover_text("Every file opens as a new scene, model first")
+                    .clicked()
+                {
+                    cmds.push(Command::OpenDialog(OpenMode::Replace));
+                }
+                let can_bind = !self.view.doc.is_empty();
+                if ui
+                    .add_enabled(can_bind, egui::Button::new("Add animation…"))
+                    .on_hover_text("Bind animation files (PSA, SMD, VTA, ASE, recordings) to the open model")
+                    .clicked()
+                {
+                    cmds.push(Command::OpenDialog(OpenMode::Bind));
                 }
                 ui.menu_button("Open recent", |ui| {
                     if self.state.recent.is_empty() {
@@ -149,6 +168,29 @@ impl ViewerApp {
                 ui.separator();
                 ui.label("Theme");
                 egui::global_theme_preference_buttons(ui);
+            });
+            ui.menu_button("Settings", |ui| {
+                ui.menu_button("Texture folders", |ui| {
+                    ui.weak("Searched after the model's own folder, in this order");
+                    for dir in &self.cli_textures {
+                        ui.label(format!("{}  (--textures)", dir.display()));
+                    }
+                    for (i, dir) in self.state.texture_dirs.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label(dir.display().to_string());
+                            if ui.small_button("Remove").clicked() {
+                                cmds.push(Command::RemoveTextureFolder(i));
+                            }
+                        });
+                    }
+                    if self.cli_textures.is_empty() && self.state.texture_dirs.is_empty() {
+                        ui.weak("none yet");
+                    }
+                    ui.separator();
+                    if ui.add_enabled(self.jobs.folder.is_none(), egui::Button::new("Add folder…")).clicked() {
+                        cmds.push(Command::AddTextureFolderDialog);
+                    }
+                });
             });
             ui.menu_button("Help", |ui| {
                 if ui.button("Keyboard and mouse  (F1)").clicked() {

@@ -36,6 +36,7 @@ pub mod state;
 pub mod timeline;
 pub mod vertex_pick;
 pub mod viewport;
+pub mod watch;
 mod windows;
 
 use std::path::PathBuf;
@@ -90,6 +91,17 @@ pub struct ViewerArgs {
     /// Colour theme (overrides the saved one; egui follows the system by default).
     #[arg(long, value_enum, value_name = "THEME")]
     pub theme: Option<Theme>,
+    /// A folder to look for textures in after the model's own folder (repeatable; before the folders of
+    /// Settings › Texture folders and a model script's texture folders).
+    #[arg(long = "textures", value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
+    /// Retargeting of the animation files opened with the model: `animation`, `rotation-only` or `scaled` (see
+    /// `bonescope info --help`); each binding can be changed in the Files tab.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub retarget: Option<crate::scene::TranslationMode>,
+    /// Root motion of the animation files opened with the model: `keep`, `lock` or `ground`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub root: Option<crate::scene::RootMotion>,
 }
 
 /// `--theme`.

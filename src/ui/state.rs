@@ -242,6 +242,8 @@ pub struct UiState {
     pub follow_root: bool,
     /// Per model file, the yaw the user made the front ("Make this view the front"), over the derived facing.
     pub front_overrides: std::collections::BTreeMap<PathBuf, f32>,
+    /// Folders textures are looked for in after the model's own folder (Settings › Texture folders).
+    pub texture_dirs: Vec<PathBuf>,
 }
 
 impl Default for UiState {
@@ -264,6 +266,7 @@ impl Default for UiState {
             skin_selected_only: false,
             follow_root: false,
             front_overrides: std::collections::BTreeMap::new(),
+            texture_dirs: Vec::new(),
         }
     }
 }

@@ -34,34 +34,45 @@ impl ViewerApp {
                 cmds.push(Command::ShowHelp(false));
             }
         }
-        if let Some(e) = &self.messages.error {
-            egui::Window::new("Could not open the file")
+        if !self.messages.errors.is_empty() {
+            let errors = &self.messages.errors;
+            let title = match errors.len() {
+                1 => "Could not open the file".to_owned(),
+                n => format!("Could not open {n} files"),
+            };
+            egui::Window::new(title)
                 .collapsible(false)
                 .resizable(false)
                 .anchor(egui::Align2::CENTER_TOP, [0.0, 80.0])
                 .show(ctx, |ui| {
-                    egui::Grid::new("load error").num_columns(2).show(ui, |ui| {
-                        ui.strong("file");
-                        ui.label(e.file.as_deref().map_or_else(|| "(none)".into(), |p| p.display().to_string()));
-                        ui.end_row();
-                        ui.strong("position");
-                        ui.label(e.position.to_string());
-                        ui.end_row();
-                        ui.strong("reason");
-                        ui.label(egui::RichText::new(&e.message).color(ui.visuals().error_fg_color));
-                        ui.end_row();
-                    });
+                    for (i, e) in errors.iter().enumerate() {
+                        if i > 0 {
+                            ui.separator();
+                        }
+                        egui::Grid::new(("load error", i)).num_columns(2).show(ui, |ui| {
+                            ui.strong("file");
+                            ui.label(e.file.as_deref().map_or_else(|| "(none)".into(), |p| p.display().to_string()));
+                            ui.end_row();
+                            ui.strong("position");
+                            ui.label(e.position.to_string());
+                            ui.end_row();
+                            ui.strong("reason");
+                            ui.label(egui::RichText::new(&e.message).color(ui.visuals().error_fg_color));
+                            ui.end_row();
+                        });
+                    }
                     ui.weak(if self.view.doc.is_empty() {
                         "Open another file, or File › Open the built-in demo."
                     } else {
-                        "Everything that was open is still open."
+                        "Every other file is open."
                     });
                     ui.horizontal(|ui| {
                         if ui.button("OK").clicked() {
                             cmds.push(Command::DismissError);
                         }
                         if ui.button("Copy").clicked() {
-                            cmds.push(Command::CopyToClipboard(e.to_string()));
+                            let text = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+                            cmds.push(Command::CopyToClipboard(text));
                         }
                     });
                 });

@@ -239,6 +239,9 @@ impl BakedClip {
             if st == Source::Curve || sr == Source::Curve || ss == Source::Curve {
                 sample_curves(&mut out, [st, sr, ss], clip, binding, bone, time);
             }
+            if let Some(rule) = binding.translation_rule(bone) {
+                out.translation = rule.apply(out.translation);
+            }
             visit(bone, out);
         }
     }

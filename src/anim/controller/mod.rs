@@ -208,6 +208,15 @@ impl AnimationSet {
     }
 }
 
+/// The baked sampler's pose of `clip` at `time`, for tests elsewhere in `anim` that check it agrees with
+/// [`ClipBinding::sample`].
+#[cfg(test)]
+pub(crate) fn baked_for_tests(skeleton: &Skeleton, clip: &Clip, binding: &ClipBinding, time: f32) -> Vec<Transform> {
+    let mut out = vec![Transform::IDENTITY; skeleton.len()];
+    baked::BakedClip::new(skeleton, clip, binding).sample(skeleton, clip, binding, time, &mut out);
+    out
+}
+
 fn clip_duration(clip: &Clip) -> f32 {
     if clip.duration.is_finite() && clip.duration > 0.0 {
         return clip.duration;

@@ -175,7 +175,7 @@ pub(super) fn check_materials(asset: &Asset, out: &mut Collector) {
                 FindingKind::MissingTexture,
                 Subject::Material(i),
                 format!(
-                    "material {i} '{}' uses texture '{}', which was not found next to the file",
+                    "material {i} '{}' uses texture '{}', which was not found next to the file or in the texture folders",
                     material.name, texture.name
                 ),
             ));

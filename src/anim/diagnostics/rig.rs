@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use crate::scene::{Asset, Curve, normalize_bone_name};
+use crate::scene::{Asset, Curve, match_tracks, normalize_bone_name};
 
 use super::{Collector, DiagnoseOptions, Finding, FindingKind, Severity, Subject, bone_label, clip_label, mesh_label};
 
@@ -384,7 +384,7 @@ pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
     }
 }
 
-/// Binds every clip's tracks to bones by name (the rule `Skeleton::find` and `ClipBinding` use): tracks that
+/// Binds every clip's tracks to bones by name (the rule `ClipBinding` uses, [`match_tracks`]): tracks that
 /// find no bone, second tracks for one bone, and bones some clip leaves at the bind pose.
 pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
     if asset.clips.is_empty() {
@@ -398,9 +398,17 @@ pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
     let mut missing: Vec<Vec<usize>> = vec![Vec::new(); skeleton.len()];
     for (c, clip) in asset.clips.iter().enumerate() {
         let mut track_of: Vec<Option<usize>> = vec![None; skeleton.len()];
+        let matched = match_tracks(skeleton, clip.tracks.iter().map(|t| t.bone_name.as_str()));
         for (t, track) in clip.tracks.iter().enumerate() {
             let subject = Subject::Track { clip: c, track: t };
-            match by_name.get(&normalize_bone_name(&track.bone_name)).copied() {
+            // A track the rule left out whose name is a bone's is a second track for that bone.
+            let bone = matched
+                .get(t)
+                .copied()
+                .flatten()
+                .map(|(bone, _)| bone)
+                .or_else(|| by_name.get(&normalize_bone_name(&track.bone_name)).copied());
+            match bone {
                 None => out.push(Finding::new(
                     Severity::Warning,
                     FindingKind::UnmatchedTrack,

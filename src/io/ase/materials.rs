@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 
 use super::records::{RawMaterial, RawNode};
-use crate::io::{LoadOptions, resolve_texture};
-use crate::scene::{Material, TextureRef, Warning};
+use crate::io::LoadOptions;
+use crate::io::textures::find_texture;
+use crate::scene::{Material, Warning};
 
 fn warn(warnings: &mut Vec<Warning>, line: usize, message: impl Into<String>) {
     warnings.push(Warning::new(if line == 0 { String::new() } else { format!("line {line}") }, message));
@@ -35,15 +36,18 @@ fn make_material(raw: &RawMaterial, name: String, opts: &LoadOptions, warnings: 
         let is_bitmap = map.class.is_empty() || map.class.eq_ignore_ascii_case("Bitmap");
         let bitmap = map.bitmap.trim();
         if is_bitmap && !bitmap.is_empty() && !bitmap.eq_ignore_ascii_case("None") {
-            let path = resolve_texture(opts.base_dir.as_deref(), bitmap);
-            if path.is_none() && opts.base_dir.is_some() {
+            let texture = find_texture(opts, bitmap, &[]);
+            if texture.path.is_none() && !texture.searched.is_empty() {
                 warn(
                     warnings,
                     raw.line,
-                    format!("material '{}': texture '{bitmap}' not found next to the file", m.name),
+                    format!(
+                        "material '{}': texture '{bitmap}' not found next to the file or in the texture folders",
+                        m.name
+                    ),
                 );
             }
-            m.texture = Some(TextureRef { name: bitmap.to_owned(), path });
+            m.texture = Some(texture);
         }
         // The file's transform is uv·tiling + offset in 3ds Max's (v up) texture space; our v is flipped
         // (v' = 1 − v), so the same mapping in flipped space has offset 1 − tiling_v − offset_v on v.

@@ -7,8 +7,8 @@ use gltf::json;
 use json::validation::Checked::Valid;
 
 use super::builder::Builder;
-use crate::anim::MorphLayout;
 use crate::anim::curve::sample_quat;
+use crate::anim::{ClipBinding, MorphLayout};
 use crate::scene::{Clip, Curve, Interpolation, Skeleton};
 
 impl Builder {
@@ -25,10 +25,25 @@ impl Builder {
     ) {
         let mut channels = Vec::new();
         let mut samplers = Vec::new();
-        for track in &clip.tracks {
-            let Some(bone) = skeleton.find(&track.bone_name) else { continue };
-            let node = bone_nodes[bone];
-            if let Some((input, output, interpolation)) = self.vec3_channel(&track.translation, |b, v| b.point(v)) {
+        // Tracks are matched to bones, and translations retargeted, as the viewer plays them.
+        let binding = ClipBinding::new(skeleton, clip);
+        let mut bone_of = vec![None; clip.tracks.len()];
+        for (bone, track) in binding.bone_tracks.iter().enumerate() {
+            if let Some(slot) = track.and_then(|t| bone_of.get_mut(t)) {
+                *slot = Some(bone);
+            }
+        }
+        for (track, bone) in clip.tracks.iter().zip(bone_of) {
+            let Some(node) = bone.and_then(|b| bone_nodes.get(b)).copied() else { continue };
+            let retargeted = bone.and_then(|b| binding.translation_rule(b)).map(|rule| Curve {
+                values: track.translation.values.iter().map(|v| rule.apply(*v)).collect(),
+                tangents: (track.translation.tangents.iter())
+                    .map(|(a, b)| (rule.apply_to_tangent(*a), rule.apply_to_tangent(*b)))
+                    .collect(),
+                ..track.translation.clone()
+            });
+            let translation = retargeted.as_ref().unwrap_or(&track.translation);
+            if let Some((input, output, interpolation)) = self.vec3_channel(translation, |b, v| b.point(v)) {
                 push_channel(
                     &mut channels,
                     &mut samplers,

@@ -22,15 +22,15 @@ use super::load::{Job, Loaded, job_of, load_all, release, take};
 use super::mds::{DEFAULT_FPS, ParsedMds};
 use super::merge::{add_part, add_skeleton_only};
 use super::{error_at, position, warn_unmatched_tracks};
-use crate::io::LoadError;
 use crate::io::ase::{corner_map, remap_frame};
+use crate::io::{LoadError, LoadOptions};
 use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
     Asset, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame,
     Warning,
 };
 
-pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
+pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let ParsedMds { mut script, skeleton, mut warnings } = parsed;
     let mms = script.language == ScriptLanguage::GothicMms;
     let index = AscIndex::build(dir);
@@ -72,7 +72,7 @@ pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
         seq.paths = seq.files.iter().map(|f| index.find(f).cloned()).collect();
         sequence_jobs.push(seq.paths.first().cloned().flatten().map(|p| job_of(&p, DEFAULT_FPS, &mut jobs)));
     }
-    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs).into_iter().map(Some).collect();
+    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
     let mut uses = vec![0usize; jobs.len()];
     for j in skeleton_job.iter().chain(body_jobs.iter().flatten()).chain(sequence_jobs.iter().flatten()) {
         uses[*j] += 1;

@@ -6,8 +6,7 @@
 //! leaves it out). A reference mesh that is missing or broken fails the character with an error naming the
 //! script line; an animation that is missing or broken is a warning on its sequence, and the rest loads.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::cut::{Cut, bind_pose_clip, cut_clip, event_keys};
 use super::files::DirCache;
@@ -15,8 +14,9 @@ use super::load::{Job, Loaded, job_of, load_all, take};
 use super::merge::add_part;
 use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
-use crate::io::{LoadError, LoadOptions, resolve_texture};
-use crate::scene::{Asset, ClipScript, Format, TextureRef, Warning};
+use crate::io::textures::find_texture;
+use crate::io::{LoadError, LoadOptions};
+use crate::scene::{Asset, ClipScript, Format, Warning};
 
 /// Extensions tried for a file named without one (studiomdl reads SMD).
 const MESH_EXTENSIONS: [&str; 1] = ["smd"];
@@ -60,7 +60,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         sequence_jobs.push(first.map(|p| job_of(&p, seq.fps, &mut jobs)));
     }
 
-    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs).into_iter().map(Some).collect();
+    let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
     let mut uses: Vec<usize> = vec![0; jobs.len()];
     for j in body_jobs.iter().flatten().flatten().chain(sequence_jobs.iter().flatten()) {
         uses[*j] += 1;
@@ -80,7 +80,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 )
             })?;
             let mut part = loaded.asset;
-            find_textures(&mut part, &script.texture_dirs);
+            find_textures(&mut part, &script.texture_dirs, opts);
             warnings.append(&mut part.warnings);
             let label = file_label(&jobs[job].path);
             if part.meshes.is_empty() {
@@ -185,34 +185,33 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     Ok(character)
 }
 
-fn file_label(path: &std::path::Path) -> String {
+fn file_label(path: &Path) -> String {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("mesh").to_owned()
 }
 
 fn with_extension(name: &str) -> String {
-    let has_extension = std::path::Path::new(&name.replace('\\', "/")).extension().is_some();
+    let has_extension = Path::new(&name.replace('\\', "/")).extension().is_some();
     if has_extension { name.to_owned() } else { format!("{name}.smd") }
 }
 
-/// Textures the SMD loader did not find next to the mesh, looked up in the `$cdtexture` folders (studiomdl
-/// reads textures only from there). The loader's "not found" warning goes when every texture is found.
-fn find_textures(part: &mut Asset, dirs: &[PathBuf]) {
+/// Textures the SMD loader did not find next to the mesh or in the user's folders, looked up in the `$cdtexture`
+/// folders too (studiomdl reads textures only from there), last. The loader's "not found" warning goes when every
+/// texture is found.
+fn find_textures(part: &mut Asset, dirs: &[PathBuf], opts: &LoadOptions) {
     if dirs.is_empty() {
         return;
     }
-    let mut cache: HashMap<String, Option<PathBuf>> = HashMap::new();
+    let opts =
+        LoadOptions { base_dir: part.path.as_deref().and_then(Path::parent).map(Path::to_path_buf), ..opts.clone() };
     for m in &mut part.materials {
         let Some(tex) = m.texture.as_mut() else { continue };
         if tex.path.is_some() {
             continue;
         }
-        let name = tex.name.clone();
-        let found =
-            cache.entry(name.clone()).or_insert_with(|| dirs.iter().find_map(|d| resolve_texture(Some(d), &name)));
-        *tex = TextureRef { name, path: found.clone() };
+        *tex = find_texture(&opts, &tex.name, dirs);
     }
     let all_found = part.materials.iter().all(|m| m.texture.as_ref().is_none_or(|t| t.path.is_some()));
     if all_found {
-        part.warnings.retain(|w| !w.message.starts_with("no texture file found next to the model"));
+        part.warnings.retain(|w| !w.message.starts_with(crate::io::smd::MISSING_TEXTURES));
     }
 }

@@ -72,20 +72,20 @@ pub fn release(results: &mut [Option<Result<Loaded, LoadError>>], uses: &mut [us
 }
 
 /// Loads every job in parallel; results in job order.
-pub fn load_all(jobs: &[Job]) -> Vec<Result<Loaded, LoadError>> {
-    jobs.par_iter().map(load_one).collect()
+pub fn load_all(jobs: &[Job], opts: &LoadOptions) -> Vec<Result<Loaded, LoadError>> {
+    jobs.par_iter().map(|job| load_one(job, opts)).collect()
 }
 
-fn load_one(job: &Job) -> Result<Loaded, LoadError> {
+fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let path = &job.path;
-    let bytes = std::fs::read(path).map_err(|e| LoadError::whole_file(format!("cannot read: {e}")).in_file(path))?;
+    let bytes = crate::io::read_path(path)?;
     if bytes.is_empty() {
         return Err(LoadError::whole_file("the file is empty (0 bytes)").in_file(path));
     }
     let format = crate::io::detect_format(&bytes, Some(path))
         .filter(|f| !super::is_script_format(*f))
         .ok_or_else(|| LoadError::whole_file("not a mesh or animation file bonescope reads").in_file(path))?;
-    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps };
+    let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps, ..opts.clone() };
     let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
     asset.path = Some(path.clone());
     for w in &mut asset.warnings {

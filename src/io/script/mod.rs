@@ -98,7 +98,7 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
                     ),
                 ));
             }
-            build_gothic::build(parsed, &dir)?
+            build_gothic::build(parsed, &dir, opts)?
         }
         _ => return Err(LoadError::whole_file(format!("{} is not a model script format", format.name()))),
     };

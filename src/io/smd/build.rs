@@ -5,8 +5,9 @@
 use glam::{EulerRot, Quat, Vec3};
 
 use super::parse::{Frame, Parsed};
-use crate::io::{LoadOptions, resolve_texture};
-use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, Skeleton, TextureRef, Transform, Warning};
+use crate::io::LoadOptions;
+use crate::io::textures::find_texture;
+use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, Skeleton, Transform, Warning};
 
 /// SMD Euler angles (radians) as a rotation. The file's row-vector `Rx · Ry · Rz` is `Rz · Ry · Rx` with glam's
 /// column vectors: X is applied first, then Y, then Z, all about the parent's fixed axes.
@@ -184,25 +185,26 @@ pub(super) fn fix_normals(mesh: &mut Mesh, warnings: &mut Vec<Warning>) {
     ));
 }
 
-/// Resolves each material's texture next to the file (the material name is the texture name in SMD).
+/// How the warning about textures not found begins (a model script drops it when its texture folders have
+/// them all).
+pub const MISSING_TEXTURES: &str = "no texture file found next to the model or in the texture folders";
+
+/// Resolves each material's texture next to the file, then in the user's texture folders (the material name is
+/// the texture name in SMD).
 pub(super) fn resolve_textures(materials: &mut [Material], opts: &LoadOptions, warnings: &mut Vec<Warning>) {
     let mut missing = Vec::new();
     for m in materials.iter_mut() {
-        let path = resolve_texture(opts.base_dir.as_deref(), &m.name);
-        if path.is_none() && opts.base_dir.is_some() {
+        let texture = find_texture(opts, &m.name, &[]);
+        if texture.path.is_none() && !texture.searched.is_empty() {
             missing.push(m.name.clone());
         }
-        m.texture = Some(TextureRef { name: m.name.clone(), path });
+        m.texture = Some(texture);
     }
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(String::as_str).collect();
         warnings.push(Warning::new(
             Position::File,
-            format!(
-                "no texture file found next to the model for {} material(s): {}",
-                missing.len(),
-                abbreviate(&names)
-            ),
+            format!("{MISSING_TEXTURES} for {} material(s): {}", missing.len(), abbreviate(&names)),
         ));
     }
 }

@@ -1,0 +1,190 @@
+//! Finding the texture files a model names. A texture is looked for next to the file, then in the folders the
+//! user gave (`--textures DIR`, the viewer's Settings), then in the model script's texture folders (QC
+//! `$cdtexture`), under its own name, its file name alone (authors' absolute paths only help through their last
+//! component) and its stem with each common image extension, case-insensitively so files made on Windows
+//! still resolve. Each folder is listed once per load into a case-insensitive index of its file names
+//! ([`FolderCache`], shared by every file of the load through [`LoadOptions`]), so a model with many missing
+//! textures in a folder of thousands of files costs one directory read, not a `stat` per name per entry. What
+//! was searched is kept in the material's [`TextureRef`], for `info` and the viewer's Files tab.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::scene::{TextureFolder, TextureRef};
+
+use super::LoadOptions;
+
+/// Extensions tried when a texture is missing under its own name, in order.
+pub const TEXTURE_EXTENSIONS: [&str; 6] = ["tga", "png", "bmp", "dds", "jpg", "jpeg"];
+
+/// One folder's files: lower-cased name → the name as it is on disk.
+#[derive(Debug, Default)]
+struct Listing {
+    files: HashMap<String, String>,
+}
+
+impl Listing {
+    fn read(dir: &Path) -> Self {
+        let mut files = HashMap::new();
+        let Ok(entries) = std::fs::read_dir(dir) else { return Self { files } };
+        for entry in entries.flatten() {
+            // The entry's type comes with the listing on most file systems: no `stat` per entry. A link is
+            // followed (one `stat`) to see whether it names a file.
+            let is_file = match entry.file_type() {
+                Ok(t) if t.is_symlink() => entry.path().is_file(),
+                Ok(t) => t.is_file(),
+                Err(_) => false,
+            };
+            if let (true, Ok(name)) = (is_file, entry.file_name().into_string()) {
+                // Two names that differ only in case: the first listed wins, as a case-insensitive lookup would.
+                files.entry(name.to_lowercase()).or_insert(name);
+            }
+        }
+        Self { files }
+    }
+}
+
+/// Folder listings made during one load, shared by its files (cloning shares them). A fresh load starts with
+/// an empty cache, so files added to a folder since are seen.
+#[derive(Clone, Debug, Default)]
+pub struct FolderCache {
+    listings: Arc<Mutex<HashMap<PathBuf, Arc<Listing>>>>,
+}
+
+impl FolderCache {
+    fn listing(&self, dir: &Path) -> Arc<Listing> {
+        let cached = self.listings.lock().ok().and_then(|l| l.get(dir).cloned());
+        if let Some(listing) = cached {
+            return listing;
+        }
+        let listing = Arc::new(Listing::read(dir));
+        if let Ok(mut listings) = self.listings.lock() {
+            listings.entry(dir.to_path_buf()).or_insert_with(|| listing.clone());
+        }
+        listing
+    }
+
+    /// The file in `dir` named `name` (any case), if there is one.
+    pub fn find(&self, dir: &Path, name: &str) -> Option<PathBuf> {
+        self.listing(dir).files.get(&name.to_lowercase()).map(|real| dir.join(real))
+    }
+
+    /// How many folders have been listed (for tests: each folder once).
+    pub fn folders_listed(&self) -> usize {
+        self.listings.lock().map_or(0, |l| l.len())
+    }
+}
+
+/// The names a texture is looked for under, in order: the name as written when it is a bare file name, the
+/// file name alone, then its stem with each of [`TEXTURE_EXTENSIONS`].
+pub fn candidate_names(name: &str) -> Vec<String> {
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = Path::new(file_name).file_stem().and_then(|s| s.to_str()).unwrap_or(file_name);
+    let mut names = vec![file_name.to_owned()];
+    for ext in TEXTURE_EXTENSIONS {
+        let candidate = format!("{stem}.{ext}");
+        if !names.iter().any(|n| n.eq_ignore_ascii_case(&candidate)) {
+            names.push(candidate);
+        }
+    }
+    names
+}
+
+/// Where to look, in order: next to the file (`opts.base_dir`), the user's folders, then `script_dirs`.
+fn folders(opts: &LoadOptions, script_dirs: &[PathBuf]) -> Vec<(PathBuf, TextureFolder)> {
+    let mut out: Vec<(PathBuf, TextureFolder)> = Vec::new();
+    let next_to = opts.base_dir.iter().map(|d| (d.clone(), TextureFolder::NextToFile));
+    let user = opts.texture_dirs.iter().map(|d| (d.clone(), TextureFolder::User));
+    let script = script_dirs.iter().map(|d| (d.clone(), TextureFolder::ModelScript));
+    for (dir, kind) in next_to.chain(user).chain(script) {
+        if !out.iter().any(|(d, _)| *d == dir) {
+            out.push((dir, kind));
+        }
+    }
+    out
+}
+
+/// Looks for the texture `name` (as written in the model) in the folders of `opts` and then `script_dirs`.
+/// The result says where it was found, or which names were tried in which folders.
+pub fn find_texture(opts: &LoadOptions, name: &str, script_dirs: &[PathBuf]) -> TextureRef {
+    let written = name.trim().trim_matches('\0');
+    let mut texture = TextureRef { name: name.to_owned(), ..TextureRef::default() };
+    if written.is_empty() {
+        return texture;
+    }
+    let names = candidate_names(written);
+    let has_folders = written.contains(['/', '\\']);
+    for (dir, kind) in folders(opts, script_dirs) {
+        texture.searched.push(dir.clone());
+        // A relative path as written ("textures/hair.tga") under the folder: one `stat`.
+        let relative = (has_folders && !Path::new(written).is_absolute()).then(|| dir.join(written.replace('\\', "/")));
+        let found = relative.filter(|p| p.is_file()).or_else(|| names.iter().find_map(|n| opts.folders.find(&dir, n)));
+        if let Some(path) = found {
+            texture.path = Some(path);
+            texture.found_in = Some(kind);
+            break;
+        }
+    }
+    texture.tried = names;
+    texture
+}
+
+/// Finds a texture named `name` in `base_dir` alone (see [`find_texture`] for the search of a load).
+pub fn resolve_texture(base_dir: Option<&Path>, name: &str) -> Option<PathBuf> {
+    let opts = LoadOptions { base_dir: base_dir.map(Path::to_path_buf), ..LoadOptions::default() };
+    find_texture(&opts, name, &[]).path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bonescope-textures-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn next_to_the_file_then_user_folders_then_the_script_folder() {
+        let root = scratch("order");
+        let (model, user, script) = (root.join("model"), root.join("user"), root.join("script"));
+        for d in [&model, &user, &script] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(model.join("Skin.TGA"), b"x").unwrap();
+        std::fs::write(user.join("skin.png"), b"x").unwrap();
+        std::fs::write(user.join("hair.png"), b"x").unwrap();
+        std::fs::write(script.join("hair.bmp"), b"x").unwrap();
+        std::fs::write(script.join("eyes.bmp"), b"x").unwrap();
+        let opts =
+            LoadOptions { base_dir: Some(model.clone()), texture_dirs: vec![user.clone()], ..Default::default() };
+        let dirs = [script.clone()];
+        let skin = find_texture(&opts, "C:\\art\\skin.tga", &dirs);
+        assert_eq!(skin.path, Some(model.join("Skin.TGA")), "case-insensitive, next to the file first");
+        assert_eq!(skin.found_in, Some(TextureFolder::NextToFile));
+        let hair = find_texture(&opts, "hair", &dirs);
+        assert_eq!((hair.path, hair.found_in), (Some(user.join("hair.png")), Some(TextureFolder::User)));
+        let eyes = find_texture(&opts, "eyes.tga", &dirs);
+        assert_eq!((eyes.path, eyes.found_in), (Some(script.join("eyes.bmp")), Some(TextureFolder::ModelScript)));
+        let missing = find_texture(&opts, "teeth.tga", &dirs);
+        assert_eq!(missing.path, None);
+        assert_eq!(missing.searched, [model.clone(), user.clone(), script.clone()]);
+        assert_eq!(missing.tried[..3], ["teeth.tga", "teeth.png", "teeth.bmp"]);
+        // Every folder was listed once for the four lookups.
+        assert_eq!(opts.folders.folders_listed(), 3);
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[test]
+    fn a_relative_path_as_written_is_tried_under_each_folder() {
+        let root = scratch("relative");
+        std::fs::create_dir_all(root.join("maps")).unwrap();
+        std::fs::write(root.join("maps").join("wood.tga"), b"x").unwrap();
+        assert_eq!(resolve_texture(Some(&root), "maps\\wood.tga"), Some(root.join("maps/wood.tga")));
+        assert_eq!(resolve_texture(None, "wood.tga"), None);
+        assert_eq!(resolve_texture(Some(&root), "  "), None);
+        std::fs::remove_dir_all(&root).ok();
+    }
+}
