@@ -41,6 +41,7 @@ pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
                 index.root.display()
             ),
         )
+        .with_kind(crate::io::LoadErrorKind::Io(std::io::ErrorKind::NotFound))
     };
 
     let mut jobs: Vec<Job> = Vec::new();
@@ -83,7 +84,7 @@ pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
             release(&mut results, &mut uses, job);
         } else {
             let mut part = take(&mut results, &mut uses, job)
-                .map_err(|e| error_at(&files, 0, *line, format!("\"{name}\" did not load: {e}")))?
+                .map_err(|e| error_at(&files, 0, *line, format!("\"{name}\" did not load: {e}")).with_kind(e.kind))?
                 .asset;
             warnings.append(&mut part.warnings);
             add_skeleton_only(&mut character, &part, name, &mut warnings);
@@ -99,6 +100,7 @@ pub fn build(parsed: ParsedMds, dir: &Path) -> Result<Asset, LoadError> {
             }
             let loaded = take(&mut results, &mut uses, job).map_err(|e| {
                 error_at(&files, 0, choice.line, format!("{} \"{}\" did not load: {e}", group.name, choice.name))
+                    .with_kind(e.kind)
             })?;
             let mut part = loaded.asset;
             warnings.append(&mut part.warnings);
