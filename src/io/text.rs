@@ -1,9 +1,10 @@
-//! Text-format helpers for the loaders: the number parsers every text lexer uses, and small byte utilities.
+//! Text-format helpers for the loaders: the number parsers of the large-file lexers, and small byte utilities.
 //!
 //! [`parse_f32_prefix`] and [`parse_i64_prefix`] are the one number fast path of the SMD/VTA and ASE lexers
 //! (`io/smd/lex.rs`, `io/ase/lexer.rs`), which keep their own line and token handling: each reads a number at
 //! the start of a byte slice and says how many bytes it used, and the lexer decides what may follow it. Floats
 //! are correctly rounded and give the same bits as `fast-float2` (which takes what the fast path declines).
+//! (The model-script readers, whose files are a few kilobytes, read their few numbers with `str::parse`.)
 //! [`Tokens`] splits a line at ASCII whitespace with `"quoted strings"` as one token (the SMD field counter and
 //! format detection use it). Nothing here allocates except the text decoders at the end.
 
