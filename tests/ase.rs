@@ -5,7 +5,7 @@
 mod common;
 
 use bonescope::anim::{Pose, skin_mesh, tween::tween};
-use bonescope::io::{LoadOptions, ase};
+use bonescope::io::{LoadError, LoadErrorKind, LoadOptions, Position, ase};
 use bonescope::scene::{Asset, AxisConversion, Mesh};
 use glam::{Quat, Vec3};
 
@@ -13,11 +13,16 @@ fn load(text: &str) -> Asset {
     ase::load(text.as_bytes(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn load_err(text: &str) -> String {
+fn load_err(text: &str) -> LoadError {
     match ase::load(text.as_bytes(), &LoadOptions::default()) {
         Ok(_) => panic!("expected an error"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
+}
+
+/// The 1-based line of the first occurrence of `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).unwrap()].matches('\n').count() + 1
 }
 
 fn corpus(name: &str) -> Option<Asset> {
@@ -556,24 +561,64 @@ fn errors_name_the_line_and_the_problem() {
             &mesh_block(&triangle(), &[([0, 1, 2], 0)], "").replace("C:    2", "C:  140")
         )
     );
-    let line = bad_face.lines().position(|l| l.contains("C:  140")).unwrap() + 1;
+    let line = line_of(&bad_face, "C:  140");
+    // The message says where and what, in the file's own words.
     assert_eq!(
-        load_err(&bad_face),
+        load_err(&bad_face).to_string(),
         format!("line {line}: *MESH_FACE 0 refers to vertex 140, but *MESH_NUMVERTEX is 3")
     );
+    assert_eq!(load_err(&bad_face).kind, LoadErrorKind::Malformed);
 
+    // A count the rest of the file cannot hold: the file was cut (or the count is corrupt).
     let huge = bad_face.replace("*MESH_NUMVERTEX 3", "*MESH_NUMVERTEX 2000000000");
     let err = load_err(&huge);
-    assert!(err.contains("*MESH_NUMVERTEX 2000000000 cannot be right"), "{err}");
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Truncated, Position::Line(line_of(&huge, "*MESH_NUMVERTEX"))));
 
     let short = bad_face.replace("0.0000\t10.0000\t0.0000", "0.0000\t10.0000");
     let err = load_err(&short);
-    assert!(err.contains("*MESH_VERTEX: expected 3 numbers, found 2"), "{err}");
+    let at = Position::Line(line_of(&short, "0.0000\t10.0000"));
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Malformed, at), "{err}");
+    assert!(err.message.contains("expected 3 numbers, found 2"), "{err}");
 
+    let bad_number = bad_face.replace("0.0000\t10.0000\t0.0000", "0.0000\t10.0000\t1x");
+    let err = load_err(&bad_number);
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Malformed, at), "{err}");
+
+    // Cut inside the mesh block, and cut inside a number on the last line.
     let cut = &bad_face[..bad_face.find("*MESH_FACE_LIST").unwrap()];
     let err = load_err(cut);
-    assert!(err.contains("the file ends inside *MESH"), "{err}");
+    assert_eq!(
+        (err.kind, err.position),
+        (LoadErrorKind::Truncated, Position::Line(line_of(&bad_face, "*MESH_FACE_LIST")))
+    );
+    let vertex = bad_face.find("0.0000\t10.0000\t0.0000").unwrap();
+    let err = load_err(&bad_face[..vertex + "0.0000\t10.0000\t0.".len()]);
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Truncated, at), "{err}");
+    let err = load_err(&bad_face[..vertex + "0.0000\t10.0000\t-".len()]);
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Truncated, at), "{err}");
 
-    assert!(load_err("").contains("empty"));
-    assert!(load_err("hello world").contains("not an ASE file"));
+    assert_eq!(load_err("").kind, LoadErrorKind::NotThisFormat);
+    assert_eq!(load_err(" \n\t").kind, LoadErrorKind::NotThisFormat);
+    let err = load_err("hello world");
+    assert_eq!((err.kind, err.position), (LoadErrorKind::NotThisFormat, Position::Line(1)));
+}
+
+/// A file that ends with blocks still open is truncated; the error names the block and the line it opened on.
+#[test]
+fn unbalanced_braces_at_the_end_are_truncation() {
+    let text = format!(
+        "{HEADER}{}",
+        object("GEOMOBJECT", "Box", None, translation(0.0, 0.0, 0.0), &mesh_block(&triangle(), &[([0, 1, 2], 0)], ""))
+    );
+    let open = text.rfind('}').unwrap();
+    let err = load_err(&text[..open]);
+    // The line the file stops on (after the last newline).
+    let last_line = text[..open].matches('\n').count() + 1;
+    assert_eq!((err.kind, err.position), (LoadErrorKind::Truncated, Position::Line(last_line)));
+    assert!(err.message.contains("*GEOMOBJECT (opened at line"), "names the block and its line: {err}");
+    // A `{` after an unknown keyword, never closed.
+    let err = load_err(&format!("{text}*UNKNOWN_BLOCK {{\n\t*X 1\n"));
+    assert_eq!(err.kind, LoadErrorKind::Truncated);
+    // An extra `}` is not truncation.
+    assert!(ase::load(format!("{text}}}\n").as_bytes(), &LoadOptions::default()).is_ok_and(|a| a.meshes.len() == 1));
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use bonescope::io::{LoadOptions, ase};
+use bonescope::io::{LoadErrorKind, LoadOptions, Position, ase};
 use common::{Rng, allocations_of};
 
 #[global_allocator]
@@ -306,6 +306,30 @@ fn every_prefix_errors_or_loads() {
     }
     // Most prefixes end inside a block: those must be errors, not silently partial scenes.
     assert!(errors > bytes.len() * 9 / 10, "{errors} of {} prefixes were errors", bytes.len());
+}
+
+/// A file cut anywhere is reported as truncated, at a line the cut file has (or as not ASE at all when nothing of
+/// it is left), whatever entry, block or number the cut falls in.
+#[test]
+fn prefixes_that_fail_are_reported_as_truncated_where_they_stop() {
+    let _alone = common::alone();
+    let bytes = KITCHEN_SINK.as_bytes();
+    let mut wrong = Vec::new();
+    for len in 0..bytes.len() {
+        let prefix = &bytes[..len];
+        let Err(e) = ase::load(prefix, &LoadOptions::default()) else { continue };
+        let last_line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
+        // Mostly the line the file stops on; a count that the rest of the file cannot hold, at its own line.
+        let right = match e.position {
+            _ if len == 0 => (e.kind, e.position) == (LoadErrorKind::NotThisFormat, Position::File),
+            Position::Line(n) => e.kind == LoadErrorKind::Truncated && (1..=last_line).contains(&n),
+            _ => false,
+        };
+        if !right {
+            wrong.push(format!("prefix of {len} bytes: {:?} {e}", e.kind));
+        }
+    }
+    assert!(wrong.is_empty(), "{} prefixes:\n{}", wrong.len(), wrong.join("\n"));
 }
 
 #[test]

@@ -286,9 +286,10 @@ fn every_prefix_of_a_small_recording_is_a_positioned_error() {
 fn truncation_inside_a_curve_names_the_curve() {
     let bytes = small_recording_bytes(RecordingLayout::V1_0);
     let e = read_recording(&bytes[..16 + 12 + 3]).unwrap_err();
+    assert_eq!(e.kind, LoadErrorKind::Truncated, "{e}");
     assert!(e.to_string().contains("camera position X"), "{e}");
     let e = read_recording(&bytes[..20]).unwrap_err();
-    assert_eq!(e.position, Position::Byte(16));
+    assert_eq!((e.position, e.kind), (Position::Byte(16), LoadErrorKind::Truncated));
     assert!(e.message.contains("header of curve 'camera position X'"), "{e}");
 }
 
@@ -330,7 +331,8 @@ fn counts_larger_than_the_file_are_refused_where_they_stand() {
         let mut b = bytes.clone();
         b[24..28].copy_from_slice(&count.to_le_bytes());
         let e = read_recording(&b).unwrap_err();
-        assert_eq!(e.position, Position::Byte(24), "{count}: {e}");
+        let kind = if count < 0 { LoadErrorKind::Malformed } else { LoadErrorKind::Truncated };
+        assert_eq!((e.position, e.kind), (Position::Byte(24), kind), "{count}: {e}");
         assert!(e.message.contains("camera position X"), "{e}");
     }
     // The marker count: last bytes are 2 markers.
@@ -342,7 +344,7 @@ fn counts_larger_than_the_file_are_refused_where_they_stand() {
     let mut b = bytes.clone();
     b[markers_at..markers_at + 4].copy_from_slice(&0x7fff_0000i32.to_le_bytes());
     let e = read_recording(&b).unwrap_err();
-    assert_eq!(e.position, Position::Byte(markers_at as u64));
+    assert_eq!((e.position, e.kind), (Position::Byte(markers_at as u64), LoadErrorKind::Truncated));
     assert!(e.message.contains("marker"), "{e}");
 }
 

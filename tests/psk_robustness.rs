@@ -6,7 +6,7 @@
 mod common;
 mod psk_writer;
 
-use bonescope::io::{LoadOptions, psa, psk};
+use bonescope::io::{LoadErrorKind, LoadOptions, Position, psa, psk};
 use bonescope::scene::Asset;
 use glam::{Quat, Vec3};
 use psk_writer::{Bone, Psa, Sequence, XorShift, chunk_boundaries, tube};
@@ -140,6 +140,8 @@ fn inflated_counts_are_refused_before_allocating() {
                 mutated[at + field..at + field + 4].copy_from_slice(&value.to_le_bytes());
                 let label = format!("{name}: {id} at {at} with field {field} = {value}");
                 let err = guarded(&label, kind, &mutated).map(|_| ()).expect_err(&label);
+                let expected = if value < 0 { LoadErrorKind::Malformed } else { LoadErrorKind::Truncated };
+                assert_eq!((err.kind, err.position), (expected, Position::Byte(at as u64)), "{label}: {err}");
                 assert!(err.message.contains(&format!("chunk {id} at byte {at}")), "{label}: {}", err.message);
             }
         }
@@ -165,6 +167,7 @@ fn short_record_sizes_are_refused() {
             match guarded(&format!("{name} at {at}"), kind, &mutated) {
                 Ok(_) => panic!("{name}: chunk at {at} with {}-byte records accepted", size / 2),
                 Err(e) => {
+                    assert_eq!((e.kind, e.position), (LoadErrorKind::Malformed, Position::Byte(at as u64)), "{e}");
                     assert!(e.message.contains(&format!("-byte records expected, found {}", size / 2)), "{}", e.message)
                 }
             }

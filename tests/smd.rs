@@ -16,11 +16,15 @@ fn load_str(text: &str) -> Asset {
     smd::load(text.as_bytes(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-fn load_err(text: &str) -> String {
+fn load_error(text: &str) -> io::LoadError {
     match smd::load(text.as_bytes(), &LoadOptions::default()) {
         Ok(_) => panic!("expected an error for:\n{text}"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
+}
+
+fn load_err(text: &str) -> String {
+    load_error(text).to_string()
 }
 
 /// A fresh folder under the system temp dir for files a test writes.
@@ -313,6 +317,14 @@ fn error_messages_name_line_and_expectation() {
     assert_eq!(
         load_err(&no_end),
         "line 13: the file ends inside the `triangles` block that starts on line 9: expected `end`"
+    );
+    assert_eq!(load_error(&no_end).kind, LoadErrorKind::Truncated);
+    assert_eq!(load_error(&short).kind, LoadErrorKind::Malformed);
+    assert_eq!(load_error(&bad_number).kind, LoadErrorKind::Malformed);
+    let cut_triangle = format!("{base}0 0 0 0 0 0 1 0 0\n");
+    assert_eq!(
+        (load_error(&cut_triangle).kind, load_error(&cut_triangle).position),
+        (LoadErrorKind::Truncated, Position::Line(11))
     );
     let early_end = format!("{base}0 0 0 0 0 0 1 0 0\nend\n");
     assert!(load_err(&early_end).starts_with("line 12: `end` inside the triangle whose material is on line 10"));

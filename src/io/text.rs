@@ -1,60 +1,14 @@
-//! The byte-based tokenizer shared by the text loaders (SMD/VTA, ASE).
+//! Text-format helpers for the loaders: the number parsers of the large-file lexers, and small byte utilities.
 //!
-//! Works on `&[u8]` without allocating per line or token: lines end at `\n` (a `\r` before it is dropped, a
-//! missing final newline is fine), tokens are separated by ASCII whitespace, a `"quoted string"` is one token
-//! (quotes removed), numbers parse with `fast-float2`. Line numbers are 1-based, for error messages.
+//! [`parse_f32_prefix`] and [`parse_i64_prefix`] are the one number fast path of the SMD/VTA and ASE lexers
+//! (`io/smd/lex.rs`, `io/ase/lexer.rs`), which keep their own line and token handling: each reads a number at
+//! the start of a byte slice and says how many bytes it used, and the lexer decides what may follow it. Floats
+//! are correctly rounded and give the same bits as `fast-float2` (which takes what the fast path declines).
+//! (The model-script readers, whose files are a few kilobytes, read their few numbers with `str::parse`.)
+//! [`Tokens`] splits a line at ASCII whitespace with `"quoted strings"` as one token (the SMD field counter and
+//! format detection use it). Nothing here allocates except the text decoders at the end.
 
 use std::borrow::Cow;
-
-/// Lines of a text buffer with their 1-based numbers.
-#[derive(Clone, Debug)]
-pub struct Lines<'a> {
-    data: &'a [u8],
-    pos: usize,
-    line: usize,
-}
-
-impl<'a> Lines<'a> {
-    pub fn new(data: &'a [u8]) -> Self {
-        Self { data, pos: 0, line: 0 }
-    }
-
-    /// Number of the line returned last (0 before the first).
-    pub fn line_number(&self) -> usize {
-        self.line
-    }
-
-    /// Byte offset of the start of the next line.
-    pub fn offset(&self) -> usize {
-        self.pos
-    }
-
-    /// The unread rest of the buffer.
-    pub fn rest(&self) -> &'a [u8] {
-        self.data.get(self.pos..).unwrap_or_default()
-    }
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = (usize, &'a [u8]);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let rest = self.data.get(self.pos..)?;
-        if rest.is_empty() {
-            return None;
-        }
-        let (mut line, advance) = match memchr::memchr(b'\n', rest) {
-            Some(end) => (&rest[..end], end + 1),
-            None => (rest, rest.len()),
-        };
-        if let [head @ .., b'\r'] = line {
-            line = head;
-        }
-        self.pos += advance;
-        self.line += 1;
-        Some((self.line, line))
-    }
-}
 
 /// Whitespace-separated tokens of one line (or any slice).
 #[derive(Clone, Debug)]
@@ -121,27 +75,147 @@ impl<'a> Iterator for Tokens<'a> {
 /// Parses a whole token as f32 (also accepts what C's printf writes for infinities and NaN: the loaders decide
 /// whether those are acceptable).
 pub fn parse_f32(token: &[u8]) -> Option<f32> {
-    fast_float2::parse(token).ok()
+    parse_f32_prefix(token).filter(|&(_, used)| used == token.len()).map(|(value, _)| value)
 }
 
-/// Parses a whole token as a decimal integer with an optional sign.
+/// Parses a whole token as a decimal integer with an optional sign (at most 18 digits).
 pub fn parse_i64(token: &[u8]) -> Option<i64> {
-    let (negative, digits) = match token {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        _ => (false, token),
+    parse_i64_prefix(token).filter(|&(_, used)| used == token.len()).map(|(value, _)| value)
+}
+
+/// Reads a decimal integer with an optional sign at the start of `s`; returns it and the bytes used. `None` when
+/// there is no digit, or more than 18 digits (which could overflow; no count or index in a file is that long).
+#[inline(always)]
+pub fn parse_i64_prefix(s: &[u8]) -> Option<(i64, usize)> {
+    let (negative, start) = match s.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
     };
-    if digits.is_empty() || digits.len() > 18 {
+    let mut value: i64 = 0;
+    let mut i = start;
+    while let Some(&b) = s.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(i64::from(d));
+        i += 1;
+    }
+    let digits = i - start;
+    if digits == 0 || digits > 18 {
         return None;
     }
-    let mut value: i64 = 0;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
+    Some((if negative { -value } else { value }, i))
+}
+
+const POW10: [f64; 9] = [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+const INV_POW10: [f64; 9] = [1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8];
+const POW10_U64: [u64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// How many of the 8 bytes (first byte lowest) are ASCII digits before the first non-digit.
+#[inline]
+fn leading_digits(chunk: u64) -> usize {
+    // Per byte: `b - '0'` has its high bit set when b < '0', `b + 0x46` when b > '9'. Borrows and carries only
+    // travel upwards from a byte that is already flagged, so the lowest flagged byte is exact.
+    let flags = (chunk.wrapping_sub(ASCII_ZEROS) | chunk.wrapping_add(0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080;
+    (flags.trailing_zeros() / 8) as usize
+}
+
+/// The value of 8 ASCII digits (first digit in the lowest byte), in three multiplications.
+#[inline]
+fn eight_digits(chunk: u64) -> u64 {
+    let v = chunk.wrapping_sub(ASCII_ZEROS);
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    let low = (v & 0x0000_00FF_0000_00FF).wrapping_mul(100 + (1_000_000 << 32));
+    let high = ((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32));
+    low.wrapping_add(high) >> 32
+}
+
+/// Reads a float at the start of `s`; returns it and the bytes used, exactly as
+/// `fast_float2::parse_partial::<f32>` does (same value bits, same length), including exponents, `inf` and
+/// `nan`. What follows the number is the caller's business: ASE also ends a number at `{` or `}`, SMD only at
+/// whitespace.
+///
+/// Fast path, for what exporters write (`-12.345678`): `[+-]digits[.digits]` not followed by an exponent, with
+/// at most 15 digits in all and at most 8 after the point (the fraction is read 8 bytes at a time). Then
+/// `m / 10^k` in f64 is exact in both operands and correctly rounded, and cannot land exactly on an f32 rounding
+/// midpoint unless the decimal is that midpoint (the decimal's distance from any other midpoint is at least
+/// `1 / (10^k · 2^25)` relative, more than f64's `2^-53`), so the final `as f32` rounds as a direct
+/// decimal-to-f32 conversion would.
+#[inline(always)]
+pub fn parse_f32_prefix(s: &[u8]) -> Option<(f32, usize)> {
+    let mut i = 0;
+    let negative = match s.first() {
+        Some(b'-') => {
+            i = 1;
+            true
         }
-        value = value * 10 + i64::from(d - b'0');
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut mantissa: u64 = 0;
+    let int_start = i;
+    while let Some(&d) = s.get(i) {
+        let d = d.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
     }
-    Some(if negative { -value } else { value })
+    let int_digits = i - int_start;
+    let mut frac_digits = 0usize;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        if let Some(Ok(bytes)) = s.get(i..i + 8).map(<[u8; 8]>::try_from) {
+            let chunk = u64::from_le_bytes(bytes);
+            let n = leading_digits(chunk);
+            if n > 0 {
+                // Left-align the n digits and pad the front with '0's.
+                let padded = if n == 8 { chunk } else { (chunk << (8 * (8 - n))) | (ASCII_ZEROS >> (8 * n)) };
+                mantissa = mantissa.wrapping_mul(POW10_U64[n]).wrapping_add(eight_digits(padded));
+                frac_digits = n;
+                i += n;
+            }
+        }
+        while let Some(&d) = s.get(i) {
+            let d = d.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+            frac_digits += 1;
+            i += 1;
+        }
+    }
+    let digits = int_digits + frac_digits;
+    // Only an exponent can make the number longer than what was read: anything else after it is left to the
+    // caller, as fast-float leaves it.
+    let no_exponent = !matches!(s.get(i), Some(b'e' | b'E'));
+    if no_exponent && digits > 0 && digits <= 15 && frac_digits <= 8 {
+        // Below 2^53 (15 digits), so the signed conversion (one instruction) is exact.
+        let m = mantissa as i64 as f64;
+        // A multiplication by the (rounded) reciprocal is within 2 f64 ulps of m / 10^k. Unless that lands within
+        // a few ulps of an f32 rounding midpoint (the 29 bits f32 drops are then near 0x1000_0000), it rounds to
+        // the same f32 as the exact quotient; otherwise divide, which is exact to f64 rounding.
+        let approx = m * INV_POW10[frac_digits];
+        let dropped = approx.to_bits() & ((1 << 29) - 1);
+        let value = if dropped.abs_diff(1 << 28) <= 8 { (m / POW10[frac_digits]) as f32 } else { approx as f32 };
+        return Some((if negative { -value } else { value }, i));
+    }
+    parse_f32_fallback(s)
+}
+
+/// Exponents, `inf`/`nan`, long mantissas: rare, kept out of line so the fast path stays small.
+#[cold]
+#[inline(never)]
+fn parse_f32_fallback(s: &[u8]) -> Option<(f32, usize)> {
+    fast_float2::parse_partial::<f32, _>(s).ok()
 }
 
 /// Cuts a line at the first occurrence of `marker` (e.g. `//` in SMD, `#` in VTA time lines) outside quotes.
@@ -183,12 +257,7 @@ pub fn decode_name(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_handle_crlf_and_missing_final_newline() {
-        let lines: Vec<_> = Lines::new(b"a b\r\n\r\nlast").collect();
-        assert_eq!(lines, vec![(1, &b"a b"[..]), (2, &b""[..]), (3, &b"last"[..])]);
-    }
+    use proptest::prelude::*;
 
     #[test]
     fn tokens_split_whitespace_and_quotes() {
@@ -218,5 +287,151 @@ mod tests {
         let text: Vec<u8> =
             [0xFF, 0xFE].into_iter().chain("*SCENE {".encode_utf16().flat_map(u16::to_le_bytes)).collect();
         assert_eq!(&*decode_text(&text), b"*SCENE {");
+    }
+
+    #[test]
+    fn integers_stop_at_the_first_non_digit() {
+        assert_eq!(parse_i64_prefix(b"12: A"), Some((12, 2)));
+        assert_eq!(parse_i64_prefix(b"-7}"), Some((-7, 2)));
+        assert_eq!(parse_i64_prefix(b"+0"), Some((0, 2)));
+        assert_eq!(parse_i64_prefix(b"999999999999999999"), Some((999_999_999_999_999_999, 18)));
+        assert_eq!(parse_i64_prefix(b"1234567890123456789"), None);
+        assert_eq!(parse_i64_prefix(b"-x"), None);
+        assert_eq!(parse_i64_prefix(b""), None);
+    }
+
+    #[test]
+    fn float_edge_cases_match_fast_float() {
+        for text in [
+            "0",
+            "-0",
+            "0.",
+            ".5",
+            "-.5",
+            "1.000000",
+            "16777217",
+            "0.1",
+            "3.4028235e38",
+            "20.680813",
+            "-0.946777",
+            "123456789012345",
+            "0.00000001",
+            "1234567.12345678",
+            "9999999999999999",
+            "1.123456789",
+            "+2.5",
+            "inf",
+            "-nan",
+            "1e-45",
+            "1.5}",
+            "2.5e",
+            "1.#QNAN0",
+            "7:",
+            "1.2.3",
+        ] {
+            let ours = parse_f32_prefix(text.as_bytes()).map(|(v, n)| (v.to_bits(), n));
+            let theirs = fast_float2::parse_partial::<f32, _>(text).ok().map(|(v, n)| (v.to_bits(), n));
+            assert_eq!(ours, theirs, "{text}");
+        }
+        assert_eq!(parse_f32_prefix(b"."), None);
+        assert_eq!(parse_f32_prefix(b"-"), None);
+        assert_eq!(parse_f32_prefix(b"-1.5}"), Some((-1.5, 4)));
+    }
+
+    #[test]
+    fn swar_digit_helpers() {
+        assert_eq!(leading_digits(u64::from_le_bytes(*b"12345678")), 8);
+        assert_eq!(leading_digits(u64::from_le_bytes(*b"123 5678")), 3);
+        assert_eq!(leading_digits(u64::from_le_bytes(*b"/:\x00\xff0000")), 0);
+        assert_eq!(eight_digits(u64::from_le_bytes(*b"12345678")), 12_345_678);
+        assert_eq!(eight_digits(u64::from_le_bytes(*b"00000009")), 9);
+    }
+
+    proptest! {
+        /// A number of any length (0–9 integer digits, none or 0–9 fraction digits) and sign, followed by any
+        /// tail: the float reads the bits the standard library's parser gives for the number alone and stops
+        /// where it ends; an integer likewise.
+        #[test]
+        fn numbers_read_like_the_standard_parser(
+            int_digits in 0usize..10,
+            frac_digits in proptest::option::of(0usize..10),
+            negative in proptest::bool::ANY,
+            digit_bits in 0u64..u64::MAX,
+            tail in "([ \\t\\n{}:#][0-9a-z ]{0,9})?|[a-df-z][0-9a-df-z]{0,8}",
+        ) {
+            let digit = |k: usize| char::from(b'0' + ((digit_bits >> (k % 60)) % 10) as u8);
+            let mut text = String::new();
+            if negative {
+                text.push('-');
+            }
+            text.extend((0..int_digits).map(digit));
+            if let Some(f) = frac_digits {
+                text.push('.');
+                text.extend((0..f).map(|k| digit(k + 20)));
+            }
+            let number_len = text.len();
+            let expected = text.parse::<f32>().ok();
+            text.push_str(&tail);
+            let got = parse_f32_prefix(text.as_bytes());
+            match expected {
+                Some(expected) => {
+                    let (value, used) = got.unwrap_or_else(|| panic!("{text:?} not read"));
+                    prop_assert_eq!(value.to_bits(), expected.to_bits(), "{:?}", text);
+                    prop_assert_eq!(used, number_len, "{:?}", text);
+                }
+                // No digit at all: nothing read, unless the tail spells `inf` or `nan` (as fast-float reads it).
+                None => {
+                    let theirs = fast_float2::parse_partial::<f32, _>(&text).ok();
+                    prop_assert!(got.is_none() == theirs.is_none(), "{:?} read as {:?}", text, got);
+                    prop_assert!(got.is_none_or(|(v, _)| !v.is_finite()), "{:?} read as {:?}", text, got);
+                }
+            }
+            let expected_int = if frac_digits.is_none() { text[..number_len].parse::<i64>().ok() } else { None };
+            if let Some(expected_int) = expected_int {
+                prop_assert_eq!(parse_i64_prefix(text.as_bytes()), Some((expected_int, number_len)), "{:?}", text);
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_parse_like_fast_float(bytes in proptest::collection::vec(proptest::sample::select(b"0123456789.-+eEinfa#}: \t".to_vec()), 0..24)) {
+            let ours = parse_f32_prefix(&bytes).map(|(v, n)| (v.to_bits(), n));
+            let theirs = fast_float2::parse_partial::<f32, _>(&bytes).ok().map(|(v, n)| (v.to_bits(), n));
+            match (ours, theirs) {
+                (Some(a), Some(b)) => prop_assert!(a == b || (f32::from_bits(a.0).is_nan() && f32::from_bits(b.0).is_nan() && a.1 == b.1), "{:?}", String::from_utf8_lossy(&bytes)),
+                (a, b) => prop_assert_eq!(a, b, "{:?}", String::from_utf8_lossy(&bytes)),
+            }
+        }
+
+        #[test]
+        fn fast_path_agrees_with_fast_float(int in 0u64..10_000_000, frac in 0u64..100_000_000, places in 0usize..9, neg: bool) {
+            let frac = if places == 0 { String::new() } else { format!(".{:0width$}", frac % 10u64.pow(places as u32), width = places) };
+            let text = format!("{}{int}{frac}", if neg { "-" } else { "" });
+            let ours = parse_f32_prefix(text.as_bytes()).map(|(v, n)| (v.to_bits(), n));
+            let theirs = fast_float2::parse_partial::<f32, _>(&text).ok().map(|(v, n)| (v.to_bits(), n));
+            prop_assert_eq!(ours, theirs, "{}", text);
+        }
+
+        #[test]
+        fn exact_midpoints_round_to_even(bits in 0x4780_0000u32..0x4b80_0000) {
+            // Between 2^16 and 2^24 the midpoint between neighbouring f32s has at most 8 binary fraction digits, so
+            // `{:.8}` prints it exactly, within the fast path's 15 digits.
+            let x = f32::from_bits(bits) as f64;
+            let next = f32::from_bits(bits + 1) as f64;
+            let text = format!("{:.8}", (x + next) / 2.0);
+            let ours = parse_f32_prefix(text.as_bytes()).map(|(v, _)| v.to_bits());
+            let theirs = text.parse::<f32>().ok().map(f32::to_bits);
+            prop_assert_eq!(ours, theirs, "{}", text);
+        }
+
+        #[test]
+        fn near_midpoint_decimals_round_like_the_standard_parser(bits in 0x3380_0000u32..0x4b00_0000, places in 1usize..9) {
+            // The exact midpoint above an f32, printed with a few decimals: the hardest inputs for double rounding.
+            let x = f32::from_bits(bits) as f64;
+            let next = f32::from_bits(bits + 1) as f64;
+            let text = format!("{:.*}", places, (x + next) / 2.0);
+            let ours = parse_f32_prefix(text.as_bytes()).map(|(v, _)| v.to_bits());
+            let theirs = text.parse::<f32>().ok().map(f32::to_bits);
+            prop_assert_eq!(ours, theirs, "{}", text);
+        }
     }
 }

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cubic_spline_is_the_seed_formula_with_flat_ends() {
+    fn cubic_spline_is_the_cubic_ease_with_flat_ends() {
         let t = Transition::CubicSpline;
         assert_eq!(t.value(2.0, 6.0, 0.0), 2.0);
         assert_eq!(t.value(2.0, 6.0, 1.0), 6.0);

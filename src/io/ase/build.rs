@@ -16,7 +16,7 @@ use super::timing::timing;
 use super::tracks::{Rotations, build_track};
 use super::vertex_frames::{base_mesh, vertex_frames};
 use super::world_samples::{WorldChannels, make_parent_relative};
-use crate::io::{LoadError, LoadOptions};
+use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{
     Asset, AxisConversion, Clip, Format, InfluenceReport, Influences, Reading, Skeleton, Transform, Warning,
     normalize_bone_name,
@@ -186,7 +186,8 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         return Err(LoadError::whole_file(format!(
             "{} nodes: more than 65535 bones are not supported",
             skeleton.len()
-        )));
+        ))
+        .with_kind(LoadErrorKind::Unsupported));
     }
 
     // Materials.

@@ -4,7 +4,8 @@
 //! (sometimes on the next line). Arguments are read from the keyword's own line only, so a missing number is
 //! reported on the line it is missing from instead of silently eating the next entry. Nothing here allocates.
 
-use crate::io::LoadError;
+use crate::io::text::{parse_f32_prefix, parse_i64_prefix};
+use crate::io::{LoadError, LoadErrorKind};
 
 /// One lexical item between entries.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,54 +59,6 @@ fn is_inline_space(b: u8) -> bool {
 #[inline]
 fn is_delimiter(b: u8) -> bool {
     CLASS[b as usize] & DELIMITER != 0
-}
-
-/// Exact powers of ten in f32 (all of these are representable).
-const POW10: [f32; 11] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
-
-/// The fast path for what exporters write (`-12.3456`): at most 8 digits, no exponent. The mantissa and the
-/// power of ten are exact in f32, so one division gives the correctly rounded value (Clinger's fast path);
-/// anything else returns `None` and goes through the general parser.
-#[inline]
-fn parse_plain_f32(s: &[u8]) -> Option<(f32, usize)> {
-    let negative = s.first() == Some(&b'-');
-    let mut i = usize::from(negative);
-    let mut mantissa: u32 = 0;
-    let mut digits = 0usize;
-    while let Some(&b) = s.get(i) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        mantissa = mantissa * 10 + u32::from(d);
-        digits += 1;
-        i += 1;
-        if digits > 8 {
-            return None;
-        }
-    }
-    let mut frac = 0usize;
-    if s.get(i) == Some(&b'.') {
-        i += 1;
-        while let Some(&b) = s.get(i) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            mantissa = mantissa * 10 + u32::from(d);
-            digits += 1;
-            frac += 1;
-            i += 1;
-            if digits > 8 {
-                return None;
-            }
-        }
-    }
-    if digits == 0 || mantissa > 1 << 24 || !s.get(i).is_none_or(|&b| is_delimiter(b)) {
-        return None;
-    }
-    let value = mantissa as f32 / POW10[frac];
-    Some((if negative { -value } else { value }, i))
 }
 
 impl<'a> Lexer<'a> {
@@ -257,9 +210,7 @@ impl<'a> Lexer<'a> {
 
     /// A name argument (quoted or bare), or an error naming the keyword.
     pub fn arg_name(&mut self, keyword: &str) -> Result<&'a [u8], LoadError> {
-        self.inline_word().ok_or_else(|| {
-            LoadError::at_line(self.line, format!("*{keyword}: expected a name, found the end of the line"))
-        })
+        self.inline_word().ok_or_else(|| self.expected("a name", keyword, b""))
     }
 
     /// A decimal number argument on this line.
@@ -268,27 +219,27 @@ impl<'a> Lexer<'a> {
         // The common case stays small enough to be inlined into every list reader; the rest is out of line.
         self.skip_inline_space();
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        if let Some((value, used)) = parse_plain_f32(rest) {
+        if let Some((value, used)) = parse_f32_prefix(rest)
+            && value.is_finite()
+            && rest.get(used).is_none_or(|&b| is_delimiter(b))
+        {
             self.pos += used;
             return Ok(value);
         }
         self.arg_f32_general(keyword)
     }
 
-    /// [`Self::arg_f32`] for numbers the fast path does not take: exponents, long mantissas, NaN and infinity.
+    /// [`Self::arg_f32`] for what is not a finite number: NaN and infinity (read as 0 and counted), and errors.
     #[cold]
     #[inline(never)]
     fn arg_f32_general(&mut self, keyword: &str) -> Result<f32, LoadError> {
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        match fast_float2::parse_partial::<f32, _>(rest) {
-            Ok((value, used)) if rest.get(used).is_none_or(|&b| is_delimiter(b)) => {
+        match parse_f32_prefix(rest) {
+            Some((_, used)) if rest.get(used).is_none_or(|&b| is_delimiter(b)) => {
+                // Only a NaN or an infinity gets here.
                 self.pos += used;
-                if value.is_finite() {
-                    Ok(value)
-                } else {
-                    self.note_non_finite();
-                    Ok(0.0)
-                }
+                self.note_non_finite();
+                Ok(0.0)
             }
             _ => {
                 // MSVC's printf writes NaN and infinity as `1.#QNAN0`, `-1.#IND00`, `1.#INF00`: read them as 0 and
@@ -326,6 +277,7 @@ impl<'a> Lexer<'a> {
     fn count_error(&self, err: LoadError, keyword: &str, wanted: usize, found: usize) -> LoadError {
         if self.clone().at_line_end() {
             LoadError::at_line(self.line, format!("*{keyword}: expected {wanted} numbers, found {found}"))
+                .with_kind(self.bad_value_kind())
         } else {
             err
         }
@@ -335,73 +287,37 @@ impl<'a> Lexer<'a> {
     #[inline(always)]
     pub fn arg_int(&mut self, keyword: &str) -> Result<i64, LoadError> {
         self.skip_inline_space();
-        // The common case (a few digits, no sign) inline; anything else out of line.
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        let mut value: i64 = 0;
-        let mut i = 0;
-        while let Some(&b) = rest.get(i) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 || i >= 9 {
-                break;
+        if let Some((value, used)) = parse_i64_prefix(rest) {
+            match rest.get(used) {
+                None => {
+                    self.pos += used;
+                    return Ok(value);
+                }
+                Some(&b) if is_delimiter(b) => {
+                    self.pos += used;
+                    return Ok(value);
+                }
+                Some(b':') => {
+                    self.pos += used + 1;
+                    return Ok(value);
+                }
+                Some(_) => {}
             }
-            value = value * 10 + i64::from(d);
-            i += 1;
         }
-        match rest.get(i) {
-            _ if i == 0 => self.arg_int_general(keyword),
-            Some(b) if b.is_ascii_digit() => self.arg_int_general(keyword),
-            None => {
-                self.pos += i;
-                Ok(value)
-            }
-            Some(&b) if is_delimiter(b) => {
-                self.pos += i;
-                Ok(value)
-            }
-            Some(b':') => {
-                self.pos += i + 1;
-                Ok(value)
-            }
-            Some(_) => self.arg_int_general(keyword),
-        }
+        Err(self.int_error(keyword))
     }
 
-    /// [`Self::arg_int`] with signs, long numbers and errors.
+    /// Why [`Self::arg_int`] found no whole number here.
     #[cold]
     #[inline(never)]
-    fn arg_int_general(&mut self, keyword: &str) -> Result<i64, LoadError> {
-        let start = self.pos;
-        let mut i = self.pos;
-        let negative = matches!(self.data.get(i), Some(b'-'));
-        if matches!(self.data.get(i), Some(b'-' | b'+')) {
-            i += 1;
+    fn int_error(&self, keyword: &str) -> LoadError {
+        let token = self.clone().inline_word().unwrap_or_default();
+        let digits = token.strip_prefix(b"-").or_else(|| token.strip_prefix(b"+")).unwrap_or(token);
+        if digits.len() > 18 && digits.iter().all(u8::is_ascii_digit) {
+            return LoadError::at_line(self.line, format!("*{keyword}: number too large"));
         }
-        let digits_start = i;
-        let mut value: i64 = 0;
-        while let Some(&b) = self.data.get(i) {
-            if !b.is_ascii_digit() {
-                break;
-            }
-            if i - digits_start >= 18 {
-                return Err(LoadError::at_line(self.line, format!("*{keyword}: number too large")));
-            }
-            value = value * 10 + i64::from(b - b'0');
-            i += 1;
-        }
-        let end_ok = match self.data.get(i) {
-            None => true,
-            Some(&b) => is_delimiter(b) || b == b':',
-        };
-        if i == digits_start || !end_ok {
-            self.pos = start;
-            let token = self.clone().inline_word().unwrap_or_default();
-            return Err(self.expected("a whole number", keyword, token));
-        }
-        self.pos = i;
-        if self.peek() == Some(b':') {
-            self.pos += 1;
-        }
-        Ok(if negative { -value } else { value })
+        self.expected("a whole number", keyword, token)
     }
 
     /// An integer that must be a valid index (≥ 0 and below 2³²).
@@ -431,6 +347,17 @@ impl<'a> Lexer<'a> {
             format!("'{}'", String::from_utf8_lossy(&token[..token.len().min(40)]))
         };
         LoadError::at_line(self.line, format!("*{keyword}: expected {what}, found {found}"))
+            .with_kind(self.bad_value_kind())
+    }
+
+    /// The kind of error for a value missing or wrong at the cursor: [`LoadErrorKind::Truncated`] when the file
+    /// ends there (nothing but white space after the word at the cursor, if any: a file cut in the middle of an
+    /// entry, perhaps in the middle of a number), otherwise [`LoadErrorKind::Malformed`].
+    pub fn bad_value_kind(&self) -> LoadErrorKind {
+        let mut probe = self.clone();
+        probe.inline_word();
+        let rest = probe.data.get(probe.pos..).unwrap_or_default();
+        if rest.iter().all(u8::is_ascii_whitespace) { LoadErrorKind::Truncated } else { LoadErrorKind::Malformed }
     }
 
     /// Expects the `{` that opens a keyword's block (on the same or a following line).
@@ -438,7 +365,8 @@ impl<'a> Lexer<'a> {
         let line = self.line;
         match self.next_token() {
             Token::Open => Ok(self.line),
-            Token::End => Err(LoadError::at_line(line, format!("*{keyword}: the file ends before its '{{'"))),
+            Token::End => Err(LoadError::at_line(line, format!("*{keyword}: the file ends before its '{{'"))
+                .with_kind(LoadErrorKind::Truncated)),
             _ => Err(LoadError::at_line(self.line, format!("*{keyword}: expected '{{' to open its block"))),
         }
     }
@@ -512,6 +440,7 @@ pub(super) fn unclosed(keyword: &[u8], open_line: usize, end_line: usize) -> Loa
             String::from_utf8_lossy(keyword)
         ),
     )
+    .with_kind(LoadErrorKind::Truncated)
 }
 
 #[cfg(test)]
@@ -538,6 +467,28 @@ mod tests {
         assert_eq!(lx.arg_int("MESH_VERTEX").unwrap(), 3);
         let err = lx.arg_f32s::<3>("MESH_VERTEX").unwrap_err();
         assert_eq!(err.to_string(), "line 1: *MESH_VERTEX: expected 3 numbers, found 2");
+        assert_eq!(err.kind, LoadErrorKind::Malformed);
+    }
+
+    #[test]
+    fn a_file_that_stops_inside_an_entry_is_truncated() {
+        let mut lx = Lexer::new(b"*MESH_VERTEX 3 1.5 -2\n");
+        lx.next_token();
+        lx.arg_int("MESH_VERTEX").unwrap();
+        let err = lx.arg_f32s::<3>("MESH_VERTEX").unwrap_err();
+        assert_eq!((err.kind, err.position), (LoadErrorKind::Truncated, crate::io::Position::Line(1)));
+        let mut lx = Lexer::new(b"*NODE_NAME ");
+        lx.next_token();
+        assert_eq!(lx.arg_name("NODE_NAME").unwrap_err().kind, LoadErrorKind::Truncated);
+        let mut lx = Lexer::new(b"*MESH_VERTEX 3 x 1 2");
+        lx.next_token();
+        lx.arg_int("MESH_VERTEX").unwrap();
+        assert_eq!(lx.arg_f32("MESH_VERTEX").unwrap_err().kind, LoadErrorKind::Malformed);
+        let mut lx = Lexer::new(b"*MESH 12345678901234567890");
+        lx.next_token();
+        let err = lx.arg_int("MESH").unwrap_err();
+        assert_eq!(err.kind, LoadErrorKind::Malformed);
+        assert!(err.message.contains("too large"), "{err}");
     }
 
     #[test]
@@ -556,24 +507,37 @@ mod tests {
         let mut lx = Lexer::new(b"*UNKNOWN {\n *X {\n");
         lx.next_token();
         let err = lx.skip_entry(b"UNKNOWN").unwrap_err();
+        assert_eq!(err.kind, LoadErrorKind::Truncated);
         assert!(err.message.contains("opened at line 1"), "{err}");
     }
 
     #[test]
-    fn plain_numbers_match_the_general_parser() {
-        for text in
-            ["0.0000", "-0.0000", "19.4919", "-1692.0000", "0.1", "12345678", "1677.7216", "7", "-3.5e2", "123456.789"]
-        {
+    fn numbers_match_the_standard_parser() {
+        for text in [
+            "0.0000",
+            "-0.0000",
+            "19.4919",
+            "-1692.0000",
+            "0.1",
+            "12345678",
+            "1677.7216",
+            "7",
+            "-3.5e2",
+            "123456.789",
+            "+2.5",
+            "1.5}",
+        ] {
             let mut lx = Lexer::new(text.as_bytes());
-            let expected: f32 = text.parse().unwrap();
+            let expected: f32 = text.trim_end_matches('}').parse().unwrap();
             let got = lx.arg_f32("X").unwrap();
             assert_eq!(got.to_bits(), expected.to_bits(), "{text}");
         }
     }
 
     proptest::proptest! {
-        /// Every number the fast path takes gives the bits the standard parser gives, whatever its length, sign
-        /// and what follows it; integers likewise.
+        /// Every number an entry holds reads as the bits the standard parser gives, whatever its length, sign
+        /// and what follows it (a delimiter ends it, anything else makes it an error); integers likewise. The
+        /// shared parser underneath is tested on its own in `io/text.rs`.
         #[test]
         fn numbers_read_like_the_standard_parser(
             int_digits in 0usize..10,

@@ -6,8 +6,8 @@
 use glam::{Vec2, Vec3};
 
 use super::records::{NONE, RawChannel, RawMesh};
-use crate::io::LoadError;
 use crate::io::smoothing::SmoothingGroups;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{Influences, Mesh, Subset, Warning};
 
 /// A built mesh plus, per render vertex, where it came from (for vertex animation frames).
@@ -74,7 +74,8 @@ pub(super) fn build_mesh(
         }
     }
     if u32::try_from(faces * 3).is_err() {
-        return Err(LoadError::at_line(raw.line, format!("mesh '{name}': too many faces ({faces})")));
+        return Err(LoadError::at_line(raw.line, format!("mesh '{name}': too many faces ({faces})"))
+            .with_kind(LoadErrorKind::Unsupported));
     }
 
     let mut bad_tv = 0;

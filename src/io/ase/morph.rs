@@ -54,7 +54,8 @@ pub fn bind_vertex_animation(base: &mut Asset, animation: Asset) -> Result<BindR
             source.name,
             source.triangle_count(),
             if meshes.is_empty() { "the model has no mesh".to_owned() } else { meshes.join(", ") }
-        )));
+        ))
+        .with_kind(crate::io::LoadErrorKind::Mismatch));
     };
     let mesh = &mut base.meshes[target];
     if !mesh.vertex_frames.is_empty() {

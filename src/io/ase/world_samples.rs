@@ -18,7 +18,7 @@
 use glam::{DMat4, DQuat, DVec3, Quat, Vec3};
 
 use crate::anim::curve::{sample_quat, sample_vec3};
-use crate::io::LoadError;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{Clip, Curve, Skeleton, Transform};
 
 /// Which channels of a bone's track hold world values.
@@ -81,7 +81,8 @@ pub(super) fn make_parent_relative(
             "{} nodes with world samples at {} ticks make more keys than this loader converts ({MAX_KEYS})",
             world_bones.len(),
             times.len()
-        )));
+        ))
+        .with_kind(LoadErrorKind::Unsupported));
     }
 
     let mut translations: Vec<Vec<Vec3>> = vec![Vec::new(); n];

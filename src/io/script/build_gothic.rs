@@ -45,6 +45,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
                 index.root.display()
             ),
         )
+        .with_kind(crate::io::LoadErrorKind::Io(std::io::ErrorKind::NotFound))
     };
 
     let mut jobs: Vec<Job> = Vec::new();
@@ -87,7 +88,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
             release(&mut results, &mut uses, job);
         } else {
             let mut part = take(&mut results, &mut uses, job)
-                .map_err(|e| error_at(&files, 0, *line, format!("\"{name}\" did not load: {e}")))?
+                .map_err(|e| error_at(&files, 0, *line, format!("\"{name}\" did not load: {e}")).with_kind(e.kind))?
                 .asset;
             warnings.append(&mut part.warnings);
             add_skeleton_only(&mut character, &part, name, &mut warnings);
@@ -103,6 +104,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
             }
             let loaded = take(&mut results, &mut uses, job).map_err(|e| {
                 error_at(&files, 0, choice.line, format!("{} \"{}\" did not load: {e}", group.name, choice.name))
+                    .with_kind(e.kind)
             })?;
             let mut part = loaded.asset;
             warnings.append(&mut part.warnings);

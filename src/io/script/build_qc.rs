@@ -15,7 +15,7 @@ use super::merge::add_part;
 use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
 use crate::io::textures::find_texture;
-use crate::io::{LoadError, LoadOptions};
+use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, ClipScript, Format, Warning};
 
 /// Extensions tried for a file named without one (studiomdl reads SMD).
@@ -46,7 +46,8 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                         with_extension(&choice.name),
                         cd.display()
                     ),
-                ));
+                )
+                .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
             };
             choice.path = Some(path.clone());
             row.push(Some(job_of(&path, opts.default_fps, &mut jobs)));
@@ -78,6 +79,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                     choice.line,
                     format!("reference mesh \"{}\" of body group \"{}\" did not load: {e}", choice.name, group.name),
                 )
+                .with_kind(e.kind)
             })?;
             let mut part = loaded.asset;
             find_textures(&mut part, &script.texture_dirs, opts);

@@ -15,7 +15,7 @@
 //! Blender Source Tools does. A quoted string may not span lines: QC reports an unterminated one as an error,
 //! MDS closes it at the end of the line with a warning, as ZenKit does.
 
-use crate::io::LoadError;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::Warning;
 
 /// What a token is.
@@ -81,7 +81,8 @@ pub fn tokenize(text: &str, syntax: Syntax) -> Result<(Vec<Token<'_>>, Vec<Warni
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 let start = line;
                 let Some(end) = find(bytes, i + 2, b"*/") else {
-                    return Err(LoadError::at_line(start, "a `/*` comment is not closed before the end of the file"));
+                    return Err(LoadError::at_line(start, "a `/*` comment is not closed before the end of the file")
+                        .with_kind(LoadErrorKind::Truncated));
                 };
                 line += count_newlines(&bytes[i..end]);
                 i = end + 2;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::io::{LoadError, LoadOptions};
+use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::Asset;
 
 /// A file to load and how: `fps` is the frame rate given to formats that store none (SMD animations).
@@ -80,11 +80,14 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let path = &job.path;
     let bytes = crate::io::read_path(path)?;
     if bytes.is_empty() {
-        return Err(LoadError::whole_file("the file is empty (0 bytes)").in_file(path));
+        return Err(LoadError::whole_file("the file is empty (0 bytes)").with_kind(LoadErrorKind::Empty).in_file(path));
     }
-    let format = crate::io::detect_format(&bytes, Some(path))
-        .filter(|f| !super::is_script_format(*f))
-        .ok_or_else(|| LoadError::whole_file("not a mesh or animation file bonescope reads").in_file(path))?;
+    let format =
+        crate::io::detect_format(&bytes, Some(path)).filter(|f| !super::is_script_format(*f)).ok_or_else(|| {
+            LoadError::whole_file("not a mesh or animation file bonescope reads")
+                .with_kind(LoadErrorKind::UnknownFormat)
+                .in_file(path)
+        })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps, ..opts.clone() };
     let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
     asset.path = Some(path.clone());

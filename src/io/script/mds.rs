@@ -24,7 +24,7 @@
 //!   Community's page says ("on what frame from the source file the animation starts").
 
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
-use crate::io::LoadError;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
     AniBlend, AniComb, BodyChoice, BodyGroup, IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage,
     ScriptSequence, SequenceKind, Warning,
@@ -165,7 +165,8 @@ impl<'a> Parser<'_, 'a> {
 
     fn top(&mut self) -> Result<(), LoadError> {
         let Some(head) = self.cur.next() else {
-            return Err(LoadError::at_line(1, "no `Model (\"…\")` or `morphMesh (\"…\")` block: the script is empty"));
+            return Err(LoadError::at_line(1, "no `Model (\"…\")` or `morphMesh (\"…\")` block: the script is empty")
+                .with_kind(LoadErrorKind::NotThisFormat));
         };
         let keyword = head.text.to_ascii_lowercase();
         let language = match (head.kind, keyword.as_str()) {
@@ -175,7 +176,8 @@ impl<'a> Parser<'_, 'a> {
                 return Err(LoadError::at_line(
                     head.line,
                     format!("expected `Model (\"name\")` or `morphMesh (\"name\")`, found `{}`", head.text),
-                ));
+                )
+                .with_kind(LoadErrorKind::NotThisFormat));
             }
         };
         self.script.language = language;
@@ -285,7 +287,8 @@ impl<'a> Parser<'_, 'a> {
                 return Err(LoadError::at_line(
                     open.line,
                     "the `{` opened here is not closed before the end of the file",
-                ));
+                )
+                .with_kind(LoadErrorKind::Truncated));
             };
             match t.kind {
                 Kind::Open => depth += 1,
@@ -396,7 +399,8 @@ impl<'a> Parser<'_, 'a> {
                 return Err(LoadError::at_line(
                     open.line,
                     "the events block opened here is not closed before the end of the file",
-                ));
+                )
+                .with_kind(LoadErrorKind::Truncated));
             };
             match t.kind {
                 Kind::Close => break,

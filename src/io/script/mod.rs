@@ -25,7 +25,7 @@ mod qc;
 
 use std::path::{Path, PathBuf};
 
-use crate::io::{LoadError, LoadOptions};
+use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, Clip, Format, Skeleton, Warning, normalize_bone_name};
 
 pub use qc::MAX_INCLUDE_DEPTH;
@@ -100,7 +100,10 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
             }
             build_gothic::build(parsed, &dir, opts)?
         }
-        _ => return Err(LoadError::whole_file(format!("{} is not a model script format", format.name()))),
+        _ => {
+            return Err(LoadError::whole_file(format!("{} is not a model script format", format.name()))
+                .with_kind(LoadErrorKind::NotThisFormat));
+        }
     };
     // A file used twice (a `meshAndTree` that is also a `registerMesh`) must not say everything twice.
     let mut seen = std::collections::HashSet::new();

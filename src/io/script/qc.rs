@@ -36,7 +36,7 @@ use glam::Vec3;
 
 use super::files::DirCache;
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
-use crate::io::LoadError;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
     Activity, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, Hitbox, IgnoredCommand, ModelScript, ScriptEvent,
     ScriptLanguage, ScriptSequence, SequenceKind, Warning,
@@ -226,11 +226,16 @@ impl Parser<'_> {
     fn skip_open_block(&self, cur: &mut Cursor, open: Token, mut depth: i32, file: usize) -> Result<(), LoadError> {
         while depth > 0 {
             let Some(t) = cur.next() else {
-                return Err(self.error(
-                    file,
-                    open.line,
-                    format!("the `{{` opened here is not closed before the end of the file (line {})", cur.last_line()),
-                ));
+                return Err(self
+                    .error(
+                        file,
+                        open.line,
+                        format!(
+                            "the `{{` opened here is not closed before the end of the file (line {})",
+                            cur.last_line()
+                        ),
+                    )
+                    .with_kind(LoadErrorKind::Truncated));
             };
             match t.kind {
                 Kind::Open => depth += 1,
@@ -360,11 +365,13 @@ impl Parser<'_> {
         }
         let depth = self.open_files.len();
         if depth > MAX_INCLUDE_DEPTH {
-            return Err(self.error(
-                file,
-                head.line,
-                format!("`$include \"{}\"` nests includes deeper than {MAX_INCLUDE_DEPTH} levels", name.text),
-            ));
+            return Err(self
+                .error(
+                    file,
+                    head.line,
+                    format!("`$include \"{}\"` nests includes deeper than {MAX_INCLUDE_DEPTH} levels", name.text),
+                )
+                .with_kind(LoadErrorKind::Unsupported));
         }
         let mut bases: Vec<PathBuf> = Vec::new();
         if let Some(here) = self.script.files.get(file).and_then(|p| if file == 0 { None } else { p.parent() }) {
@@ -376,11 +383,13 @@ impl Parser<'_> {
         let found = bases.iter().find_map(|b| self.dirs.find_with_extensions(b, name.text, &["qci", "qc"]));
         let Some(path) = found else {
             let looked: Vec<String> = bases.iter().map(|b| b.display().to_string()).collect();
-            return Err(self.error(
-                file,
-                head.line,
-                format!("`$include \"{}\"`: file not found (looked in {})", name.text, looked.join(", ")),
-            ));
+            return Err(self
+                .error(
+                    file,
+                    head.line,
+                    format!("`$include \"{}\"`: file not found (looked in {})", name.text, looked.join(", ")),
+                )
+                .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
         };
         let key = canonical(&path);
         if self.open_files.iter().flatten().any(|open| *open == key) {
@@ -392,6 +401,7 @@ impl Parser<'_> {
         }
         let bytes = std::fs::read(&path).map_err(|e| {
             self.error(file, head.line, format!("`$include \"{}\"`: cannot read {}: {e}", name.text, path.display()))
+                .with_kind(LoadErrorKind::Io(e.kind()))
         })?;
         let text = super::lex::decode(&bytes);
         self.script.files.push(path);
@@ -449,11 +459,13 @@ impl Parser<'_> {
         };
         loop {
             let Some(t) = cur.next() else {
-                return Err(self.error(
-                    file,
-                    open.line,
-                    format!("the `{{` of `$bodygroup \"{}\"` is not closed before the end of the file", group.name),
-                ));
+                return Err(self
+                    .error(
+                        file,
+                        open.line,
+                        format!("the `{{` of `$bodygroup \"{}\"` is not closed before the end of the file", group.name),
+                    )
+                    .with_kind(LoadErrorKind::Truncated));
             };
             match (t.kind, t.text.to_ascii_lowercase().as_str()) {
                 (Kind::Close, _) => break,
@@ -596,7 +608,8 @@ impl Parser<'_> {
                             seq.name,
                             cur.last_line()
                         ),
-                    ));
+                    )
+                    .with_kind(LoadErrorKind::Truncated));
                 }
                 break;
             };

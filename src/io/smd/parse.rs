@@ -529,7 +529,8 @@ fn parse_triangles(r: &mut Reader<'_>, start: usize, file_len: usize, p: &mut Pa
             *corner = parse_vertex(vline, n, &p.bone_map, &mut pairs, &mut p.influences, &mut p.extra_tokens)?;
         }
         if !mesh.triangle(material, &corners) {
-            return Err(err(material_line, "too many vertices for one mesh (more than 4 294 967 295)"));
+            return Err(err(material_line, "too many vertices for one mesh (more than 4 294 967 295)")
+                .with_kind(LoadErrorKind::Unsupported));
         }
     }
     p.mesh = Some(mesh);

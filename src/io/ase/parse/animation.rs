@@ -135,7 +135,8 @@ fn parse_track(
             return Err(LoadError::at_line(
                 line,
                 format!("*{name}: expected {value_len} numbers after the tick, found {n}"),
-            ));
+            )
+            .with_kind(lx.bad_value_kind()));
         }
         let mut k = RawKey { tick, line: line as u32, ..RawKey::default() };
         k.value = Vec4::new(nums[0], nums[1], nums[2], if channel == Channel::Rot { nums[3] } else { 0.0 });

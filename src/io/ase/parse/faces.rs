@@ -20,14 +20,9 @@ pub(super) fn parse_face(lx: &mut Lexer, line: usize) -> Result<(u32, RawFace), 
         }
     };
     let number = |i: &mut usize| -> Option<i64> {
-        let start = *i;
-        if *i < n && rest[*i] == b'-' {
-            *i += 1;
-        }
-        while *i < n && rest[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        crate::io::text::parse_i64(&rest[start..*i])
+        let (value, used) = crate::io::text::parse_i64_prefix(rest.get(*i..)?)?;
+        *i += used;
+        Some(value)
     };
     let mut i = 0;
     loop {
@@ -55,6 +50,7 @@ pub(super) fn parse_face(lx: &mut Lexer, line: usize) -> Result<(u32, RawFace), 
                         line,
                         format!("*MESH_FACE {index}: corner {} needs a vertex index", word[0] as char),
                     )
+                    .with_kind(lx.bad_value_kind())
                 })?;
                 face.v[corner] = v;
                 seen[corner] = true;
@@ -87,7 +83,8 @@ pub(super) fn parse_face(lx: &mut Lexer, line: usize) -> Result<(u32, RawFace), 
         }
     }
     if seen != [true; 3] {
-        return Err(LoadError::at_line(line, format!("*MESH_FACE {index}: expected the corners A:, B: and C:")));
+        return Err(LoadError::at_line(line, format!("*MESH_FACE {index}: expected the corners A:, B: and C:"))
+            .with_kind(lx.bad_value_kind()));
     }
     Ok((index, face))
 }

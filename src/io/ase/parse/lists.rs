@@ -2,7 +2,7 @@
 //! storing list entries by index, and walking the entries of a list block.
 
 use super::super::lexer::{Lexer, Token, unclosed};
-use crate::io::LoadError;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::Warning;
 
 /// The shortest text one list entry can take (`*MESH_TFACE 0 0 0 0` is 19 bytes): a declared count above
@@ -30,7 +30,8 @@ pub(super) fn checked_count(lx: &mut Lexer, keyword: &str) -> Result<usize, Load
                 "*{keyword} {n} cannot be right: the {} bytes left in the file hold at most {limit} entries (truncated or corrupted file?)",
                 lx.remaining()
             ),
-        )),
+        )
+        .with_kind(LoadErrorKind::Truncated)),
         Err(_) => Err(LoadError::at_line(line, format!("*{keyword} {n} is negative"))),
     }
 }

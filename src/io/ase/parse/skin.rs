@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use super::super::lexer::{Lexer, Token, unclosed};
 use super::super::records::{RawFile, RawSkin};
 use super::lists::{checked_count, kw, note_bad, parse_list, parse_list_of, store, warn};
-use crate::io::LoadError;
 use crate::io::text::decode_name;
+use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::Warning;
 
 /// `*MESH_WEIGHTS { *MESH_NUMVERTEX, *MESH_NUMBONE, *MESH_BONE_LIST { *MESH_BONE_NAME i "name" },
@@ -98,7 +98,8 @@ pub(super) fn parse_mesh_weights(
                             return Err(LoadError::at_line(
                                 line,
                                 format!("*MESH_BONE_VERTEX {vertex}: expected bone/weight pairs, found {r} number(s)"),
-                            ));
+                            )
+                            .with_kind(lx.bad_value_kind()));
                         };
                         for pair in list.chunks_exact(2) {
                             let (b, w) = (pair[0], pair[1]);
@@ -170,6 +171,7 @@ pub(super) fn parse_soft_skin_body(
                 line,
                 format!("*{}: vertex count {count} does not fit the rest of the file", kw(keyword)),
             )
+            .with_kind(LoadErrorKind::Truncated)
         })?;
         let mut skin = RawSkin { line, ..RawSkin::default() };
         let mut lookup = HashMap::new();
@@ -180,20 +182,25 @@ pub(super) fn parse_soft_skin_body(
                     lx.line(),
                     format!("*{}: weight count {n} does not fit the rest of the file", kw(keyword)),
                 )
+                .with_kind(LoadErrorKind::Truncated)
             })?;
             let first = skin.pairs.len() as u32;
             for _ in 0..n {
                 let bone = match lx.next_token() {
                     Token::Str(t) | Token::Word(t) => name_of(t),
                     _ => {
-                        return Err(LoadError::at_line(lx.line(), format!("*{}: expected a bone name", kw(keyword))));
+                        return Err(LoadError::at_line(lx.line(), format!("*{}: expected a bone name", kw(keyword)))
+                            .with_kind(lx.bad_value_kind()));
                     }
                 };
                 let weight = match lx.next_token() {
                     Token::Word(t) => crate::io::text::parse_f32(t),
                     _ => None,
                 }
-                .ok_or_else(|| LoadError::at_line(lx.line(), format!("*{}: expected a weight", kw(keyword))))?;
+                .ok_or_else(|| {
+                    LoadError::at_line(lx.line(), format!("*{}: expected a weight", kw(keyword)))
+                        .with_kind(lx.bad_value_kind())
+                })?;
                 let b = skin.bone_index(bone, &mut lookup);
                 skin.pairs.push((b, weight));
             }
@@ -208,5 +215,7 @@ fn soft_int(lx: &mut Lexer, keyword: &[u8]) -> Result<i64, LoadError> {
         Token::Word(t) => crate::io::text::parse_i64(t),
         _ => None,
     }
-    .ok_or_else(|| LoadError::at_line(lx.line(), format!("*{}: expected a count", kw(keyword))))
+    .ok_or_else(|| {
+        LoadError::at_line(lx.line(), format!("*{}: expected a count", kw(keyword))).with_kind(lx.bad_value_kind())
+    })
 }

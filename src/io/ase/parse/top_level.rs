@@ -7,8 +7,8 @@ use super::super::records::{NodeKind, RawFile};
 use super::lists::{kw, warn};
 use super::object::parse_object;
 use super::{Deferred, materials, scene, skin};
-use crate::io::LoadError;
 use crate::io::text::decode_name;
+use crate::io::{LoadError, LoadErrorKind};
 
 /// Nesting limit for `*GROUP`s, so a hostile file cannot exhaust the stack.
 const MAX_DEPTH: usize = 32;
@@ -20,7 +20,9 @@ pub(super) fn read(data: &[u8], mut deferred: Option<&mut Vec<Deferred>>) -> Res
     let mut lx = Lexer::new(data);
     let mut file = RawFile::default();
     match lx.peek_token() {
-        Token::End => return Err(LoadError::whole_file("the file is empty: no ASE data")),
+        Token::End => {
+            return Err(LoadError::whole_file("the file is empty: no ASE data").with_kind(LoadErrorKind::NotThisFormat));
+        }
         Token::Keyword(k) if k.eq_ignore_ascii_case(b"3DSMAX_ASCIIEXPORT") => {}
         Token::Keyword(_) => {
             warn(&mut file.warnings, lx.line(), "the file does not start with *3DSMAX_ASCIIEXPORT; read as ASE anyway")
@@ -29,7 +31,8 @@ pub(super) fn read(data: &[u8], mut deferred: Option<&mut Vec<Deferred>>) -> Res
             return Err(LoadError::at_line(
                 lx.line(),
                 "not an ASE file: expected *3DSMAX_ASCIIEXPORT (or another *KEYWORD) at the start",
-            ));
+            )
+            .with_kind(LoadErrorKind::NotThisFormat));
         }
     }
     parse_items(&mut lx, &mut file, None, 0, deferred.as_deref_mut())?;
