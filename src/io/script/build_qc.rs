@@ -7,7 +7,7 @@
 //! script line; an animation that is missing or broken is a warning on its sequence, and the rest loads.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::cut::{Cut, bind_pose_clip, cut_clip, event_keys};
 use super::files::DirCache;
@@ -16,7 +16,7 @@ use super::merge::add_part;
 use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
 use crate::io::{LoadError, LoadOptions, resolve_texture};
-use crate::scene::{Asset, ClipScript, Format, TextureRef, Warning};
+use crate::scene::{Asset, ClipScript, Format, ModelScript, TextureRef, Warning};
 
 /// Extensions tried for a file named without one (studiomdl reads SMD).
 const MESH_EXTENSIONS: [&str; 1] = ["smd"];
@@ -25,16 +25,17 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     let ParsedQc { mut script, cd, mut warnings } = parsed;
 
     // Resolve every file first, then load them all at once.
+    resolve_paths(&mut script, &cd, dirs);
     let mut jobs: Vec<Job> = Vec::new();
     let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
     for group in &mut script.body_groups {
         let mut row = Vec::new();
         for choice in &mut group.choices {
-            if choice.name.eq_ignore_ascii_case("blank") {
+            if is_blank(&choice.name) {
                 row.push(None);
                 continue;
             }
-            let Some(path) = dirs.find_with_extensions(&cd, &choice.name, &MESH_EXTENSIONS) else {
+            let Some(path) = choice.path.clone() else {
                 return Err(error_at(
                     &script.files,
                     choice.file,
@@ -48,14 +49,12 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                     ),
                 ));
             };
-            choice.path = Some(path.clone());
             row.push(Some(job_of(&path, opts.default_fps, &mut jobs)));
         }
         body_jobs.push(row);
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
     for seq in &mut script.sequences {
-        seq.paths = seq.files.iter().map(|f| dirs.find_with_extensions(&cd, f, &MESH_EXTENSIONS)).collect();
         let first = seq.paths.first().cloned().flatten();
         sequence_jobs.push(first.map(|p| job_of(&p, seq.fps, &mut jobs)));
     }
@@ -185,12 +184,30 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     Ok(character)
 }
 
-fn file_label(path: &std::path::Path) -> String {
+/// A `blank` body choice names no file (studiomdl's empty choice).
+pub(super) fn is_blank(name: &str) -> bool {
+    name.eq_ignore_ascii_case("blank")
+}
+
+/// Finds every file the script names, relative to `cd`: each body choice's `path` (left `None` for `blank`
+/// and for files not found) and each sequence's `paths`. Loading and [`super::plan`] both read them from here.
+pub(super) fn resolve_paths(script: &mut ModelScript, cd: &Path, dirs: &mut DirCache) {
+    for choice in script.body_groups.iter_mut().flat_map(|g| g.choices.iter_mut()) {
+        if !is_blank(&choice.name) {
+            choice.path = dirs.find_with_extensions(cd, &choice.name, &MESH_EXTENSIONS);
+        }
+    }
+    for seq in &mut script.sequences {
+        seq.paths = seq.files.iter().map(|f| dirs.find_with_extensions(cd, f, &MESH_EXTENSIONS)).collect();
+    }
+}
+
+fn file_label(path: &Path) -> String {
     path.file_name().and_then(|n| n.to_str()).unwrap_or("mesh").to_owned()
 }
 
 fn with_extension(name: &str) -> String {
-    let has_extension = std::path::Path::new(&name.replace('\\', "/")).extension().is_some();
+    let has_extension = Path::new(&name.replace('\\', "/")).extension().is_some();
     if has_extension { name.to_owned() } else { format!("{name}.smd") }
 }
 
