@@ -359,3 +359,65 @@ fn the_corpus_scripts_are_characters_that_load() {
     assert_eq!(json["summary"]["files"], 49, "every SMD, ASC and script of the two folders, each in one character");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--thumbnails`: every character that loaded gets a picture in the page (drawn headless on lavapipe), the file
+/// that did not load none; the torn character is drawn at its tearing frame with the edge ringed in red.
+#[cfg(feature = "gui")]
+#[test]
+fn thumbnails_are_embedded_for_loaded_characters() {
+    let root = temp_dir("thumbnails");
+    defect_tree(&root.join("tree"));
+    let html_path = root.join("report.html");
+    let (code, out, err) = bonescope(&[
+        "check",
+        root.join("tree").to_str().unwrap(),
+        "--html",
+        html_path.to_str().unwrap(),
+        "--thumbnails",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html.find("<script type=\"application/json\" id=\"report\">").unwrap();
+    let json_text = &html[start..];
+    let json_text = &json_text[json_text.find('>').unwrap() + 1..json_text.find("</script>").unwrap()];
+    let json: Value = serde_json::from_str(&json_text.replace("<\\/", "</")).unwrap();
+    for c in json["characters"].as_array().unwrap() {
+        let thumbnail = c["thumbnail"].as_str();
+        if c["loaded"] == true {
+            let uri = thumbnail.unwrap_or_else(|| panic!("{} has a thumbnail", c["name"]));
+            assert!(uri.starts_with("data:image/png;base64,"));
+        } else {
+            assert!(thumbnail.is_none(), "{} did not load: no picture", c["name"]);
+        }
+    }
+    let crab = json["characters"].as_array().unwrap().iter().find(|c| c["name"] == "crab_ref.smd").unwrap();
+    let png = decode_base64(crab["thumbnail"].as_str().unwrap().trim_start_matches("data:image/png;base64,"));
+    let image = image::load_from_memory(&png).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (256, 192));
+    // The mark's colour (255, 40, 40), drawn on top of everything; the stretch shading's reds are other shades.
+    let marked =
+        image.pixels().filter(|p| p[0] >= 245 && (30..=50).contains(&p[1]) && (30..=50).contains(&p[2])).count();
+    assert!(marked > 20, "the torn edge is ringed in red ({marked} pixels of the mark's colour)");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[cfg(feature = "gui")]
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = text.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &c)| n | (u32::from(value(c)) << (18 - 6 * i)));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}

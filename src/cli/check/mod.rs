@@ -195,7 +195,8 @@ fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Ve
 fn thumbnail_drawer(thumbnails: bool) -> Box<dyn Fn(&mut run::Loaded) + Sync> {
     #[cfg(feature = "gui")]
     if thumbnails {
-        return Box::new(thumbnail::draw);
+        let drawer = thumbnail::Thumbnails::default();
+        return Box::new(move |loaded| drawer.draw(loaded));
     }
     let _ = thumbnails;
     Box::new(|_| {})

@@ -1,9 +1,10 @@
 //! `--thumbnails`: each loaded character drawn headless (lavapipe works) at the moment of its worst finding
 //! that has one (the worst clip frame), otherwise in the bind pose, with the finding marked: the stretched edge
 //! or the vertex ringed in red, a bone's joint marked. Stretch findings are shaded by stretch, others
-//! textured. Each worker thread keeps one GPU context and renderer for all its characters.
+//! textured. GPU contexts are made once per worker and reused ([`Thumbnails`]).
 
-use std::cell::RefCell;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::{Mat4, Vec3};
 
@@ -29,34 +30,48 @@ struct Gpu {
     _context: GpuContext,
 }
 
-thread_local! {
-    /// One per worker thread, made on its first character; `None` inside when no adapter could be made (the
-    /// reason is printed once per thread).
-    static GPU: RefCell<Option<Option<Gpu>>> = const { RefCell::new(None) };
+/// GPU contexts shared by the workers: each character borrows one (made when none is free) and gives it back,
+/// so there are at most as many as workers, and they are dropped with this, on the thread that made the run
+/// (not in thread-local destructors, where wgpu's own thread-locals may be gone already).
+#[derive(Default)]
+pub struct Thumbnails {
+    free: Mutex<Vec<Gpu>>,
+    /// Set once no GPU context could be made (said once).
+    unavailable: AtomicBool,
 }
 
-/// Draws `loaded` into its report's `thumbnail`; a failure is printed and leaves it without one.
-pub fn draw(loaded: &mut Loaded) {
-    GPU.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let gpu = slot.get_or_insert_with(|| match GpuContext::headless() {
-            Ok(context) => {
-                let samples = context.msaa_samples(OFFSCREEN_FORMAT);
-                let renderer = Renderer::new(&context.device, &context.queue, OFFSCREEN_FORMAT, samples);
-                let target = OffscreenTarget::new(&context.device, SIZE.0, SIZE.1, samples);
-                Some(Gpu { renderer, target, _context: context })
-            }
-            Err(e) => {
-                eprintln!("warning: no thumbnails: {e}");
-                None
-            }
-        });
-        let Some(gpu) = gpu.as_mut() else { return };
-        match render(gpu, &loaded.asset, &loaded.report.findings) {
+impl Thumbnails {
+    /// Draws `loaded` into its report's `thumbnail`; a failure is printed and leaves it without one.
+    pub fn draw(&self, loaded: &mut Loaded) {
+        if self.unavailable.load(Ordering::Relaxed) {
+            return;
+        }
+        let free = self.free.lock().ok().and_then(|mut f| f.pop());
+        let mut gpu = match free {
+            Some(gpu) => gpu,
+            None => match GpuContext::headless() {
+                Ok(context) => {
+                    let samples = context.msaa_samples(OFFSCREEN_FORMAT);
+                    let renderer = Renderer::new(&context.device, &context.queue, OFFSCREEN_FORMAT, samples);
+                    let target = OffscreenTarget::new(&context.device, SIZE.0, SIZE.1, samples);
+                    Gpu { renderer, target, _context: context }
+                }
+                Err(e) => {
+                    if !self.unavailable.swap(true, Ordering::Relaxed) {
+                        eprintln!("warning: no thumbnails: {e}");
+                    }
+                    return;
+                }
+            },
+        };
+        match render(&mut gpu, &loaded.asset, &loaded.report.findings) {
             Ok(png) => loaded.report.thumbnail = Some(png),
             Err(e) => eprintln!("warning: {}: no thumbnail: {e}", loaded.report.name),
         }
-    });
+        if let Ok(mut f) = self.free.lock() {
+            f.push(gpu);
+        }
+    }
 }
 
 fn render(gpu: &mut Gpu, asset: &Asset, findings: &[CheckFinding]) -> Result<Vec<u8>, String> {
@@ -93,6 +108,8 @@ fn render(gpu: &mut Gpu, asset: &Asset, findings: &[CheckFinding]) -> Result<Vec
 /// Rings what the finding is about, in the pose drawn.
 fn mark(scene: &mut Scene<'_>, asset: &Asset, finding: &CheckFinding, radius: f32) {
     let palette = scene.posed.pose.palette.clone();
+    // The overlay is in the viewer's frame; the mesh and pose in the file's.
+    let to_viewer = asset.axes.to_viewer;
     let skinned = |mesh: usize, vertex: usize| -> Option<Vec3> {
         let m = asset.meshes.get(mesh)?;
         let p = *m.positions.get(vertex)?;
@@ -106,7 +123,7 @@ fn mark(scene: &mut Scene<'_>, asset: &Asset, finding: &CheckFinding, radius: f3
                 total += *w;
             }
         }
-        Some(if total > 0.0 { out / total } else { p })
+        Some(to_viewer.transform_point3(if total > 0.0 { out / total } else { p }))
     };
     let overlay = &mut scene.frame.overlay;
     let ring = radius * 0.06;
@@ -122,7 +139,7 @@ fn mark(scene: &mut Scene<'_>, asset: &Asset, finding: &CheckFinding, radius: f3
         Some(Subject::Vertex { mesh, index }) => points.extend(skinned(mesh, index)),
         Some(Subject::Bone(b)) => {
             if let Some(joint) = scene.posed.pose.to_root.get(b) {
-                points.push(joint.w_axis.truncate());
+                points.push(to_viewer.transform_point3(joint.w_axis.truncate()));
             }
         }
         _ => {}
