@@ -5,6 +5,9 @@
 //!
 //! Memory stays bounded: `--jobs` workers each take the next character, load it, check it and keep only its
 //! findings, so at most `--jobs` characters are in memory at once (the walk reads only model scripts).
+//! Each mesh and animation file is read once: by the one character it belongs to. Two exceptions, both small
+//! files or rare: a model script's `$include`s are read when grouping and again when the script loads (the
+//! script itself is read once, its bytes kept), and a file that two scripts name is loaded by each.
 //!
 //! Exit codes: 0 when no finding is at the `--fail-on` level or worse; 1 when some are; 2 when the command
 //! could not run as asked (a path that does not exist, a report file that cannot be written, bad arguments).
