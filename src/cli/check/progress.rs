@@ -18,7 +18,7 @@ impl Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(files as u64);
             let style = indicatif::ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files, eta {eta} {msg}",
+                "{spinner} [{elapsed_precise}] [{bar:30}] {pos}/{len} files, eta {eta} {wide_msg}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             bar.set_style(style);
