@@ -283,6 +283,43 @@ fn browser_renders(page: &Path, names: &BTreeSet<&str>) {
         assert!(dom.contains(&format!("<td>{kind}</td>")), "{kind} listed");
     }
     assert_eq!(dom.matches("class=\"character has-error\"").count(), 3, "three rows flagged with errors");
+
+    // Sorting: the page opened sorted by name, then by errors (most first), lists its rows in that order.
+    let order = |hash: &str| -> Vec<String> {
+        let out = Command::new(chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}#{hash}", page.display()))
+            .output()
+            .expect("run chromium");
+        let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+        dom.split("<summary>").skip(1).map(|s| s[..s.find("</summary>").unwrap()].to_owned()).collect()
+    };
+    let mut by_name: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    by_name.sort();
+    let sorted: Vec<String> = order("sort=name").iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(sorted, by_name);
+    let descending: Vec<String> = order("sort=-name").iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(descending, by_name.iter().rev().cloned().collect::<Vec<_>>());
+    let by_errors = order("sort=-error");
+    assert_eq!(by_errors.len(), 6);
+    let with_errors: BTreeSet<&str> = by_errors[..3].iter().map(String::as_str).collect();
+    assert_eq!(with_errors, BTreeSet::from(["crab_ref.smd", "half.smd", "knight.mdl"]), "{by_errors:?}");
+}
+
+#[test]
+fn one_job_or_two_give_the_same_report() {
+    let root = temp_dir("jobs");
+    defect_tree(&root.join("tree"));
+    let tree = root.join("tree");
+    let report = |jobs: &str| {
+        let path = root.join(format!("jobs{jobs}.json"));
+        bonescope(&["check", tree.to_str().unwrap(), "--jobs", jobs, "--json", path.to_str().unwrap()]);
+        std::fs::read_to_string(&path).unwrap()
+    };
+    assert_eq!(report("1"), report("2"), "the report does not depend on which worker checked what");
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `--html FILE`: one self-contained page (inline CSS and script, no network, thumbnails as `data:` URIs) with
-//! a row per character, columns sortable by a click on their heading, a filter, and each character's findings
+//! a row per character, columns sortable by a click on their heading (or from the link: `#sort=error`,
+//! `#sort=-error` for descending), a filter, and each character's findings
 //! in a `<details>` that opens under its name. The page's script builds the rows from the report's JSON
 //! (embedded in the page, the same document `--json` writes), so the page and the JSON never disagree.
 
@@ -208,6 +209,13 @@ const SCRIPT: &str = r##"<script>
     });
   });
   applyFilter();
+  // A link can open the page sorted: report.html#sort=error (descending: #sort=-error), keys as data-key.
+  var wanted = /sort=(-?)([a-z]+)/.exec(location.hash);
+  var heading = wanted && document.querySelector('#characters th[data-key="' + wanted[2] + '"]');
+  if (heading) {
+    heading.setAttribute("aria-sort", wanted[1] ? "ascending" : "descending");
+    heading.click();
+  }
   document.body.setAttribute("data-rendered", String(rows.length));
 })();
 </script>
