@@ -31,6 +31,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Print the evaluated pose: per bone local SRT, to-root, offset and skinning matrices.
     Pose(cli::pose::PoseArgs),
+    /// Check every character under folders: rig diagnostics on every clip, a summary, JSON and HTML reports,
+    /// and an exit code for CI.
+    Check(cli::check::CheckArgs),
     /// Export the model, skeleton and clips as binary glTF 2.0 (.glb).
     Export(cli::export::ExportArgs),
     /// Render a file headless to PNG (or a clip to a PNG sequence or an animated GIF).
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => ExitCode::from(cli::info::run(&args) as u8),
         Some(Command::Pose(args)) => report(cli::pose::run(&args)),
         Some(Command::Export(args)) => report(cli::export::run(&args)),
+        Some(Command::Check(args)) => ExitCode::from(cli::check::run(&args) as u8),
         #[cfg(feature = "gui")]
         Some(Command::Render(args)) => report(cli::render::run(&args)),
         #[cfg(feature = "gui")]

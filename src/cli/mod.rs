@@ -1,5 +1,7 @@
-//! The command line: `bonescope [FILES…]` opens the viewer; subcommands do batch work on files.
+//! The command line: `bonescope [FILES…]` opens the viewer; subcommands do batch work on files (`check` on whole
+//! folder trees).
 
+pub mod check;
 pub mod export;
 pub mod info;
 pub mod morph_args;

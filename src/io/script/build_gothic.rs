@@ -14,7 +14,7 @@
 //! `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::cut::{Cut, cut_clip, cut_vertex_frame_times, event_keys, reverse_clip};
 use super::files::AscIndex;
@@ -26,8 +26,8 @@ use crate::io::ase::{corner_map, remap_frame};
 use crate::io::{LoadError, LoadOptions};
 use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
-    Asset, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame,
-    Warning,
+    Asset, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptLanguage, ScriptSequence, SequenceKind,
+    VertexFrame, Warning,
 };
 
 pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
@@ -49,28 +49,27 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
     };
 
     let mut jobs: Vec<Job> = Vec::new();
-    let skeleton_job = match &skeleton {
-        Some((name, _, line)) => match index.find(name) {
-            Some(path) => Some(job_of(path, DEFAULT_FPS, &mut jobs)),
-            None => return Err(not_found(if mms { "morphRef" } else { "meshAndTree" }, name, *line)),
-        },
-        None => None,
+    let skeleton_path = resolve_paths(&mut script, skeleton.as_ref(), &index);
+    let skeleton_job = match (&skeleton, skeleton_path) {
+        (Some(_), Some(path)) => Some(job_of(&path, DEFAULT_FPS, &mut jobs)),
+        (Some((name, _, line)), None) => {
+            return Err(not_found(if mms { "morphRef" } else { "meshAndTree" }, name, *line));
+        }
+        (None, _) => None,
     };
     let mut body_jobs: Vec<Vec<usize>> = Vec::new();
     for group in &mut script.body_groups {
         let mut row = Vec::new();
         for choice in &mut group.choices {
-            let Some(path) = index.find(&choice.name) else {
+            let Some(path) = &choice.path else {
                 return Err(not_found(&group.name, &choice.name, choice.line));
             };
-            choice.path = Some(path.clone());
             row.push(job_of(path, DEFAULT_FPS, &mut jobs));
         }
         body_jobs.push(row);
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
     for seq in &mut script.sequences {
-        seq.paths = seq.files.iter().map(|f| index.find(f).cloned()).collect();
         sequence_jobs.push(seq.paths.first().cloned().flatten().map(|p| job_of(&p, DEFAULT_FPS, &mut jobs)));
     }
     let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
@@ -176,6 +175,23 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
     character.warnings = warnings;
     character.model_script = Some(Box::new(script));
     Ok(character)
+}
+
+/// Finds every file the script names in `index`: each body choice's `path` and each sequence's `paths` (`None`
+/// where not found); returns the skeleton's (`meshAndTree` / `morphRef`) file. Loading and [`super::plan`] both
+/// read them from here.
+pub(super) fn resolve_paths(
+    script: &mut ModelScript,
+    skeleton: Option<&(String, bool, usize)>,
+    index: &AscIndex,
+) -> Option<PathBuf> {
+    for choice in script.body_groups.iter_mut().flat_map(|g| g.choices.iter_mut()) {
+        choice.path = index.find(&choice.name).cloned();
+    }
+    for seq in &mut script.sequences {
+        seq.paths = seq.files.iter().map(|f| index.find(f).cloned()).collect();
+    }
+    skeleton.and_then(|(name, _, _)| index.find(name).cloned())
 }
 
 fn kind_word(seq: &ScriptSequence) -> &'static str {
@@ -395,7 +411,7 @@ fn add_head_morphs(head: &mut Mesh, clip: &mut Clip, frames: Vec<HeadFrame>) {
 fn resolve_aliases(
     sequences: &mut [ScriptSequence],
     built: &mut [Option<Clip>],
-    files: &[std::path::PathBuf],
+    files: &[PathBuf],
     warnings: &mut Vec<Warning>,
 ) {
     let by_name: HashMap<String, usize> =

@@ -16,7 +16,7 @@ use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
 use crate::io::textures::find_texture;
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, ClipScript, Format, Warning};
+use crate::scene::{Asset, ClipScript, Format, ModelScript, Warning};
 
 /// Extensions tried for a file named without one (studiomdl reads SMD).
 const MESH_EXTENSIONS: [&str; 1] = ["smd"];
@@ -25,16 +25,17 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     let ParsedQc { mut script, cd, mut warnings } = parsed;
 
     // Resolve every file first, then load them all at once.
+    resolve_paths(&mut script, &cd, dirs);
     let mut jobs: Vec<Job> = Vec::new();
     let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
     for group in &mut script.body_groups {
         let mut row = Vec::new();
         for choice in &mut group.choices {
-            if choice.name.eq_ignore_ascii_case("blank") {
+            if is_blank(&choice.name) {
                 row.push(None);
                 continue;
             }
-            let Some(path) = dirs.find_with_extensions(&cd, &choice.name, &MESH_EXTENSIONS) else {
+            let Some(path) = choice.path.clone() else {
                 return Err(error_at(
                     &script.files,
                     choice.file,
@@ -49,14 +50,12 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 )
                 .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
             };
-            choice.path = Some(path.clone());
             row.push(Some(job_of(&path, opts.default_fps, &mut jobs)));
         }
         body_jobs.push(row);
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
     for seq in &mut script.sequences {
-        seq.paths = seq.files.iter().map(|f| dirs.find_with_extensions(&cd, f, &MESH_EXTENSIONS)).collect();
         let first = seq.paths.first().cloned().flatten();
         sequence_jobs.push(first.map(|p| job_of(&p, seq.fps, &mut jobs)));
     }
@@ -185,6 +184,24 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     character.warnings = warnings;
     character.model_script = Some(Box::new(script));
     Ok(character)
+}
+
+/// A `blank` body choice names no file (studiomdl's empty choice).
+pub(super) fn is_blank(name: &str) -> bool {
+    name.eq_ignore_ascii_case("blank")
+}
+
+/// Finds every file the script names, relative to `cd`: each body choice's `path` (left `None` for `blank`
+/// and for files not found) and each sequence's `paths`. Loading and [`super::plan`] both read them from here.
+pub(super) fn resolve_paths(script: &mut ModelScript, cd: &Path, dirs: &mut DirCache) {
+    for choice in script.body_groups.iter_mut().flat_map(|g| g.choices.iter_mut()) {
+        if !is_blank(&choice.name) {
+            choice.path = dirs.find_with_extensions(cd, &choice.name, &MESH_EXTENSIONS);
+        }
+    }
+    for seq in &mut script.sequences {
+        seq.paths = seq.files.iter().map(|f| dirs.find_with_extensions(cd, f, &MESH_EXTENSIONS)).collect();
+    }
 }
 
 fn file_label(path: &Path) -> String {

@@ -11,7 +11,8 @@
 //!
 //! Broken scripts give one [`LoadError`] naming the script (or the included file), the line and the problem;
 //! a missing animation is a warning on its sequence, so everything that did load stays usable. This module
-//! reads files through the other loaders (`smd`, `ase`) and changes nothing in them.
+//! reads files through the other loaders (`smd`, `ase`) and changes nothing in them. [`plan`] lists the files a
+//! script names without loading them.
 
 mod build_gothic;
 mod build_qc;
@@ -21,6 +22,7 @@ mod lex;
 mod load;
 mod mds;
 mod merge;
+mod plan;
 mod qc;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +30,7 @@ use std::path::{Path, PathBuf};
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, Clip, Format, Skeleton, Warning, normalize_bone_name};
 
+pub use plan::{NamedFile, NamedRole, ScriptPlan, plan};
 pub use qc::MAX_INCLUDE_DEPTH;
 
 /// True for the formats this module loads.

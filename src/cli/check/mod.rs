@@ -1,0 +1,206 @@
+//! `bonescope check PATH…`: rig QA for a whole asset tree. The paths are walked and their files grouped into
+//! characters (`walk`), each character loaded, bound and checked on a pool of `--jobs` threads (`run`), and
+//! the findings summed up as text (`text`), and on request as JSON (`json`) and a self-contained HTML page
+//! (`html`), with thumbnails drawn headless (`thumbnail`, with the `gui` feature).
+//!
+//! Memory stays bounded: `--jobs` workers each take the next character, load it, check it and keep only its
+//! findings, so at most `--jobs` characters are in memory at once (the walk reads only model scripts).
+//! Each mesh and animation file is read once: by the one character it belongs to. Two exceptions, both small
+//! files or rare: a model script's `$include`s are read when grouping and again when the script loads (the
+//! script itself is read once, its bytes kept), and a file that two scripts name is loaded by each.
+//!
+//! Exit codes: 0 when no finding is at the `--fail-on` level or worse; 1 when some are; 2 when the command
+//! could not run as asked (a path that does not exist, a report file that cannot be written, bad arguments).
+
+mod html;
+mod json;
+mod progress;
+mod report;
+mod run;
+mod text;
+#[cfg(feature = "gui")]
+mod thumbnail;
+mod walk;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use bonescope::anim::diagnostics::{DiagnoseOptions, Severity};
+
+use report::{CharacterReport, Report};
+
+/// Exit code when findings at the `--fail-on` level exist.
+pub const EXIT_FINDINGS: i32 = 1;
+/// Exit code when the check could not run as asked.
+pub const EXIT_USAGE: i32 = 2;
+
+/// The least severe finding that fails the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Any error (a file that does not load, a missing file, a tearing clip, a broken bind pose, …).
+    Error,
+    /// Any error or warning.
+    Warning,
+    /// Any finding at all.
+    Info,
+    /// Never: report only.
+    Never,
+}
+
+impl FailOn {
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Error => "error",
+            FailOn::Warning => "warning",
+            FailOn::Info => "info",
+            FailOn::Never => "never",
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Folders (walked) and files to check.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Write every finding with its location as JSON (schema: docs/check-json.md).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a self-contained HTML report: a row per character, sortable, findings expandable.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Exit with 1 when findings at this level or worse exist.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Characters checked at once (and held in memory at once); all cores by default.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Draw each character headless at its worst clip frame, the finding ringed, into the HTML report.
+    #[arg(long)]
+    pub thumbnails: bool,
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &CheckArgs) -> i32 {
+    let started = Instant::now();
+    let tree = walk::group(&args.paths);
+    for missing in &tree.missing_roots {
+        eprintln!("error: {}: no such file or folder", missing.display());
+    }
+    if !tree.missing_roots.is_empty() {
+        return EXIT_USAGE;
+    }
+    if args.thumbnails && !cfg!(feature = "gui") {
+        eprintln!("error: --thumbnails needs a build with the `gui` feature (headless rendering)");
+        return EXIT_USAGE;
+    }
+    if args.thumbnails && args.html.is_none() {
+        eprintln!("note: --thumbnails are drawn into the HTML report; give --html FILE to see them");
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    eprintln!("grouping: {}", walk::GROUPING_RULE);
+    eprintln!(
+        "{} file(s) in {} group(s) under {}; checking with {jobs} job(s)",
+        tree.files,
+        tree.units.len(),
+        args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    let (files, other_files) = (tree.files, tree.other_files);
+    let characters = match check_all(tree.units, jobs, args.thumbnails) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let report = Report { roots: args.paths.clone(), files, other_files, characters, elapsed: started.elapsed() };
+    super::emit(&text::summary(&report, args.fail_on));
+    let mut code = match args.fail_on.severity() {
+        Some(level) if report.counts().at_least(level) > 0 => EXIT_FINDINGS,
+        _ => 0,
+    };
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&json::document(&report, args.fail_on)).unwrap_or_default();
+        code = write_report(path, &text, "JSON").map_or(EXIT_USAGE, |()| code);
+    }
+    if let Some(path) = &args.html {
+        code = write_report(path, &html::page(&report, args.fail_on), "HTML").map_or(EXIT_USAGE, |()| code);
+    }
+    code
+}
+
+fn write_report(path: &std::path::Path, text: &str, what: &str) -> Result<(), ()> {
+    match std::fs::write(path, text) {
+        Ok(()) => {
+            eprintln!("{what} report: {}", path.display());
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: cannot write the {what} report {}: {e}", path.display());
+            Err(())
+        }
+    }
+}
+
+/// Checks every unit with `jobs` workers. Each worker takes the next unit and runs it on a rayon pool of
+/// `jobs` threads (loaders parallelise inside a character); because units are handed out by the workers, not
+/// by the pool, a pool thread waiting inside one character never starts another, and at most `jobs` are held
+/// at once. Reports come back in the walk's order.
+fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Vec<CharacterReport>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("check-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start {jobs} worker threads: {e}"))?;
+    let total_files: usize = units.iter().map(walk::Unit::file_count).sum();
+    let progress = progress::Progress::new(units.len(), total_files);
+    let count = units.len();
+    let queue: Mutex<std::vec::IntoIter<(usize, walk::Unit)>> =
+        Mutex::new(units.into_iter().enumerate().collect::<Vec<_>>().into_iter());
+    let results: Mutex<Vec<(usize, Vec<CharacterReport>)>> = Mutex::new(Vec::with_capacity(count));
+    let options = DiagnoseOptions::default();
+    let draw = thumbnail_drawer(thumbnails);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(count.max(1)) {
+            scope.spawn(|| {
+                // The lock is taken and released inside the closure: a `while let` scrutinee's temporaries
+                // (the guard) would otherwise live through the body and serialise the workers.
+                let next_unit = || queue.lock().ok().and_then(|mut q| q.next());
+                while let Some((index, unit)) = next_unit() {
+                    let label = unit.label();
+                    let files = unit.file_count();
+                    let reports = pool.install(|| run::check_unit(unit, &options, &*draw));
+                    progress.done(&label, files, &reports);
+                    if let Ok(mut r) = results.lock() {
+                        r.push((index, reports));
+                    }
+                }
+            });
+        }
+    });
+    progress.finish();
+    let mut results = results.into_inner().map_err(|_| "a worker thread failed".to_owned())?;
+    results.sort_by_key(|(i, _)| *i);
+    Ok(results.into_iter().flat_map(|(_, r)| r).collect())
+}
+
+/// What is done with each loaded character after its findings are in: with `--thumbnails`, a render.
+fn thumbnail_drawer(thumbnails: bool) -> Box<dyn Fn(&mut run::Loaded) + Sync> {
+    #[cfg(feature = "gui")]
+    if thumbnails {
+        let drawer = thumbnail::Thumbnails::default();
+        return Box::new(move |loaded| drawer.draw(loaded));
+    }
+    let _ = thumbnails;
+    Box::new(|_| {})
+}

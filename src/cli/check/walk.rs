@@ -1,0 +1,197 @@
+//! Walking the paths given and grouping their files into characters before anything is loaded: model scripts
+//! are read (they are small) and the files they name found with `io::script::plan`; every other mesh or
+//! animation file is grouped with the others of its folder. Only scripts are read here; meshes and animations
+//! are read once each, later, by the character they belong to.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use bonescope::io::script::{self, ScriptPlan};
+use bonescope::io::{self, LoadError};
+use bonescope::scene::Format;
+
+/// How files become characters, as the command prints it.
+pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character with every file it names; the \
+other meshes and animations are grouped by folder: each reference mesh (a file with triangles) with every \
+animation of its folder, bound by bone name; a folder of animations without a mesh is checked against the first \
+animation's skeleton; a file that does not load is reported on its own";
+
+/// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
+const MODEL_EXTENSIONS: [&str; 7] = ["smd", "vta", "psk", "pskx", "psa", "ase", "asc"];
+
+/// Folders below a root are followed this deep at most (and symbolic links to folders not at all, so a link
+/// loop cannot make the walk endless).
+const MAX_DEPTH: usize = 64;
+
+/// One piece of work: a character's files, loaded and checked together.
+#[derive(Debug)]
+pub enum Unit {
+    /// A model script, its bytes (read once, here) and what it names.
+    Script { path: PathBuf, format: Format, bytes: Vec<u8>, plan: Result<ScriptPlan, LoadError> },
+    /// The files of one folder that no script names.
+    Folder { dir: PathBuf, files: Vec<PathBuf> },
+    /// A script that could not be read.
+    Unreadable { path: PathBuf, error: LoadError },
+}
+
+impl Unit {
+    /// Files it will read (for the progress count).
+    pub fn file_count(&self) -> usize {
+        match self {
+            Unit::Script { plan: Ok(plan), .. } => 1 + plan.found().len(),
+            Unit::Script { .. } | Unit::Unreadable { .. } => 1,
+            Unit::Folder { files, .. } => files.len(),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            Unit::Script { path, .. } | Unit::Unreadable { path, .. } => path.display().to_string(),
+            Unit::Folder { dir, .. } => format!("{}/", dir.display()),
+        }
+    }
+}
+
+/// The grouped tree.
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub units: Vec<Unit>,
+    /// Scripts, meshes and animations found.
+    pub files: usize,
+    /// Other files (textures, includes, notes), left alone.
+    pub other_files: usize,
+    /// Paths given that do not exist.
+    pub missing_roots: Vec<PathBuf>,
+}
+
+/// Walks `roots` (folders, or single files) and groups what they hold.
+pub fn group(roots: &[PathBuf]) -> Tree {
+    let mut scripts: Vec<PathBuf> = Vec::new();
+    let mut models: Vec<PathBuf> = Vec::new();
+    let mut tree = Tree::default();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    for root in roots {
+        match std::fs::metadata(root) {
+            Ok(meta) if meta.is_dir() => {
+                walk(root, 0, &mut |path| sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen))
+            }
+            Ok(_) => {
+                // A file named on the command line is looked at whatever its extension.
+                if seen.insert(normalize(root)) {
+                    tree.files += 1;
+                    match script_format(root) {
+                        Some(_) => scripts.push(root.clone()),
+                        None => models.push(root.clone()),
+                    }
+                }
+            }
+            Err(_) => tree.missing_roots.push(root.clone()),
+        }
+    }
+    let mut claimed: HashSet<PathBuf> = HashSet::new();
+    for path in scripts {
+        let unit = read_script(&path);
+        if let Unit::Script { plan: Ok(plan), .. } = &unit {
+            claimed.extend(plan.found().into_iter().map(normalize));
+        }
+        tree.units.push(unit);
+    }
+    let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for path in models.into_iter().filter(|p| !claimed.contains(&normalize(p))) {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        folders.entry(dir).or_default().push(path);
+    }
+    tree.units.extend(folders.into_iter().map(|(dir, files)| Unit::Folder { dir, files }));
+    tree
+}
+
+fn sort_file(
+    path: PathBuf,
+    scripts: &mut Vec<PathBuf>,
+    models: &mut Vec<PathBuf>,
+    tree: &mut Tree,
+    seen: &mut HashSet<PathBuf>,
+) {
+    if !seen.insert(normalize(&path)) {
+        return;
+    }
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    if script_format(&path).is_some() {
+        tree.files += 1;
+        scripts.push(path);
+    } else if MODEL_EXTENSIONS.contains(&extension.as_str()) {
+        tree.files += 1;
+        models.push(path);
+    } else {
+        tree.other_files += 1;
+    }
+}
+
+fn script_format(path: &Path) -> Option<Format> {
+    path.extension().and_then(|e| e.to_str()).and_then(script::format_from_extension)
+}
+
+/// Reads a script and finds the files it names.
+fn read_script(path: &Path) -> Unit {
+    let read = io::check_file(path)
+        .and_then(|_| std::fs::read(path).map_err(|e| LoadError::io("cannot read", &e)))
+        .and_then(|bytes| io::detect_file_format(&bytes, path).map(|format| (bytes, format)));
+    match read {
+        Ok((bytes, format)) if script::is_script_format(format) => {
+            let plan = script::plan(format, &bytes, path);
+            Unit::Script { path: path.to_path_buf(), format, bytes, plan }
+        }
+        Ok((_, format)) => Unit::Unreadable {
+            path: path.to_path_buf(),
+            error: LoadError::whole_file(format!("named as a model script but holds {}", format.name())).in_file(path),
+        },
+        Err(error) => Unit::Unreadable { path: path.to_path_buf(), error: error.in_file(path) },
+    }
+}
+
+/// Every regular file below `dir`, in sorted order (so runs and reports are repeatable).
+fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(PathBuf)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> =
+        entries.flatten().filter_map(|e| e.file_type().ok().map(|t| (e.path(), t))).collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
+            walk(&path, depth + 1, visit);
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            visit(path);
+        }
+    }
+}
+
+/// A path with `.` dropped and `..` applied, for comparing the paths a walk finds with those a script names
+/// (the file system is not asked: no link is resolved).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !matches!(out.components().next_back(), Some(Component::Normal(_))) || !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_drops_dots() {
+        assert_eq!(normalize(Path::new("./a/b/../c.smd")), PathBuf::from("a/c.smd"));
+        assert_eq!(normalize(Path::new("../x/./y")), PathBuf::from("../x/y"));
+    }
+}

@@ -1,0 +1,155 @@
+//! What a model script names, without loading it: the script's own files (the script and its `$include`s)
+//! and every mesh and animation file, found the way loading finds them ([`super::build_qc::resolve_paths`],
+//! [`super::build_gothic::resolve_paths`]) or reported as not found with the script line naming it.
+//!
+//! For tools that look at a whole tree before loading anything (`bonescope check` groups files into
+//! characters with it): only the script text is read, never the files it names.
+
+use std::path::{Path, PathBuf};
+
+use super::build_gothic;
+use super::build_qc::{self, is_blank};
+use super::files::{AscIndex, DirCache};
+use super::{lex, mds, qc};
+use crate::io::LoadError;
+use crate::scene::{Format, ModelScript};
+
+/// What a named file is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NamedRole {
+    /// A mesh (QC `$body` / `$model` choice, MDS `registerMesh`, the MMS `morphRef`) or the skeleton
+    /// (`meshAndTree`): the character does not load without it.
+    Mesh,
+    /// An animation (`$sequence`, `ani`, `morphAni`): without it only that sequence is missing.
+    Animation,
+}
+
+/// A file a script names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedFile {
+    /// The name as the script writes it.
+    pub name: String,
+    pub role: NamedRole,
+    /// Where it was found; `None` when it was not.
+    pub path: Option<PathBuf>,
+    /// The script file naming it (the script or an included file) and the line.
+    pub script_file: PathBuf,
+    pub line: usize,
+}
+
+/// The files of one model script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptPlan {
+    pub format: Format,
+    /// The script and the files it includes, in the order read.
+    pub script_files: Vec<PathBuf>,
+    /// Every mesh and animation file named, in script order; a file named twice is listed twice.
+    pub named: Vec<NamedFile>,
+}
+
+impl ScriptPlan {
+    /// The named files that were found, each once.
+    pub fn found(&self) -> Vec<&Path> {
+        let mut out: Vec<&Path> = Vec::new();
+        for path in self.named.iter().filter_map(|n| n.path.as_deref()) {
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+        out
+    }
+}
+
+/// Parses the script at `path` (its bytes given) and finds the files it names. Errors are the script's syntax
+/// errors, as loading would report them.
+pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, LoadError> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let text = lex::decode(bytes);
+    let in_file = |e: LoadError| match e.file {
+        Some(_) => e,
+        None => e.in_file(path),
+    };
+    match format {
+        Format::Qc => {
+            let mut dirs = DirCache::default();
+            let mut parsed = qc::parse(&text, Some(path), &dir, &mut dirs).map_err(in_file)?;
+            build_qc::resolve_paths(&mut parsed.script, &parsed.cd, &mut dirs);
+            Ok(collect(format, &parsed.script, None))
+        }
+        Format::Mds | Format::Mms => {
+            let mut parsed = mds::parse(&text).map_err(in_file)?;
+            parsed.script.files.push(path.to_path_buf());
+            let index = AscIndex::build(&dir);
+            let skeleton_path = build_gothic::resolve_paths(&mut parsed.script, parsed.skeleton.as_ref(), &index);
+            let skeleton = parsed.skeleton.as_ref().map(|(name, _, line)| NamedFile {
+                name: name.clone(),
+                role: NamedRole::Mesh,
+                path: skeleton_path,
+                script_file: path.to_path_buf(),
+                line: *line,
+            });
+            Ok(collect(format, &parsed.script, skeleton))
+        }
+        _ => Err(LoadError::whole_file(format!("{} is not a model script format", format.name())).in_file(path)),
+    }
+}
+
+fn collect(format: Format, script: &ModelScript, skeleton: Option<NamedFile>) -> ScriptPlan {
+    let script_file = |file: usize| script.files.get(file).or(script.files.first()).cloned().unwrap_or_default();
+    let mut named: Vec<NamedFile> = skeleton.into_iter().collect();
+    for group in &script.body_groups {
+        for choice in group.choices.iter().filter(|c| !is_blank(&c.name)) {
+            named.push(NamedFile {
+                name: choice.name.clone(),
+                role: NamedRole::Mesh,
+                path: choice.path.clone(),
+                script_file: script_file(choice.file),
+                line: choice.line,
+            });
+        }
+    }
+    for seq in &script.sequences {
+        for (name, path) in seq.files.iter().zip(&seq.paths) {
+            named.push(NamedFile {
+                name: name.clone(),
+                role: NamedRole::Animation,
+                path: path.clone(),
+                script_file: script_file(seq.file),
+                line: seq.line,
+            });
+        }
+    }
+    ScriptPlan { format, script_files: script.files.clone(), named }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_qc_plan_lists_found_and_missing_files_with_their_lines() {
+        let dir = std::env::temp_dir().join(format!("bonescope-script-plan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("body.smd"), b"version 1\n").unwrap();
+        std::fs::write(dir.join("walk.smd"), b"version 1\n").unwrap();
+        let qc =
+            b"$modelname \"a.mdl\"\n$body \"studio\" \"body\"\n$sequence walk \"walk\" fps 30\n$sequence run \"run\"\n";
+        let path = dir.join("a.qc");
+        let plan = plan(Format::Qc, qc, &path).unwrap();
+        assert_eq!(plan.script_files, vec![path.clone()]);
+        let summary: Vec<(&str, NamedRole, bool, usize)> =
+            plan.named.iter().map(|n| (n.name.as_str(), n.role, n.path.is_some(), n.line)).collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("body", NamedRole::Mesh, true, 2),
+                ("walk", NamedRole::Animation, true, 3),
+                ("run", NamedRole::Animation, false, 4)
+            ]
+        );
+        assert_eq!(plan.found(), vec![dir.join("body.smd").as_path(), dir.join("walk.smd").as_path()]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,460 @@
+//! `bonescope check` on a generated tree with known defects — a clip that tears, a missing texture, a track for
+//! a bone the skeleton lacks, a truncated file, a QC naming a file that is not there — next to clean
+//! characters: exactly those findings come out in the text summary, the JSON and the HTML page (rendered by a
+//! real headless browser when Debian's `chromium` is installed), and the exit code follows `--fail-on`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bonescope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bonescope")).args(args).output().expect("run bonescope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bonescope-check-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const BONES: [(&str, i32); 3] = [("root", -1), ("mid", 0), ("tip", 1)];
+
+fn nodes(extra: &[&str]) -> String {
+    let mut s = String::from("version 1\nnodes\n");
+    for (i, (name, parent)) in BONES.iter().enumerate() {
+        let _ = writeln!(s, "{i} \"{name}\" {parent}");
+    }
+    for (k, name) in extra.iter().enumerate() {
+        let _ = writeln!(s, "{} \"{name}\" -1", BONES.len() + k);
+    }
+    s.push_str("end\n");
+    s
+}
+
+/// A reference SMD: a strip of quads up the Y axis, 10 units per bone, each row weighted to the bone at its
+/// height, the material named `texture`.
+fn reference(texture: &str) -> String {
+    let mut s = nodes(&[]);
+    s.push_str("skeleton\ntime 0\n0 0 0 0 0 0 0\n1 0 10 0 0 0 0\n2 0 10 0 0 0 0\nend\ntriangles\n");
+    let rows = 6;
+    let corner = |s: &mut String, x: usize, y: usize| {
+        let bone = (y * 10 / 20).min(2);
+        let (fx, fy) = (x as f32 * 4.0, y as f32 * 5.0);
+        let _ = writeln!(
+            s,
+            "{bone} {fx:.3} {fy:.3} 0.000 0 0 1 {:.3} {:.3} 1 {bone} 1.0",
+            x as f32,
+            y as f32 / rows as f32
+        );
+    };
+    for y in 0..rows {
+        for x in 0..2 {
+            for tri in [[(x, y), (x + 1, y), (x + 1, y + 1)], [(x, y), (x + 1, y + 1), (x, y + 1)]] {
+                let _ = writeln!(s, "{texture}");
+                for (cx, cy) in tri {
+                    corner(&mut s, cx, cy);
+                }
+            }
+        }
+    }
+    s.push_str("end\n");
+    s
+}
+
+/// An animation SMD of `frames` frames: the mid bone sways; `tip_at(frame)` is the tip's height above mid.
+/// `extra` bones (not in the reference) are keyed too.
+fn animation(frames: usize, tip_at: impl Fn(usize) -> f32, extra: &[&str]) -> String {
+    let mut s = nodes(extra);
+    s.push_str("skeleton\n");
+    for f in 0..frames {
+        let sway = (f as f32 * 0.3).sin() * 0.2;
+        let _ = writeln!(s, "time {f}\n0 0 0 0 0 0 0\n1 0 10 0 0 0 {sway:.4}\n2 0 {:.3} 0 0 0 0", tip_at(f));
+        for k in 0..extra.len() {
+            let _ = writeln!(s, "{} 0 0 0 0 0 0", BONES.len() + k);
+        }
+    }
+    s.push_str("end\n");
+    s
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The tree: two clean characters (one of them from a QC), and one defect per folder.
+fn defect_tree(root: &Path) {
+    let steady = |_| 10.0;
+    // Clean: a reference, its texture, two animations.
+    write(&root.join("clean/hero_ref.smd"), &reference("hero.bmp"));
+    write(&root.join("clean/hero.bmp"), "BM");
+    write(&root.join("clean/walk.smd"), &animation(12, steady, &[]));
+    write(&root.join("clean/run.smd"), &animation(8, steady, &[]));
+    // A torn clip: the tip flies off 1,000 units at frames 5 and 6.
+    write(&root.join("torn/crab_ref.smd"), &reference("crab.bmp"));
+    write(&root.join("torn/crab.bmp"), "BM");
+    write(&root.join("torn/idle.smd"), &animation(10, steady, &[]));
+    write(&root.join("torn/explode.smd"), &animation(10, |f| if f == 5 || f == 6 { 1000.0 } else { 10.0 }, &[]));
+    // A texture that is not there.
+    write(&root.join("untextured/ghoul_ref.smd"), &reference("ghoul_skin.bmp"));
+    write(&root.join("untextured/ghoul_idle.smd"), &animation(5, steady, &[]));
+    // A track for a bone the skeleton does not have.
+    write(&root.join("unmatched/imp_ref.smd"), &reference("imp.bmp"));
+    write(&root.join("unmatched/imp.bmp"), "BM");
+    write(&root.join("unmatched/imp_wave.smd"), &animation(6, steady, &["Tail"]));
+    // A file cut off in the middle of a triangle.
+    let full = reference("x.bmp");
+    let cut = full.find("triangles").unwrap() + 120;
+    write(&root.join("broken/half.smd"), &full[..cut]);
+    // A QC: its mesh and one animation are there, the other animation is not; a clean QC beside it.
+    write(&root.join("scripted/body.smd"), &reference("knight.bmp"));
+    write(&root.join("scripted/knight.bmp"), "BM");
+    write(&root.join("scripted/idle.smd"), &animation(10, steady, &[]));
+    write(
+        &root.join("scripted/knight.qc"),
+        "$modelname \"knight.mdl\"\n$body \"studio\" \"body\"\n$sequence idle \"idle\" fps 30 loop\n$sequence attack \"attack\" fps 30\n",
+    );
+    // Files check leaves alone.
+    write(&root.join("notes.txt"), "not a model");
+}
+
+/// The (character, severity, kind) of every error and warning in a JSON report. (Infos are the worst stretch
+/// of each clip, reported for every clip, and checked separately.)
+fn finding_set(json: &Value) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    for c in json["characters"].as_array().unwrap() {
+        for f in c["findings"].as_array().unwrap().iter().filter(|f| f["severity"] != "info") {
+            out.insert((
+                c["name"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
+                f["kind"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    out
+}
+
+fn expected() -> BTreeSet<(String, String, String)> {
+    [
+        ("crab_ref.smd", "error", "clip_stretch"),
+        ("ghoul_ref.smd", "warning", "missing_texture"),
+        ("imp_ref.smd", "warning", "unmatched_track"),
+        ("half.smd", "error", "load_error"),
+        ("knight.mdl", "error", "missing_file"),
+    ]
+    .into_iter()
+    .map(|(a, b, c)| (a.to_owned(), b.to_owned(), c.to_owned()))
+    .collect()
+}
+
+#[test]
+fn a_tree_with_known_defects_gives_exactly_those_findings() {
+    let root = temp_dir("defects");
+    defect_tree(&root.join("tree"));
+    let json_path = root.join("report.json");
+    let html_path = root.join("report.html");
+    let tree = root.join("tree");
+    let (code, out, err) = bonescope(&[
+        "check",
+        tree.to_str().unwrap(),
+        "--json",
+        json_path.to_str().unwrap(),
+        "--html",
+        html_path.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, 1, "errors fail the default --fail-on error\n{out}\n{err}");
+    assert!(err.contains("grouping: a model script"), "the grouping rule is printed: {err}");
+
+    // JSON: the characters, and exactly the planted findings with their locations.
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(json["schema"], "bonescope-check");
+    assert_eq!(json["version"], 1);
+    let names: BTreeSet<&str> =
+        json["characters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    let want: BTreeSet<&str> =
+        ["hero_ref.smd", "crab_ref.smd", "ghoul_ref.smd", "imp_ref.smd", "half.smd", "knight.mdl"].into();
+    assert_eq!(names, want);
+    assert_eq!(finding_set(&json), expected(), "{}", serde_json::to_string_pretty(&json["characters"]).unwrap());
+    assert_eq!(json["summary"]["characters"], 6);
+    assert_eq!(json["summary"]["files"], 14, "13 SMDs and the QC");
+    assert_eq!(json["summary"]["other_files"], 5, "4 textures and the notes");
+    assert_eq!(json["summary"]["findings"]["error"], 3);
+    assert_eq!(json["summary"]["findings"]["warning"], 2);
+    // Each clip's worst stretch is an info when it is harmless: walk, run, idle (torn), ghoul_idle, imp_wave,
+    // idle (knight); the torn clip's is the error.
+    assert_eq!(json["summary"]["findings"]["info"], 6);
+    assert_eq!(json["summary"]["by_kind"]["clip_stretch"], serde_json::json!({"error": 1, "warning": 0, "info": 6}));
+
+    let character =
+        |name: &str| json["characters"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
+    let first = |name: &str| character(name)["findings"][0].clone();
+    let torn = first("crab_ref.smd");
+    assert!(torn["file"].as_str().unwrap().ends_with("explode.smd"), "{torn}");
+    assert_eq!(torn["clip"], "explode");
+    assert!(matches!(torn["frame"].as_u64(), Some(5 | 6)), "{torn}");
+    assert_eq!(torn["bone"], "tip");
+    assert!(torn["value"].as_f64().unwrap() > 10.0);
+    let track = first("imp_ref.smd");
+    assert_eq!(track["bone"], "Tail");
+    assert_eq!(track["clip"], "imp_wave");
+    assert!(track["file"].as_str().unwrap().ends_with("imp_wave.smd"));
+    let texture = first("ghoul_ref.smd");
+    assert!(texture["message"].as_str().unwrap().contains("ghoul_skin.bmp"));
+    assert!(texture["file"].as_str().unwrap().ends_with("ghoul_ref.smd"));
+    let broken = first("half.smd");
+    assert!(broken["line"].as_u64().is_some(), "a load error says where: {broken}");
+    assert_eq!(character("half.smd")["loaded"], false);
+    let missing = first("knight.mdl");
+    assert!(missing["file"].as_str().unwrap().ends_with("knight.qc"));
+    assert_eq!(missing["line"], 4);
+    assert!(missing["message"].as_str().unwrap().contains("\"attack\""));
+    let knight = character("knight.mdl");
+    assert_eq!(knight["grouping"], "script");
+    assert_eq!(knight["files"].as_array().unwrap().len(), 3, "the QC, its mesh and its one animation");
+    assert_eq!(knight["clips"], serde_json::json!(["idle"]));
+    let hero = character("hero_ref.smd");
+    assert_eq!(hero["files"].as_array().unwrap().len(), 3);
+    assert_eq!(hero["bones"], 3);
+    assert!(hero["findings"].as_array().unwrap().iter().all(|f| f["severity"] == "info"));
+
+    // Text: the summary table and the worst findings with their places.
+    assert!(out.contains("checked 6 characters (5 loaded) from 14 files"), "{out}");
+    assert!(out.contains("findings: 3 errors, 2 warnings, 6 infos"), "{out}");
+    for kind in ["clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
+        assert!(out.lines().any(|l| l.trim_start().starts_with(kind)), "{kind} in the table: {out}");
+    }
+    assert!(out.contains("clip \"explode\""), "{out}");
+    assert!(out.contains("bone \"tip\""), "{out}");
+    assert!(out.contains("knight.qc:4"), "{out}");
+    assert!(out.contains("FAIL: 3 findings at --fail-on error"), "{out}");
+
+    // HTML: self-contained, with every character and finding in its data.
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(!html.contains("http://") && !html.contains("https://"), "no network references");
+    for name in &want {
+        assert!(html.contains(name), "{name} in the page");
+    }
+    browser_renders(&html_path, &want);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Opens the page in headless chromium and checks the rows and findings its script built.
+fn browser_renders(page: &Path, names: &BTreeSet<&str>) {
+    let Some(chromium) = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+    else {
+        eprintln!("skipped the browser check: chromium is not installed (scripts/install-system-deps.sh installs it)");
+        return;
+    };
+    let profile = page.with_file_name("chromium-profile");
+    let out = Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        dom.contains("data-rendered=\"6\""),
+        "the page's script ran and built 6 rows: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(dom.matches("<tr class=\"character ").count(), 6, "one row per character");
+    assert_eq!(dom.matches("<tr class=\"finding\"").count(), 11, "one line per finding (5 problems, 6 infos)");
+    for name in names {
+        assert!(dom.contains(&format!("<summary>{name}</summary>")), "{name} has its row");
+    }
+    for kind in ["clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
+        assert!(dom.contains(&format!("<td>{kind}</td>")), "{kind} listed");
+    }
+    assert_eq!(dom.matches("class=\"character has-error\"").count(), 3, "three rows flagged with errors");
+
+    // Sorting: the page opened sorted by name, then by errors (most first), lists its rows in that order.
+    let order = |hash: &str| -> Vec<String> {
+        let out = Command::new(chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}#{hash}", page.display()))
+            .output()
+            .expect("run chromium");
+        let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+        dom.split("<summary>").skip(1).map(|s| s[..s.find("</summary>").unwrap()].to_owned()).collect()
+    };
+    let mut by_name: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    by_name.sort();
+    let sorted: Vec<String> = order("sort=name").iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(sorted, by_name);
+    let descending: Vec<String> = order("sort=-name").iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(descending, by_name.iter().rev().cloned().collect::<Vec<_>>());
+    let by_errors = order("sort=-error");
+    assert_eq!(by_errors.len(), 6);
+    let with_errors: BTreeSet<&str> = by_errors[..3].iter().map(String::as_str).collect();
+    assert_eq!(with_errors, BTreeSet::from(["crab_ref.smd", "half.smd", "knight.mdl"]), "{by_errors:?}");
+}
+
+#[test]
+fn one_job_or_two_give_the_same_report() {
+    let root = temp_dir("jobs");
+    defect_tree(&root.join("tree"));
+    let tree = root.join("tree");
+    let report = |jobs: &str| {
+        let path = root.join(format!("jobs{jobs}.json"));
+        bonescope(&["check", tree.to_str().unwrap(), "--jobs", jobs, "--json", path.to_str().unwrap()]);
+        std::fs::read_to_string(&path).unwrap()
+    };
+    assert_eq!(report("1"), report("2"), "the report does not depend on which worker checked what");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn fail_on_sets_the_exit_code() {
+    let root = temp_dir("fail-on");
+    let steady = |_| 10.0;
+    // Only a warning (a missing texture) in this tree.
+    write(&root.join("a/ghoul_ref.smd"), &reference("nothere.bmp"));
+    write(&root.join("a/idle.smd"), &animation(4, steady, &[]));
+    let path = root.to_str().unwrap();
+    assert_eq!(bonescope(&["check", path]).0, 0, "no error: --fail-on error passes");
+    assert_eq!(bonescope(&["check", path, "--fail-on", "warning"]).0, 1, "a warning fails --fail-on warning");
+    assert_eq!(bonescope(&["check", path, "--fail-on", "never"]).0, 0);
+    // A clean tree passes --fail-on warning; --fail-on info fails on anything, even a clip's harmless worst
+    // stretch (an info for every clip).
+    let clean = temp_dir("fail-on-clean");
+    write(&clean.join("a/hero_ref.smd"), &reference("hero.bmp"));
+    write(&clean.join("a/hero.bmp"), "BM");
+    write(&clean.join("a/idle.smd"), &animation(4, steady, &[]));
+    let (code, out, _) = bonescope(&["check", clean.to_str().unwrap(), "--fail-on", "warning"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("OK: no findings at --fail-on warning"), "{out}");
+    let (code, out, _) = bonescope(&["check", clean.to_str().unwrap(), "--fail-on", "info"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL: 1 finding at --fail-on info"), "{out}");
+    // A path that does not exist is a usage error.
+    assert_eq!(bonescope(&["check", root.join("nowhere").to_str().unwrap()]).0, 2);
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&clean);
+}
+
+#[test]
+fn the_corpus_scripts_are_characters_that_load() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = temp_dir("corpus");
+    let json_path = dir.join("corpus.json");
+    let qc = corpus.join("qc");
+    let mds = corpus.join("mds");
+    let (code, out, err) = bonescope(&[
+        "check",
+        qc.to_str().unwrap(),
+        mds.to_str().unwrap(),
+        "--json",
+        json_path.to_str().unwrap(),
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let characters = json["characters"].as_array().unwrap();
+    let names: Vec<&str> = characters.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    for want in ["headcrab.mdl", "Bloodfly", "HUM_HEAD_FATBALD"] {
+        assert!(names.iter().any(|n| n.eq_ignore_ascii_case(want)), "{want} among {names:?}");
+    }
+    assert_eq!(characters.len(), 3, "each script is one character and claims its files: {names:?}");
+    for c in characters {
+        assert_eq!(c["loaded"], true, "{}", c["name"]);
+        assert_eq!(c["grouping"], "script");
+        for f in c["findings"].as_array().unwrap() {
+            assert!(!["load_error", "bind_error"].contains(&f["kind"].as_str().unwrap()), "{f}");
+        }
+    }
+    // The corpus holds part of the Gothic kit: the head's viseme animation is not in it, and that is said.
+    let missing: Vec<String> = characters
+        .iter()
+        .flat_map(|c| c["findings"].as_array().unwrap().iter().filter(|f| f["kind"] == "missing_file"))
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(missing, ["the script names animation \"HUM_HEAD_FATBALD_VISEME.ASC\", which is not there"]);
+    let headcrab =
+        characters.iter().find(|c| c["name"].as_str().unwrap().eq_ignore_ascii_case("headcrab.mdl")).unwrap();
+    assert_eq!(headcrab["files"].as_array().unwrap().len(), 26, "the QC, its include, the reference and 23 animations");
+    assert_eq!(headcrab["clips"].as_array().unwrap().len(), 23);
+    assert_eq!(json["summary"]["files"], 49, "every SMD, ASC and script of the two folders, each in one character");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--thumbnails`: every character that loaded gets a picture in the page (drawn headless on lavapipe), the file
+/// that did not load none; the torn character is drawn at its tearing frame with the edge ringed in red.
+#[cfg(feature = "gui")]
+#[test]
+fn thumbnails_are_embedded_for_loaded_characters() {
+    let root = temp_dir("thumbnails");
+    defect_tree(&root.join("tree"));
+    let html_path = root.join("report.html");
+    let (code, out, err) = bonescope(&[
+        "check",
+        root.join("tree").to_str().unwrap(),
+        "--html",
+        html_path.to_str().unwrap(),
+        "--thumbnails",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html.find("<script type=\"application/json\" id=\"report\">").unwrap();
+    let json_text = &html[start..];
+    let json_text = &json_text[json_text.find('>').unwrap() + 1..json_text.find("</script>").unwrap()];
+    let json: Value = serde_json::from_str(&json_text.replace("<\\/", "</")).unwrap();
+    for c in json["characters"].as_array().unwrap() {
+        let thumbnail = c["thumbnail"].as_str();
+        if c["loaded"] == true {
+            let uri = thumbnail.unwrap_or_else(|| panic!("{} has a thumbnail", c["name"]));
+            assert!(uri.starts_with("data:image/png;base64,"));
+        } else {
+            assert!(thumbnail.is_none(), "{} did not load: no picture", c["name"]);
+        }
+    }
+    let crab = json["characters"].as_array().unwrap().iter().find(|c| c["name"] == "crab_ref.smd").unwrap();
+    let png = decode_base64(crab["thumbnail"].as_str().unwrap().trim_start_matches("data:image/png;base64,"));
+    let image = image::load_from_memory(&png).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (256, 192));
+    // The mark's colour (255, 40, 40), drawn on top of everything; the stretch shading's reds are other shades.
+    let marked =
+        image.pixels().filter(|p| p[0] >= 245 && (30..=50).contains(&p[1]) && (30..=50).contains(&p[2])).count();
+    assert!(marked > 20, "the torn edge is ringed in red ({marked} pixels of the mark's colour)");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[cfg(feature = "gui")]
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = text.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &c)| n | (u32::from(value(c)) << (18 - 6 * i)));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
