@@ -254,6 +254,23 @@ pub fn decode_name(bytes: &[u8]) -> String {
     }
 }
 
+/// A decimal number for property tests: an optional minus, `int_digits` digits, and a fraction of
+/// `frac_digits` digits when given, the digits drawn from `digit_bits`.
+#[cfg(test)]
+pub(crate) fn decimal_text(int_digits: usize, frac_digits: Option<usize>, negative: bool, digit_bits: u64) -> String {
+    let digit = |k: usize| char::from(b'0' + ((digit_bits >> (k % 60)) % 10) as u8);
+    let mut text = String::new();
+    if negative {
+        text.push('-');
+    }
+    text.extend((0..int_digits).map(digit));
+    if let Some(f) = frac_digits {
+        text.push('.');
+        text.extend((0..f).map(|k| digit(k + 20)));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,16 +376,7 @@ mod tests {
             digit_bits in 0u64..u64::MAX,
             tail in "([ \\t\\n{}:#][0-9a-z ]{0,9})?|[a-df-z][0-9a-df-z]{0,8}",
         ) {
-            let digit = |k: usize| char::from(b'0' + ((digit_bits >> (k % 60)) % 10) as u8);
-            let mut text = String::new();
-            if negative {
-                text.push('-');
-            }
-            text.extend((0..int_digits).map(digit));
-            if let Some(f) = frac_digits {
-                text.push('.');
-                text.extend((0..f).map(|k| digit(k + 20)));
-            }
+            let mut text = decimal_text(int_digits, frac_digits, negative, digit_bits);
             let number_len = text.len();
             let expected = text.parse::<f32>().ok();
             text.push_str(&tail);

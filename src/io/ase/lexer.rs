@@ -548,16 +548,7 @@ mod tests {
         ) {
             // At least one digit: an empty number would read the word after it.
             let int_digits = if int_digits + frac_digits.unwrap_or(0) == 0 { 1 } else { int_digits };
-            let digit = |k: usize| char::from(b'0' + ((seed >> (k % 60)) % 10) as u8);
-            let mut text = String::new();
-            if negative {
-                text.push('-');
-            }
-            text.extend((0..int_digits).map(digit));
-            if let Some(f) = frac_digits {
-                text.push('.');
-                text.extend((0..f).map(|k| digit(k + 20)));
-            }
+            let mut text = crate::io::text::decimal_text(int_digits, frac_digits, negative, seed);
             let number_len = text.len();
             let parses = text.parse::<f32>().ok();
             text.push_str(&tail);
