@@ -271,7 +271,7 @@ impl eframe::App for ViewerApp {
         }
         let root_before = self.root_position();
         self.view.player.evaluate(&mut self.view.pose);
-        if self.state.follow_root
+        if (self.state.follow_root || self.view.follow_clip_root)
             && let (Some(before), Some(after)) = (root_before, self.root_position())
         {
             // The camera keeps its offset from the root: the character stays where it is on screen.

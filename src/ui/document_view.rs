@@ -43,6 +43,9 @@ pub struct DocumentView {
     /// The choice shown of each body group of the model script, and the meshes the others hide.
     pub body_choices: Vec<usize>,
     pub hidden_meshes: Vec<usize>,
+    /// The focus clip moves its root far (root motion): the camera follows the root as with View › Follow
+    /// the root, for this clip.
+    pub follow_clip_root: bool,
     /// The callbacks fired lately (at most [`LOG_LIMIT`]), and how many fired in all.
     pub log: VecDeque<Fired>,
     pub fired_total: u64,
@@ -68,6 +71,7 @@ impl DocumentView {
             picked_vertex: None,
             body_choices: Vec::new(),
             hidden_meshes: Vec::new(),
+            follow_clip_root: false,
             log: VecDeque::new(),
             fired_total: 0,
             generation: 0,
@@ -323,29 +327,43 @@ impl ViewerApp {
 
     /// Where the root bone is now (viewer frame), for "follow the root".
     pub(super) fn root_position(&self) -> Option<glam::Vec3> {
-        let root = self.view.doc.asset.skeleton.parents.iter().position(Option::is_none)?;
-        let m = self.view.pose.to_root.get(root)?;
-        Some(self.view.doc.asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
+        root_of(&self.view.doc.asset, &self.view.pose.to_root)
     }
 
+    /// Frames the focus clip: every pose it takes, sampled. A clip that carries the character far from where it
+    /// starts (a run with root motion) would leave it a speck at one end of its path, so such a clip is framed
+    /// in place (each pose moved back to where the root is now) and the camera follows its root.
     pub(super) fn frame_clip(&mut self) {
         let asset = &self.view.doc.asset;
-        let mut b = posed_bounds(&self.view.doc.asset, &self.view.pose.palette, &self.view.pose.to_root);
-        // Following the root, the camera moves with the character: frame the pose, not the path it runs along.
+        let now = posed_bounds(asset, &self.view.pose.palette, &self.view.pose.to_root);
+        let root_now = root_of(asset, &self.view.pose.to_root);
+        let (mut path, mut in_place) = (now, now);
         let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c));
-        if let Some(clip) = clip.filter(|_| !self.state.follow_root) {
+        if let Some(clip) = clip {
             const SAMPLES: usize = 12;
             for i in 0..=SAMPLES {
                 let t = clip.duration * i as f32 / SAMPLES as f32;
                 let pose = Pose::from_clip(&asset.skeleton, clip, t);
                 let pb = posed_bounds(asset, &pose.palette, &pose.to_root);
-                if !pb.is_empty() {
-                    b.add(pb.min);
-                    b.add(pb.max);
+                if pb.is_empty() {
+                    continue;
                 }
+                path.add(pb.min);
+                path.add(pb.max);
+                let back = match (root_now, root_of(asset, &pose.to_root)) {
+                    (Some(a), Some(b)) => a - b,
+                    _ => glam::Vec3::ZERO,
+                };
+                in_place.add(pb.min + back);
+                in_place.add(pb.max + back);
             }
         }
-        self.frame_pose_box(b);
+        let travels = !in_place.is_empty() && path.radius() > 2.0 * in_place.radius();
+        self.view.follow_clip_root = travels;
+        if travels && !self.state.follow_root {
+            self.notify("The clip carries the character along: the camera follows its root".to_owned());
+        }
+        self.frame_pose_box(if travels || self.state.follow_root { in_place } else { path });
     }
 
     /// Frames `pose_box` (what poses cover) together with the recordings on screen (hands, head); the bind pose
@@ -405,4 +423,11 @@ mod tests {
         vta.format = Some(Format::Vta);
         assert!(drop_binds(&model(), &[&vta]));
     }
+}
+
+/// The first root bone's position in the viewer frame, in the pose `to_root`.
+fn root_of(asset: &Asset, to_root: &[glam::Mat4]) -> Option<glam::Vec3> {
+    let root = asset.skeleton.parents.iter().position(Option::is_none)?;
+    let m = to_root.get(root)?;
+    Some(asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
 }
