@@ -389,6 +389,13 @@ pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
     doc.has_model_file() && !dropped.is_empty() && dropped.iter().all(|a| crate::io::binds_to_model(a))
 }
 
+/// The first root bone's position in the viewer frame, in the pose `to_root`.
+fn root_of(asset: &Asset, to_root: &[glam::Mat4]) -> Option<glam::Vec3> {
+    let root = asset.skeleton.parents.iter().position(Option::is_none)?;
+    let m = to_root.get(root)?;
+    Some(asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,11 +430,4 @@ mod tests {
         vta.format = Some(Format::Vta);
         assert!(drop_binds(&model(), &[&vta]));
     }
-}
-
-/// The first root bone's position in the viewer frame, in the pose `to_root`.
-fn root_of(asset: &Asset, to_root: &[glam::Mat4]) -> Option<glam::Vec3> {
-    let root = asset.skeleton.parents.iter().position(Option::is_none)?;
-    let m = to_root.get(root)?;
-    Some(asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
 }
