@@ -882,3 +882,31 @@ proptest::proptest! {
         let _ = io::load_format(format, text.as_bytes(), &opts);
     }
 }
+
+#[test]
+fn an_alias_with_its_own_events_fires_them_at_its_frames() {
+    let dir = temp_dir("mds-alias-events");
+    let anims = dir.join("_work/Data/Anims");
+    write(&anims.join("ASC_BODIES/MONSTER/FLY_BODY.ASC"), &body_asc());
+    write(&anims.join("ASC_ANIMS/FLY/FLY_MOVE_M01.ASC"), &anim_asc(11, 20));
+    let mds = "Model (\"Fly\")\n{\n\tmeshAndTree (\"Fly_Body.asc\")\n\taniEnum\n\t{\n\
+               \t\tani (\"s_Move\" 1 \"s_Move\" 0.0 0.1 M. \"Fly_Move_M01.asc\" F 13 17)\n\
+               \t\taniAlias (\"t_Back\" 1 \"\" 0.1 0.1 M. \"s_Move\" R)\n\t\t{\n\
+               \t\t\t*eventSFX (14 \"WHOOSH\")\n\t\t}\n\t}\n}\n";
+    write(&anims.join("FLY.MDS"), mds);
+    let a = load(&anims.join("FLY.MDS"));
+    // s_Move has no events; its reversed alias has its own: frame 14 is one frame after the first of 13..17,
+    // so three frames from the start when played backwards (4 frames long at 25 fps).
+    assert!(a.clip("s_Move").unwrap().callback_keys.is_empty());
+    let keys: Vec<(f32, Option<i32>, &str, &str)> = a
+        .clip("t_Back")
+        .unwrap()
+        .callback_keys
+        .iter()
+        .map(|k| (k.time, k.frame, k.kind.as_str(), k.data.as_str()))
+        .collect();
+    assert_eq!(keys.len(), 1);
+    assert!((keys[0].0 - 3.0 / 25.0).abs() < 1e-6, "{keys:?}");
+    assert_eq!((keys[0].1, keys[0].2, keys[0].3), (Some(14), "eventSFX", "WHOOSH"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

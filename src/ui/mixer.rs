@@ -174,7 +174,37 @@ pub fn cross_fade_row(ui: &mut egui::Ui, doc: &Document, seconds: f32, clip: &mu
                 cmds.push(Command::CrossFade { clip: *clip, seconds });
             }
         });
+        ani_blends(ui, doc, cmds);
     });
+}
+
+/// A Gothic model script's `aniBlend` entries (names that play no frames of their own but blend into another
+/// animation): picking one cross-fades to the animation it names over its blend-in time, as the game does.
+fn ani_blends(ui: &mut egui::Ui, doc: &Document, cmds: &mut Vec<Command>) {
+    let Some(script) = doc.asset.model_script.as_deref() else { return };
+    let blends: Vec<(&str, usize, f32)> = script
+        .ani_blends
+        .iter()
+        .filter_map(|b| {
+            let clip = doc.asset.clips.iter().position(|c| c.name.eq_ignore_ascii_case(&b.next))?;
+            Some((b.name.as_str(), clip, b.blend_in.max(0.0)))
+        })
+        .collect();
+    if blends.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.menu_button("aniBlend ▾", |ui| {
+        for (name, clip, seconds) in blends {
+            let target = doc.asset.clips.get(clip).map_or("", |c| c.name.as_str());
+            if ui.button(format!("{name} → {target} ({seconds:.2} s)")).clicked() {
+                cmds.push(Command::CrossFade { clip, seconds });
+                ui.close();
+            }
+        }
+    })
+    .response
+    .on_hover_text("The script's aniBlend entries: cross-fade to the animation each names, over its blend-in");
 }
 
 /// The live log of callbacks, newest first.

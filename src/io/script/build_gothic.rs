@@ -26,8 +26,8 @@ use crate::io::ase::{corner_map, remap_frame};
 use crate::io::{LoadError, LoadOptions};
 use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
-    Asset, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptLanguage, ScriptSequence, SequenceKind,
-    VertexFrame, Warning,
+    Asset, CallbackKey, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptEvent, ScriptLanguage,
+    ScriptSequence, SequenceKind, VertexFrame, Warning,
 };
 
 pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
@@ -406,6 +406,23 @@ fn add_head_morphs(head: &mut Mesh, clip: &mut Clip, frames: Vec<HeadFrame>) {
     clip.morph_tracks.extend(tween_tracks(&times, &targets, Some(&head.name)));
 }
 
+/// An alias's own events as callback keys: its frames are the source file's, as in the animation it names, so
+/// frame `f` sits `(f − first) / fps` into the clip, counted from the end when the alias plays the frames
+/// backwards relative to the file.
+fn alias_event_keys(events: &[ScriptEvent], clip: &Clip, info: &ClipScript) -> Vec<CallbackKey> {
+    let fps = if clip.frame_rate > 0.0 { clip.frame_rate } else { 25.0 };
+    let mut keys: Vec<CallbackKey> = events
+        .iter()
+        .map(|e| {
+            let t = ((e.frame.saturating_sub(info.first_frame)) as f32 / fps).clamp(0.0, clip.duration);
+            let t = if info.reversed { clip.duration - t } else { t };
+            CallbackKey::event(t, e.frame, e.kind.clone(), e.text.clone())
+        })
+        .collect();
+    keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+    keys
+}
+
 /// `aniAlias`: the clip of the animation it names (itself possibly an alias, defined before or after it),
 /// renamed, with the alias's next animation and blend times, reversed again for `R`.
 fn resolve_aliases(
@@ -463,6 +480,9 @@ fn resolve_aliases(
             info.blend_in = seq.blend_in;
             info.blend_out = seq.blend_out;
             info.reversed = t_reversed != seq.reversed;
+            if !seq.events.is_empty() {
+                clip.callback_keys = alias_event_keys(&seq.events, &clip, &info);
+            }
             clip.script = Some(Box::new(info));
             seq.first_frame = t_first;
             seq.last_frame = t_last;

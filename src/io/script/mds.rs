@@ -457,7 +457,7 @@ impl<'a> Parser<'_, 'a> {
             Some((name, layer, next, blend_in, blend_out, flags, of))
         })();
         let dir = a.word();
-        let _ = self.events_block(head)?;
+        let events = self.events_block(head)?;
         let Some((name, layer, next, blend_in, blend_out, flags, of)) = parsed else {
             self.warn(
                 head.line,
@@ -472,6 +472,8 @@ impl<'a> Parser<'_, 'a> {
         seq.blend_out = blend_out;
         seq.flags = flags.to_owned();
         seq.reversed = dir.is_some_and(|d| d.eq_ignore_ascii_case("R"));
+        // An alias's own events (its block) are its; without a block it keeps those of the animation it names.
+        seq.events = events;
         self.push_sequence(seq);
         Ok(())
     }
