@@ -144,6 +144,10 @@ pub struct SceneInput<'a> {
     pub recordings: &'a [crate::anim::recording::RecordingPose],
     /// Meshes not drawn (body-group choices not shown).
     pub hidden_meshes: &'a [usize],
+    /// The model script's hitboxes, attachments and boxes, when shown.
+    pub script_shapes: Option<&'a super::script_shapes::ScriptShapes>,
+    /// The displacement the morph-displacement mode shows as full red.
+    pub morph_range: f32,
     pub state: &'a UiState,
     pub camera: &'a OrbitCamera,
     pub selected: Option<usize>,
@@ -162,7 +166,7 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     let state = input.state;
     f.shading = shading_mode(state.shading);
     if state.shading == Shading::MorphDisplacement {
-        f.stretch_range = super::morphs::displacement_range(&input.doc.asset, input.morph_weights);
+        f.stretch_range = input.morph_range;
     }
     f.selected_bone = input.selected;
     f.wireframe = state.overlays.wireframe;
@@ -209,10 +213,8 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
             f.overlay.point(p, size, color, Depth::Tested);
         }
     }
-    if state.overlays.script_shapes {
-        let shapes =
-            super::script_shapes::script_shapes(&input.doc.asset, input.to_root, input.doc.bind_bounds.sizing_radius());
-        for (a, b, color) in shapes.segments {
+    if let Some(shapes) = input.script_shapes {
+        for &(a, b, color) in &shapes.segments {
             f.overlay.line(a, b, color, Depth::OnTop);
         }
     }

@@ -103,6 +103,19 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         b.add(rec.max);
         cache.pose_bounds = Some(b);
     }
+    // Made once per frame, for whichever paths draw them.
+    let script_shapes = input.state.overlays.script_shapes.then(|| {
+        super::script_shapes::script_shapes(
+            &input.doc.asset,
+            &input.pose.to_root,
+            input.doc.bind_bounds.sizing_radius(),
+        )
+    });
+    let morph_range = if input.state.shading == Shading::MorphDisplacement {
+        super::morphs::displacement_range(&input.doc.asset, &input.pose.morph_weights)
+    } else {
+        1.0
+    };
     if let Some(model) = input.gpu_model {
         let ppp = ui.ctx().pixels_per_point();
         let size = [(rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32];
@@ -113,6 +126,8 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             morph_weights: &input.pose.morph_weights,
             recordings: input.recordings,
             hidden_meshes: input.hidden_meshes,
+            script_shapes: script_shapes.as_ref(),
+            morph_range,
             state: input.state,
             camera: input.camera,
             selected: input.selected,
@@ -137,7 +152,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_bind_ghost(&painter, &view_proj, rect, input, cache);
         }
         if input.state.overlays.mesh {
-            draw_mesh(&painter, &view_proj, rect, input, cache, dark);
+            draw_mesh(&painter, &view_proj, rect, input, cache, dark, morph_range);
         }
         if input.state.overlays.bounds
             && let Some(b) = cache.pose_bounds
@@ -151,8 +166,8 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             draw_skeleton(&painter, input, &projected_joints, dark);
         }
     }
-    if input.state.overlays.script_shapes {
-        draw_script_shapes(&painter, &view_proj, rect, input, !gpu);
+    if let Some(shapes) = &script_shapes {
+        draw_script_shapes(&painter, &view_proj, rect, shapes, !gpu);
     }
     if !gpu {
         draw_recordings(&painter, &view_proj, rect, input);
@@ -181,7 +196,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
         asset: &input.doc.asset,
         selected: input.selected,
         dominant,
-        morph_range: super::morphs::displacement_range(&input.doc.asset, &input.pose.morph_weights),
+        morph_range,
     };
     super::legend::draw(ui, corner, &legend);
     rect
@@ -399,6 +414,7 @@ fn draw_mesh(
     input: &ViewInput,
     cache: &mut ViewportCache,
     dark: bool,
+    morph_range: f32,
 ) {
     let asset = &input.doc.asset;
     let to_viewer = asset.axes.to_viewer;
@@ -416,8 +432,7 @@ fn draw_mesh(
     };
     let selected = input.selected.map(|s| s as u16);
     let mut ratios = Vec::new();
-    let layout = crate::anim::MorphLayout::of_meshes(&asset.meshes);
-    let displacement_range = super::morphs::displacement_range(asset, &input.pose.morph_weights);
+    let layout = (shading == Shading::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
     if shading == Shading::Stretch && cache.edges.as_ref().is_none_or(|(g, _)| *g != input.doc.generation) {
         let edges = asset.meshes.iter().map(|m| unique_edges(&m.indices, m.positions.len())).collect();
         cache.edges = Some((input.doc.generation, edges));
@@ -435,13 +450,13 @@ fn draw_mesh(
         {
             vertex_stretch(&mesh.positions, pos, edges, &mut ratios);
         }
-        if shading == Shading::MorphDisplacement {
+        if let Some(layout) = &layout {
             // The same measure as the GPU's: how far the active targets move each vertex before skinning.
             let weights = input.pose.morph_weights.get(layout.mesh_range(mi)).unwrap_or_default();
             let (mut morphed, mut morphed_normals) = (Vec::new(), Vec::new());
             apply_morphs(mesh, weights, &mut morphed, &mut morphed_normals);
             ratios.clear();
-            ratios.extend(morphed.iter().zip(&mesh.positions).map(|(m, p)| m.distance(*p) / displacement_range));
+            ratios.extend(morphed.iter().zip(&mesh.positions).map(|(m, p)| m.distance(*p) / morph_range));
         }
         cache.projected.clear();
         cache.projected.extend(pos.iter().map(|p| project(view_proj, rect, to_viewer.transform_point3(*p))));
@@ -597,12 +612,13 @@ fn draw_grid(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &View
 
 /// The model script's hitboxes, attachments and boxes: the lines where the GPU does not draw them (`lines`),
 /// and the attachments' names either way (text is the painter's).
-fn draw_script_shapes(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput, lines: bool) {
-    let shapes = super::script_shapes::script_shapes(
-        &input.doc.asset,
-        &input.pose.to_root,
-        input.doc.bind_bounds.sizing_radius(),
-    );
+fn draw_script_shapes(
+    painter: &egui::Painter,
+    view_proj: &Mat4,
+    rect: Rect,
+    shapes: &super::script_shapes::ScriptShapes,
+    lines: bool,
+) {
     let color = |c: [u8; 4]| Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
     if lines {
         for (a, b, c) in &shapes.segments {
