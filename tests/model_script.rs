@@ -910,3 +910,50 @@ fn an_alias_with_its_own_events_fires_them_at_its_frames() {
     assert_eq!((keys[0].1, keys[0].2, keys[0].3), (Some(14), "eventSFX", "WHOOSH"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn scale_and_origin_place_meshes_and_sequences_as_studiomdl_does() {
+    let dir = temp_dir("placement");
+    write(&dir.join("reference.smd"), &reference_smd("skin.bmp"));
+    write(&dir.join("walk.smd"), &animation_smd(0, 4));
+    write(
+        &dir.join("m.qc"),
+        "$origin 0 0 5\n$scale 2\n$body studio reference\n$sequence walk walk\n$sequence big walk scale 3\n\
+         $sequence turned walk rotate 90 origin 1 0 0\n$scale 1\n$origin 0 0 0\n$sequence plain walk\n",
+    );
+    let a = load(&dir.join("m.qc"));
+    // The reference triangle (0,0,10), (1,0,10), (0,1,10) is moved by −origin and scaled: (v − (0,0,5)) · 2.
+    let positions = &a.meshes[0].positions;
+    for want in [Vec3::new(0.0, 0.0, 10.0), Vec3::new(2.0, 0.0, 10.0), Vec3::new(0.0, 2.0, 10.0)] {
+        assert!(positions.iter().any(|p| p.abs_diff_eq(want, 1e-5)), "{want} not in {positions:?}");
+    }
+    // The bind pose still reproduces the vertices: offset × to-root is the identity.
+    let to_root = a.skeleton.bind_to_root();
+    for (w, inv) in to_root.iter().zip(&a.skeleton.inverse_bind) {
+        assert!((*inv * *w).abs_diff_eq(glam::Mat4::IDENTITY, 1e-5));
+    }
+    assert!(a.skeleton.bind_local[1].translation.abs_diff_eq(Vec3::new(0.0, 0.0, 20.0), 1e-5), "head bone × 2");
+    // Each sequence is placed by what was in effect where it was written, or by its own options.
+    let root = |clip: &str, frame: f32| {
+        let c = a.clip(clip).unwrap();
+        sample_vec3(&c.track_for("root").unwrap().translation, frame / c.frame_rate).unwrap()
+    };
+    assert!(root("walk", 3.0).abs_diff_eq(Vec3::new(6.0, 0.0, -10.0), 1e-4), "{}", root("walk", 3.0));
+    assert!(root("walk", 0.0).abs_diff_eq(a.skeleton.bind_local[0].translation, 1e-5), "frame 0 is the bind pose");
+    assert!(root("big", 3.0).abs_diff_eq(Vec3::new(9.0, 0.0, -15.0), 1e-4), "{}", root("big", 3.0));
+    // rotate 90, origin (1,0,0), $scale 2: (3 − 1, 0, 0) turned to (0, 2, 0), × 2.
+    assert!(root("turned", 3.0).abs_diff_eq(Vec3::new(0.0, 4.0, 0.0), 1e-4), "{}", root("turned", 3.0));
+    assert!(root("plain", 3.0).abs_diff_eq(Vec3::new(3.0, 0.0, 0.0), 1e-4), "{}", root("plain", 3.0));
+    let head = a.clip("big").unwrap().track_for("head").unwrap();
+    assert!(sample_vec3(&head.translation, 0.0).unwrap().abs_diff_eq(Vec3::new(0.0, 0.0, 30.0), 1e-5));
+    let script = a.model_script.as_deref().unwrap();
+    assert_eq!(script.sequence("plain").unwrap().placement, None);
+    assert_eq!(script.sequence("big").unwrap().placement.unwrap().scale, 3.0);
+
+    // `info` says how each item was placed.
+    let (code, out, err) = bonescope(&["info", dir.join("m.qc").to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("reference (1 mesh) [placed: origin (0, 0, 5), scale 2]"), "{out}");
+    assert!(out.contains("placed: origin (1, 0, 0), scale 2, rotated 90°"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

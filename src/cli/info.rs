@@ -407,6 +407,30 @@ fn print_bind_report(out: &mut String, bound: &Value) {
     let _ = writeln!(out, "    retarget: translations {translations}, root motion {root}");
 }
 
+/// A QC placement as `placed: origin (0, 0, 36), scale 2, rotated 90°`, leaving out what is neutral; `None`
+/// for an unplaced item.
+fn placement_text(placement: &Value) -> Option<String> {
+    let p = placement.as_object()?;
+    let num = |v: Option<&Value>| v.and_then(Value::as_f64).unwrap_or(0.0);
+    let round = |f: f64| (f * 1000.0).round() / 1000.0;
+    let mut parts = Vec::new();
+    let origin: Vec<f64> =
+        p.get("origin").and_then(Value::as_array).map(|a| a.iter().map(|v| num(Some(v))).collect())?;
+    if origin.iter().any(|c| *c != 0.0) {
+        let coords: Vec<String> = origin.iter().map(|c| round(*c).to_string()).collect();
+        parts.push(format!("origin ({})", coords.join(", ")));
+    }
+    let scale = num(p.get("scale"));
+    if scale != 1.0 {
+        parts.push(format!("scale {}", round(scale)));
+    }
+    let angle = num(p.get("rotation_degrees"));
+    if angle != 0.0 {
+        parts.push(format!("rotated {}°", round(angle)));
+    }
+    Some(format!("placed: {}", parts.join(", ")))
+}
+
 /// The model script, compactly: one line per body group, sequence, hitbox and attachment.
 fn print_script(out: &mut String, script: &Value) {
     let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
@@ -423,9 +447,15 @@ fn print_script(out: &mut String, script: &Value) {
     for group in list(&script["body_groups"]) {
         let choices: Vec<String> = list(&group["choices"])
             .iter()
-            .map(|c| match list(&c["meshes"]).len() {
-                0 => s(&c["name"]),
-                n => format!("{} ({n} mesh{})", s(&c["name"]), if n == 1 { "" } else { "es" }),
+            .map(|c| {
+                let meshes = match list(&c["meshes"]).len() {
+                    0 => s(&c["name"]),
+                    n => format!("{} ({n} mesh{})", s(&c["name"]), if n == 1 { "" } else { "es" }),
+                };
+                match placement_text(&c["placement"]) {
+                    Some(placed) => format!("{meshes} [{placed}]"),
+                    None => meshes,
+                }
             })
             .collect();
         let _ = writeln!(out, "  body group \"{}\": {}", s(&group["name"]), choices.join(" | "));
@@ -473,6 +503,9 @@ fn print_script(out: &mut String, script: &Value) {
         }
         for b in list(&q["blends"]) {
             parts.push(format!("blend {} {}…{}", s(&b["control"]), num(&b["start"]), num(&b["end"])));
+        }
+        if let Some(placed) = placement_text(&q["placement"]) {
+            parts.push(placed);
         }
         let events: Vec<String> = list(&q["events"])
             .iter()

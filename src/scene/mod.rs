@@ -40,7 +40,7 @@ pub use recording::*;
 pub use retarget::{Retarget, RootMotion, TranslationMode};
 pub use script::{
     Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, ClipScript, ClipVertexFrames, Hitbox,
-    IgnoredCommand, ModelScript, ModelTag, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
+    IgnoredCommand, ModelScript, ModelTag, Placement, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
 };
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
 pub use vertex_animation::{VERTEX_ANIMATION_CLIP, convert_vertex_animation};

@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use serde::Serialize;
 
 use super::{Bounds, VertexFrame};
@@ -49,9 +49,10 @@ pub struct ModelScript {
     pub name: String,
     /// Folders textures are searched in (QC `$cdtexture`), resolved.
     pub texture_dirs: Vec<PathBuf>,
-    /// QC `$scale` (the SMD data is shown unscaled; this is listed).
+    /// QC `$scale`, the last one written. Each body choice and sequence keeps the value in effect where it was
+    /// read, in its [`Placement`], and is placed by it.
     pub scale: Option<f32>,
-    /// QC `$origin`.
+    /// QC `$origin`, the last one written (see `scale`).
     pub origin: Option<Vec3>,
     /// QC `$bbox`: the bounding box.
     pub bbox: Option<Bounds>,
@@ -141,8 +142,58 @@ pub struct BodyChoice {
     /// Indices into `Asset::meshes` of the meshes this choice shows (empty for `blank`, for a skeleton-only
     /// `meshAndTree … DONT_USE_MESH`, or when the file did not load).
     pub meshes: Vec<usize>,
+    /// QC: how the mesh was placed (the `$origin` and `$scale` in effect, or the choice's own `scale`); `None`
+    /// when it is where the file has it.
+    pub placement: Option<Placement>,
     pub file: usize,
     pub line: usize,
+}
+
+/// Where studiomdl puts a QC mesh or animation: the root bones' positions become `scale · Rz(rotation) · (p −
+/// origin)` and their rotations turn by `Rz(rotation)`; every other bone's translation is multiplied by
+/// `scale` (studiomdl's `adjust_vertex` / `scale_vertex` on the SMD data, and the `rotate`/`$origin` angle on
+/// the root bones). Positions are in the SMD's own Z-up frame. The angle is the one written, relative to
+/// studiomdl's fixed 90° turn to the engine's forward axis, which every model gets and the viewer leaves out.
+/// Hitboxes, attachments and boxes are written in the compiled model's units and are not placed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Placement {
+    pub origin: Vec3,
+    pub scale: f32,
+    /// About the Z axis, in degrees.
+    pub rotation_degrees: f32,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Self { origin: Vec3::ZERO, scale: 1.0, rotation_degrees: 0.0 }
+    }
+}
+
+impl Placement {
+    /// True when it moves nothing.
+    pub fn is_identity(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `None` for the identity, so that unplaced items say nothing.
+    pub fn non_identity(self) -> Option<Self> {
+        (!self.is_identity()).then_some(self)
+    }
+
+    /// The turn about Z.
+    pub fn rotation(&self) -> Quat {
+        Quat::from_rotation_z(self.rotation_degrees.to_radians())
+    }
+
+    /// A root bone's (or a model-space vertex's) position.
+    pub fn place_point(&self, p: Vec3) -> Vec3 {
+        self.rotation() * (p - self.origin) * self.scale
+    }
+
+    /// A model-space offset (a morph delta, a curve tangent): turned and scaled, not moved.
+    pub fn place_offset(&self, v: Vec3) -> Vec3 {
+        self.rotation() * v * self.scale
+    }
 }
 
 /// What kind of script statement defined a sequence.
@@ -230,6 +281,9 @@ pub struct ScriptSequence {
     pub events: Vec<ScriptEvent>,
     /// Options read and not used for viewing, as written (`node 3`, `transition 1 2`, `ikrule …`).
     pub options: Vec<String>,
+    /// QC: how the animation was placed (the `$origin` and `$scale` in effect, or the sequence's own `origin`,
+    /// `scale` and `rotate`); `None` when it plays where the file has it.
+    pub placement: Option<Placement>,
     /// Frames of the clip that was built (0 when none was).
     pub frame_count: u32,
     /// True when a clip of this name was built.
@@ -264,6 +318,7 @@ impl ScriptSequence {
             collision_scale: None,
             events: Vec::new(),
             options: Vec::new(),
+            placement: None,
             frame_count: 0,
             loaded: false,
             problem: None,

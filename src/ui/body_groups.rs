@@ -62,7 +62,7 @@ mod tests {
     use crate::scene::{BodyChoice, BodyGroup, ModelScript, ScriptLanguage};
 
     fn choice(name: &str, meshes: &[usize]) -> BodyChoice {
-        BodyChoice { name: name.into(), path: None, meshes: meshes.to_vec(), file: 0, line: 1 }
+        BodyChoice { name: name.into(), path: None, meshes: meshes.to_vec(), placement: None, file: 0, line: 1 }
     }
 
     #[test]

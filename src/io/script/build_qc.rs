@@ -2,6 +2,9 @@
 //! list, one clip per `$sequence` (named as the sequence, at its `fps`, cut to `frame a b`, events as callback
 //! keys), textures looked up in `$cdtexture` folders.
 //!
+//! Each reference mesh and animation is placed by the `$origin`/`$scale` in effect where the script names it
+//! (`placement`), as studiomdl does when it grabs the file.
+//!
 //! Files are relative to `$cd` (studiomdl: `cd / (name + ".smd")`; the extension is added when the script
 //! leaves it out). A reference mesh that is missing or broken fails the character with an error naming the
 //! script line; an animation that is missing or broken is a warning on its sequence, and the rest loads.
@@ -12,6 +15,7 @@ use super::cut::{Cut, bind_pose_clip, cut_clip, event_keys};
 use super::files::DirCache;
 use super::load::{Job, Loaded, job_of, load_all, take};
 use super::merge::add_part;
+use super::placement::{place_asset, place_clip, place_skeleton};
 use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
 use crate::io::textures::find_texture;
@@ -81,6 +85,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 .with_kind(e.kind)
             })?;
             let mut part = loaded.asset;
+            place_asset(&mut part, &choice.placement.unwrap_or_default());
             find_textures(&mut part, &script.texture_dirs, opts);
             warnings.append(&mut part.warnings);
             let label = file_label(&jobs[job].path);
@@ -120,17 +125,20 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 continue;
             }
         };
+        let placement = seq.placement.unwrap_or_default();
         if character.skeleton.is_empty() {
             warnings
                 .push(Warning::new(at.clone(), "no reference mesh: the skeleton of this sequence's animation is used"));
             character.skeleton = loaded.asset.skeleton.clone();
+            place_skeleton(&mut character.skeleton, &placement);
             character.axes = loaded.asset.axes;
         }
-        let source = match loaded.asset.clips.into_iter().next() {
+        let mut source = match loaded.asset.clips.into_iter().next() {
             Some(c) => c,
             // A reference SMD used as a one-frame animation (studiomdl accepts it).
             None => bind_pose_clip(&loaded.asset.skeleton, &seq.name, seq.fps),
         };
+        place_clip(&mut source, &loaded.asset.skeleton, &placement);
         let mut cut = Cut {
             file_first: loaded.first_frame,
             file_fps: source.frame_rate.max(f32::EPSILON),

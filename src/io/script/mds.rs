@@ -254,7 +254,8 @@ impl<'a> Parser<'_, 'a> {
     }
 
     fn push_choice(&mut self, group: &str, file: &str, line: usize) {
-        let choice = BodyChoice { name: file.to_owned(), path: None, meshes: Vec::new(), file: 0, line };
+        let choice =
+            BodyChoice { name: file.to_owned(), path: None, meshes: Vec::new(), placement: None, file: 0, line };
         match self.script.body_groups.iter_mut().find(|g| g.name == group) {
             Some(g) => g.choices.push(choice),
             None => {

@@ -22,6 +22,7 @@ mod lex;
 mod load;
 mod mds;
 mod merge;
+mod placement;
 mod plan;
 mod qc;
 

@@ -22,7 +22,11 @@
 //!   written. The sequence ends at the end of its line unless a `{` is open: braces may span lines
 //!   (`headcrabbed#1`), and a block may start on the next line (Blender Source Tools' `awaiting_brace`).
 //! - `$hbox group bone minx miny minz maxx maxy maxz`, `$attachment name|index bone x y z …`, `$bbox`,
-//!   `$cbox` (six numbers), `$eyeposition`, `$origin` (three), `$scale`.
+//!   `$cbox` (six numbers), `$eyeposition`.
+//! - `$scale s` and `$origin x y z [angle]` take effect for the bodies and sequences read after them, as in
+//!   studiomdl (which grabs each file when it reads its command): each body choice and sequence records the
+//!   [`Placement`] in effect, which a body's `scale s` or a sequence's `origin x y z`, `scale s` and
+//!   `rotate angle` options override for that one item.
 //! - Every other `$command` is read with its arguments and block and listed as ignored.
 //!
 //! Errors (a `LoadError` with the line, and the file when it is an included one): unbalanced braces, an
@@ -38,8 +42,8 @@ use super::files::DirCache;
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
 use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
-    Activity, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, Hitbox, IgnoredCommand, ModelScript, ScriptEvent,
-    ScriptLanguage, ScriptSequence, SequenceKind, Warning,
+    Activity, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, Hitbox, IgnoredCommand, ModelScript, Placement,
+    ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind, Warning,
 };
 
 /// Deepest `$include` nesting accepted (the script itself is level 0), as studiomdl's scriplib
@@ -71,6 +75,7 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
         dirs,
         open_files: vec![path.map(canonical)],
         animations: HashMap::new(),
+        placement: Placement::default(),
     };
     parser.file(text, 0)?;
     let cd = parser.cd_dir();
@@ -88,6 +93,7 @@ struct NamedAnimation {
     fps: Option<f32>,
     looping: bool,
     frames: Option<(i32, i32)>,
+    placement: Option<Placement>,
 }
 
 struct Parser<'d> {
@@ -100,6 +106,8 @@ struct Parser<'d> {
     /// Canonical paths of the files being read, outermost first (cycle detection); `None` for in-memory data.
     open_files: Vec<Option<PathBuf>>,
     animations: HashMap<String, NamedAnimation>,
+    /// The `$origin` and `$scale` in effect.
+    placement: Placement,
 }
 
 impl Parser<'_> {
@@ -294,12 +302,23 @@ impl Parser<'_> {
                     self.warn(file, line, "`$popd` without a `$pushd`");
                 }
             }
-            "$scale" => match numbers(1) {
-                Some(v) => self.script.scale = Some(v[0]),
-                None => self.warn(file, line, "`$scale` needs a number; ignored"),
+            "$scale" => match numbers(1).filter(|v| v[0].is_finite() && v[0] > 0.0) {
+                Some(v) => {
+                    self.script.scale = Some(v[0]);
+                    self.placement.scale = v[0];
+                }
+                None => self.warn(file, line, "`$scale` needs a positive number; ignored"),
             },
             "$origin" => match numbers(3) {
-                Some(v) => self.script.origin = Some(Vec3::new(v[0], v[1], v[2])),
+                Some(v) => {
+                    let origin = Vec3::new(v[0], v[1], v[2]);
+                    self.script.origin = Some(origin);
+                    self.placement.origin = origin;
+                    // The optional fourth number turns the model about Z (studiomdl: `defaultzrotation`).
+                    if let Some(angle) = args.get(3).and_then(|a| a.parse::<f32>().ok()) {
+                        self.placement.rotation_degrees = angle;
+                    }
+                }
                 None => self.warn(file, line, "`$origin` needs three numbers; ignored"),
             },
             "$eyeposition" => match numbers(3) {
@@ -419,25 +438,36 @@ impl Parser<'_> {
             self.warn(file, head.line, format!("`{}` needs a name and a mesh file; ignored", head.text));
             return Ok(());
         };
-        self.note_mesh_options(&values[2..], file, head.line);
+        let placement = self.mesh_options(&values[2..], file, head.line);
         self.script.body_groups.push(BodyGroup {
             name: (*name).to_owned(),
-            choices: vec![choice(mesh, file, head.line)],
+            choices: vec![choice(mesh, placement, file, head.line)],
             file,
             line: head.line,
         });
         Ok(())
     }
 
-    fn note_mesh_options(&mut self, options: &[&str], file: usize, line: usize) {
-        if !options.is_empty() {
-            self.script.ignored.push(IgnoredCommand {
-                name: "mesh options".to_owned(),
-                args: options.iter().map(|o| (*o).to_owned()).collect(),
-                file,
-                line,
-            });
+    /// A body's options after its file (`reverse`, `scale s`): the scale places the mesh, the rest is listed as
+    /// ignored. Returns the mesh's placement.
+    fn mesh_options(&mut self, options: &[&str], file: usize, line: usize) -> Option<Placement> {
+        let mut placement = self.placement;
+        let mut ignored = Vec::new();
+        let mut words = options.iter();
+        while let Some(word) = words.next() {
+            if word.eq_ignore_ascii_case("scale") {
+                match words.next().and_then(|w| w.parse::<f32>().ok()).filter(|s| s.is_finite() && *s > 0.0) {
+                    Some(scale) => placement.scale = scale,
+                    None => self.warn(file, line, "`scale` after a mesh file needs a positive number; ignored"),
+                }
+            } else {
+                ignored.push((*word).to_owned());
+            }
         }
+        if !ignored.is_empty() {
+            self.script.ignored.push(IgnoredCommand { name: "mesh options".to_owned(), args: ignored, file, line });
+        }
+        placement.non_identity()
     }
 
     fn bodygroup<'a>(&mut self, cur: &mut Cursor<'_, 'a>, head: Token<'a>, file: usize) -> Result<(), LoadError> {
@@ -475,8 +505,8 @@ impl Parser<'_> {
                     let values: Vec<&str> = rest.iter().filter(|r| r.is_value()).map(|r| r.text).collect();
                     match values.first() {
                         Some(mesh) => {
-                            group.choices.push(choice(mesh, file, t.line));
-                            self.note_mesh_options(&values[1..], file, t.line);
+                            let placement = self.mesh_options(&values[1..], file, t.line);
+                            group.choices.push(choice(mesh, placement, file, t.line));
                         }
                         None => self.warn(file, t.line, "`studio` without a mesh file; ignored"),
                     }
@@ -492,6 +522,7 @@ impl Parser<'_> {
                     name: "blank".to_owned(),
                     path: None,
                     meshes: Vec::new(),
+                    placement: None,
                     file,
                     line: t.line,
                 }),
@@ -519,6 +550,7 @@ impl Parser<'_> {
             fps: (explicit_fps || seq.fps != DEFAULT_FPS).then_some(seq.fps),
             looping: seq.looping,
             frames,
+            placement: seq.placement,
         };
         self.animations.insert(seq.name.to_lowercase(), named);
         self.script.ignored.push(IgnoredCommand {
@@ -544,6 +576,10 @@ impl Parser<'_> {
                         seq.fps = fps;
                     }
                     seq.looping |= anim.looping;
+                    // The animation's own `origin`/`scale`/`rotate`, unless the sequence gives its own.
+                    if seq.placement == self.placement.non_identity() {
+                        seq.placement = anim.placement;
+                    }
                     if seq.first_frame.is_none()
                         && let Some((a, b)) = anim.frames
                     {
@@ -582,6 +618,7 @@ impl Parser<'_> {
             return Ok(None);
         };
         let mut seq = ScriptSequence::new(name.text, SequenceKind::Sequence, DEFAULT_FPS, file, head.line);
+        seq.placement = self.placement.non_identity();
         let mut opens: Vec<usize> = Vec::new();
         let mut line = head.line;
         let mut options_started = false;
@@ -727,6 +764,19 @@ impl Parser<'_> {
                 Some(f) => seq.files.push(f.text.to_owned()),
                 None => self.warn(file, tok.line, "`animation` without a file"),
             },
+            "origin" | "scale" | "rotate" => {
+                let mut placement = seq.placement.unwrap_or_default();
+                match (word, num(0), num(1), num(2)) {
+                    ("origin", Some(x), Some(y), Some(z)) => placement.origin = Vec3::new(x, y, z),
+                    ("scale", Some(s), _, _) if s.is_finite() && s > 0.0 => placement.scale = s,
+                    ("rotate", Some(a), _, _) => placement.rotation_degrees = a,
+                    _ => {
+                        self.warn(file, tok.line, format!("`{word}` of \"{}\" needs numbers; ignored", seq.name));
+                        return;
+                    }
+                }
+                seq.placement = placement.non_identity();
+            }
             _ => {
                 let mut text = tok.text.to_owned();
                 for a in args {
@@ -775,8 +825,8 @@ fn push_option_word(seq: &mut ScriptSequence, word: &str) {
     }
 }
 
-fn choice(mesh: &str, file: usize, line: usize) -> BodyChoice {
-    BodyChoice { name: mesh.to_owned(), path: None, meshes: Vec::new(), file, line }
+fn choice(mesh: &str, placement: Option<Placement>, file: usize, line: usize) -> BodyChoice {
+    BodyChoice { name: mesh.to_owned(), path: None, meshes: Vec::new(), placement, file, line }
 }
 
 /// studiomdl's motion controls (`lookup_control`), and the Source additions Blender Source Tools lists.
@@ -913,6 +963,31 @@ mod tests {
         assert_eq!(s.ignored_names(), ["mesh options", "$gamma", "$texturegroup", "$flags"]);
         let flags = s.ignored.iter().find(|c| c.name == "$flags").unwrap();
         assert_eq!(flags.line, 18);
+    }
+
+    #[test]
+    fn scale_and_origin_apply_to_what_follows_and_options_override_them() {
+        let qc = "$body a a_ref\n$scale 2\n$origin 1 2 3 90\n$body b b_ref reverse scale 0.5\n\
+                  $sequence s1 s1\n$sequence s2 s2 origin 0 0 0 scale 4 rotate 45\n$origin 0 0 0 0\n$scale 1\n\
+                  $sequence s3 s3\n$origin x y\n";
+        let p = parse_text(qc).unwrap();
+        let s = &p.script;
+        assert_eq!(s.body_groups[0].choices[0].placement, None, "before any $scale");
+        let b = s.body_groups[1].choices[0].placement.unwrap();
+        assert_eq!((b.origin, b.scale, b.rotation_degrees), (Vec3::new(1.0, 2.0, 3.0), 0.5, 90.0));
+        let s1 = s.sequences[0].placement.unwrap();
+        assert_eq!((s1.origin, s1.scale, s1.rotation_degrees), (Vec3::new(1.0, 2.0, 3.0), 2.0, 90.0));
+        let s2 = s.sequences[1].placement.unwrap();
+        assert_eq!((s2.origin, s2.scale, s2.rotation_degrees), (Vec3::ZERO, 4.0, 45.0));
+        assert!(
+            s.sequences[1].options.is_empty(),
+            "placement options are used, not listed: {:?}",
+            s.sequences[1].options
+        );
+        assert_eq!(s.sequences[2].placement, None);
+        assert_eq!(s.ignored.iter().find(|c| c.name == "mesh options").unwrap().args, ["reverse"]);
+        assert_eq!(p.warnings.len(), 1, "the bad `$origin`: {:?}", p.warnings);
+        assert!(p.warnings[0].message.contains("$origin"));
     }
 
     #[test]
