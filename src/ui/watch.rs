@@ -4,6 +4,11 @@
 //! writing a file in pieces, or an editor writing a temporary file and renaming it over the old one, gives one
 //! change — and the folders holding the files are watched rather than the files themselves, since a file
 //! replaced by a rename is a new file the old watch would not follow.
+//!
+//! Only changes count: inotify also reports every open and every read-only close of a watched file (`notify`
+//! passes them on as `Access` events), so a viewer that took those for changes would reload whenever anything
+//! read the file — its own reload included, an endless loop. A write that finishes (`Access(Close(Write))`) is a
+//! change; other access is not.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -11,15 +16,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use notify_debouncer_full::notify::event::{AccessKind, AccessMode};
+use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 /// How long the files must be quiet before a change is reported.
 pub const DEBOUNCE: Duration = Duration::from_millis(300);
 
 /// Watches a set of files; [`FileWatcher::take_changed`] says whether any changed since it was last asked.
 pub struct FileWatcher {
-    _debouncer: Debouncer<RecommendedWatcher>,
+    _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
     changed: Arc<AtomicBool>,
     /// The paths of the last change, for the notice.
     last: Arc<Mutex<Vec<PathBuf>>>,
@@ -33,9 +39,16 @@ impl FileWatcher {
         let changed = Arc::new(AtomicBool::new(false));
         let last = Arc::new(Mutex::new(Vec::new()));
         let (flag, seen) = (changed.clone(), last.clone());
-        let mut debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| {
+        let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
             let Ok(events) = result else { return };
-            let ours: Vec<PathBuf> = events.into_iter().map(|e| e.path).filter(|p| files.contains(p)).collect();
+            let mut ours: Vec<PathBuf> = events
+                .iter()
+                .filter(|e| is_change(&e.event.kind))
+                .flat_map(|e| e.event.paths.iter())
+                .filter(|p| files.contains(*p))
+                .cloned()
+                .collect();
+            ours.dedup();
             if ours.is_empty() {
                 return;
             }
@@ -48,7 +61,6 @@ impl FileWatcher {
         .map_err(|e| format!("cannot watch the open files for changes: {e}"))?;
         for folder in &folders {
             debouncer
-                .watcher()
                 .watch(folder, RecursiveMode::NonRecursive)
                 .map_err(|e| format!("cannot watch {} for changes: {e}", folder.display()))?;
         }
@@ -61,6 +73,15 @@ impl FileWatcher {
             return None;
         }
         Some(self.last.lock().map(|l| l.clone()).unwrap_or_default())
+    }
+}
+
+/// Whether an event says a file's content may have changed (not merely that it was opened or read).
+fn is_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
     }
 }
 
@@ -107,6 +128,11 @@ mod tests {
         assert!(woken.load(Ordering::SeqCst));
         // Debounced: one report for the burst.
         assert_eq!(wait_for(&watcher, DEBOUNCE * 3), None);
+        // Reading the file (what a reload does) is not a change.
+        for _ in 0..3 {
+            assert!(!std::fs::read(&model).unwrap().is_empty());
+        }
+        assert_eq!(wait_for(&watcher, DEBOUNCE * 4), None, "reads are not changes");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
