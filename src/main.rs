@@ -6,11 +6,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc instead of glibc's malloc: loading a 22.5 MB ASE took 3,759 page faults with glibc and 1,078 with
-/// mimalloc, 8 % of the load on one core (BENCHMARKS.md), for a higher peak memory (34.8 → 57.7 MB).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser, Debug)]
 #[command(name = "bonescope", version, about = "Look inside skinned, animated characters and MRTK recordings")]
 #[command(args_conflicts_with_subcommands = true)]

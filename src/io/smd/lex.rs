@@ -23,6 +23,22 @@ impl<'a> Reader<'a> {
         self.line
     }
 
+    /// Byte offset of the next line.
+    pub(super) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not read yet.
+    pub(super) fn rest(&self) -> &'a [u8] {
+        self.data.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Moves on by `bytes` bytes holding `lines` lines (read elsewhere, e.g. by another thread).
+    pub(super) fn advance(&mut self, bytes: usize, lines: usize) {
+        self.pos = (self.pos + bytes).min(self.data.len());
+        self.line += lines;
+    }
+
     /// The next line that has content after removing a `//` comment and surrounding whitespace.
     #[inline]
     pub(super) fn next_content(&mut self) -> Option<&'a [u8]> {
