@@ -5,7 +5,8 @@
 # the adapter has timestamp queries, GPU time per frame; otherwise "not supported".
 # Usage: scripts/bench-gpu-grid.sh [FRAMES] [N...]      (defaults: 200 frames, N = 10 32 64)
 # Environment: BENCH_DIR (default: a fresh temporary folder), BENCH_SIZE (default 1280x720), CARGO_TARGET_DIR,
-#   BENCH_NO_BUILD=1 (use the binaries already built), WGPU_ADAPTER_NAME / WGPU_BACKEND (adapter choice).
+#   BENCH_PROFILE (release, or dev for a quick check), BENCH_NO_BUILD=1 (use the binaries already built),
+#   WGPU_ADAPTER_NAME / WGPU_BACKEND (adapter choice).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frames=${1:-200}
@@ -15,10 +16,11 @@ grids=("$@")
 work=${BENCH_DIR:-$(mktemp -d)}
 size=${BENCH_SIZE:-1280x720}
 
+profile=${BENCH_PROFILE:-release}
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
-  cargo build --release --bin bonescope --example generate >&2
+  cargo build --profile "$profile" --bin bonescope --example generate >&2
 fi
-out=${CARGO_TARGET_DIR:-target}/release
+out=${CARGO_TARGET_DIR:-target}/$([ "$profile" = dev ] && echo debug || echo "$profile")
 bin=$(realpath "$out/bonescope")
 gen=$(realpath "$out/examples/generate")
 [ -s "$work/character.smd" ] || "$gen" character "$work" 64 10000 2>/dev/null
@@ -46,7 +48,7 @@ PY
 )")
 done
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), adapter: $adapter, $size, $frames frames per run; bonescope $(git rev-parse --short HEAD)"
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), adapter: $adapter, $size, $frames frames per run; bonescope $(git rev-parse --short HEAD) ($profile build)"
 echo
 echo "| grid | instances | model | wall ms/frame, median (p10–p90) | wall frames/s | GPU ms/frame (timestamps), median (p10–p90) | GPU-bound frames/s |"
 echo "|---|---|---|---|---|---|---|"

@@ -223,7 +223,7 @@ impl Rig {
     fn new(bones: usize, vertices: usize) -> Self {
         let limbs = 8;
         let limb_bones = (bones.saturating_sub(bones / 8) / limbs).max(1);
-        let spine = bones.saturating_sub(limbs * limb_bones).max(limbs + 1);
+        let spine = bones.saturating_sub(limbs * limb_bones).max(2);
         let per_bone = (vertices / (spine + limbs * limb_bones)).max(8);
         let segments = 8;
         Rig { spine, limbs, limb_bones, rings: (per_bone / segments).max(2), segments }
