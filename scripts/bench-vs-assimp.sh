@@ -17,7 +17,8 @@
 # Usage: scripts/bench-vs-assimp.sh [ROUNDS] [RUNS]   (defaults 3 and 3)
 # Environment: BONESCOPE_CORPUS (default ../shared/corpus, read only: copies are generated into BENCH_DIR),
 #   BENCH_DIR (default: a fresh temporary folder), CARGO_TARGET_DIR, BENCH_NO_BUILD=1 (use the binaries already
-#   built), BENCH_CASES (e.g. "a c e" to run some cases only).
+#   built), BONESCOPE_BIN (another build of the program, e.g. an older one for a before/after), BENCH_CASES
+#   (e.g. "a c e" to run some cases only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -40,7 +41,7 @@ if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
   cargo build --release --no-default-features --features cli --bin bonescope --example generate >&2
 fi
 out=${CARGO_TARGET_DIR:-target}/release
-bin=$(realpath "$out/bonescope")
+bin=$(realpath "${BONESCOPE_BIN:-$out/bonescope}")
 gen=$(realpath "$out/examples/generate")
 
 has() { [[ " $cases " == *" $1 "* ]]; }

@@ -2,9 +2,34 @@
 //! `*MESH_SOFTSKIN` block and their `*MESH_SOFTSKINVERTS` list, and per bone a `*TM_ANIMATION` with one
 //! position and one rotation sample per frame (world samples, as GothicSourcer writes them: the first rotation
 //! sample repeats the node's `*TM_ROTAXIS`/`*TM_ROTANGLE`). Layout, indentation and number style follow
-//! the Gothic files in the corpus (tabs between numbers, `1e-006`-style exponents are not needed).
+//! the Gothic files in the corpus: tabs between numbers, and numbers as 3ds Max's `%g` writes them (six
+//! significant digits, trailing zeros dropped, `2.08616e-007` for tiny ones), see [`G`].
 
 use std::fmt::Write as _;
+
+/// A number as `printf("%g")` writes it (what the exporter wrote): six significant digits.
+struct G(f32);
+
+impl std::fmt::Display for G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = f64::from(self.0);
+        if x == 0.0 {
+            return f.write_str("0");
+        }
+        let exponent = x.abs().log10().floor() as i32;
+        if !(-5..6).contains(&exponent) {
+            let mantissa = x / 10f64.powi(exponent);
+            let m = format!("{mantissa:.5}");
+            let m = m.trim_end_matches('0').trim_end_matches('.');
+            let sign = if exponent < 0 { '-' } else { '+' };
+            return write!(f, "{m}e{sign}{:03}", exponent.abs());
+        }
+        let decimals = (5 - exponent).max(0) as usize;
+        let s = format!("{x:.decimals$}");
+        let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+        f.write_str(if s == "-0" { "0" } else { s })
+    }
+}
 
 /// What to put in one file.
 pub struct Shape {
@@ -48,9 +73,9 @@ fn node_tm(s: &mut String, name: &str, pos: [f32; 3]) {
     let _ = write!(
         s,
         "\t*NODE_TM {{\n\t\t*NODE_NAME \"{name}\"\n\t\t*TM_ROW0 1\t0\t0\n\t\t*TM_ROW1 0\t1\t0\n\t\t*TM_ROW2 0\t0\t1\n\t\t*TM_ROW3 {x}\t{y}\t{z}\n\t\t*TM_POS {x}\t{y}\t{z}\n\t\t*TM_ROTAXIS 0\t0\t0\n\t\t*TM_ROTANGLE 0\n\t\t*TM_SCALE 1\t1\t1\n\t\t*TM_SCALEAXIS 0\t0\t0\n\t\t*TM_SCALEAXISANG 0\t0\t0\n\t}}\n",
-        x = pos[0],
-        y = pos[1],
-        z = pos[2]
+        x = G(pos[0]),
+        y = G(pos[1]),
+        z = G(pos[2])
     );
 }
 
@@ -81,9 +106,9 @@ pub fn write(shape: &Shape) -> String {
                     s,
                     "\t\t\t*CONTROL_POS_SAMPLE {}\t{}\t{}\t{}",
                     1 + f * TICKS_PER_FRAME,
-                    pos[0] + t.sin() * 0.5,
-                    pos[1] - f as f32 * 0.9,
-                    pos[2] + t.cos() * 0.25
+                    G(pos[0] + t.sin() * 0.5),
+                    G(pos[1] - f as f32 * 0.9),
+                    G(pos[2] + t.cos() * 0.25)
                 );
             }
             s.push_str("\t\t}\n\t\t*CONTROL_ROT_TRACK {\n");
@@ -92,7 +117,15 @@ pub fn write(shape: &Shape) -> String {
                 let (x, y) = (t.sin() * 0.3, t.cos() * 0.3);
                 let z = (1.0 - x * x - y * y).sqrt();
                 let angle = if f == 0 { 0.0 } else { 0.05 + 0.2 * (t * 0.7).sin().abs() };
-                let _ = writeln!(s, "\t\t\t*CONTROL_ROT_SAMPLE {}\t{x}\t{y}\t{z}\t{angle}", 1 + f * TICKS_PER_FRAME);
+                let _ = writeln!(
+                    s,
+                    "\t\t\t*CONTROL_ROT_SAMPLE {}\t{}\t{}\t{}\t{}",
+                    1 + f * TICKS_PER_FRAME,
+                    G(x),
+                    G(y),
+                    G(z),
+                    G(angle)
+                );
             }
             s.push_str(
                 "\t\t}\n\t\t*CONTROL_SCALE_TRACK {\n\t\t\t*CONTROL_SCALE_SAMPLE\t1\t1\t1\t1\t0\t0\t0\t0\n\t\t}\n\t}\n",
@@ -129,9 +162,9 @@ fn mesh(s: &mut String, m: usize, shape: &Shape) {
                 s,
                 "\t\t\t*MESH_VERTEX {}\t{}\t{}\t{}",
                 r * segments + g,
-                centre[0] + a.cos() * 2.0,
-                centre[1] + a.sin() * 2.0,
-                centre[2] + r as f32 * 0.5
+                G(centre[0] + a.cos() * 2.0),
+                G(centre[1] + a.sin() * 2.0),
+                G(centre[2] + r as f32 * 0.5)
             );
         }
     }
@@ -158,8 +191,8 @@ fn mesh(s: &mut String, m: usize, shape: &Shape) {
                 s,
                 "\t\t\t*MESH_TVERT {}\t{}\t{}\t0",
                 r * segments + g,
-                g as f32 / segments as f32,
-                r as f32 / rings as f32
+                G(g as f32 / segments as f32),
+                G(r as f32 / rings as f32)
             );
         }
     }
@@ -177,7 +210,7 @@ fn mesh(s: &mut String, m: usize, shape: &Shape) {
             if w == 0.0 || up == own {
                 let _ = writeln!(s, "1\t\"{own}\"\t1");
             } else {
-                let _ = writeln!(s, "2\t\"{own}\"\t{}\t\"{up}\"\t{}", 1.0 - w * 0.5, w * 0.5);
+                let _ = writeln!(s, "2\t\"{own}\"\t{}\t\"{up}\"\t{}", G(1.0 - w * 0.5), G(w * 0.5));
             }
         }
     }
