@@ -1,10 +1,15 @@
 //! `bonescope`: opens the viewer on files (or the built-in demo), or runs a batch subcommand.
 
 mod cli;
+mod large_pages;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// The system allocator, with huge pages for large blocks (see `large_pages.rs`, figures in BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: large_pages::LargePages = large_pages::LargePages;
 
 #[derive(Parser, Debug)]
 #[command(name = "bonescope", version, about = "Look inside skinned, animated characters and MRTK recordings")]
