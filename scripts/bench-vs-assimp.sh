@@ -153,7 +153,8 @@ fi
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"\
   "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds alternating rounds × $runs runs each"\
-  "(× 10 for the 100 kB files); bonescope $(git rev-parse --short HEAD), $(assimp version 2>/dev/null | grep -m1 -io 'version [0-9.]*' || echo assimp)"
+  "(× 10 for the 100 kB files); bonescope ${BONESCOPE_BIN:-$(git rev-parse --short HEAD)},"\
+  "assimp $(assimp version 2>/dev/null | grep -m1 -io 'version [0-9.]*' || echo '(version unknown)')"
 echo
 echo "| file | size | cores | bonescope median (min–max), ms | assimp median (min–max), ms | ratio (wall) | CPU user + sys, ms: bonescope / assimp | target |"
 echo "|---|---|---|---|---|---|---|---|"
