@@ -1,15 +1,15 @@
 //! `bonescope`: opens the viewer on files (or the built-in demo), or runs a batch subcommand.
 
 mod cli;
+mod large_pages;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc instead of glibc's malloc: loading a 22.5 MB ASE took 3,759 page faults with glibc and 1,078 with
-/// mimalloc, 8 % of the load on one core (BENCHMARKS.md), for a higher peak memory (34.8 → 57.7 MB).
+/// The system allocator, with huge pages for large blocks (see `large_pages.rs`, figures in BENCHMARKS.md).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: large_pages::LargePages = large_pages::LargePages;
 
 #[derive(Parser, Debug)]
 #[command(name = "bonescope", version, about = "Look inside skinned, animated characters and MRTK recordings")]

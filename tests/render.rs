@@ -511,3 +511,29 @@ fn corpus_tga_texture_decodes() {
     let first = image.get_pixel(0, 0).0;
     assert!(image.pixels().any(|p| p.0 != first));
 }
+
+#[test]
+fn render_bench_reports_wall_and_gpu_time_per_frame() {
+    let Some(ctx) = gpu() else { return };
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_bonescope"))
+        .args(["render", "--size", "64x64", "--grid", "2", "--bench-frames", "5"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{out}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.contains("4 instance(s)"), "{out}");
+    assert!(out.contains("5 frames: median"), "{out}");
+    // GPU time from timestamp queries where the adapter has them; a plain statement where it has not.
+    let gpu_line = out.lines().find(|l| l.starts_with("GPU time")).unwrap_or_else(|| panic!("{out}"));
+    if ctx.adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        let median: f64 = gpu_line
+            .split("median ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{gpu_line}"));
+        assert!(median > 0.0 && median < 10_000.0, "{gpu_line}");
+    } else {
+        assert!(gpu_line.contains("not supported"), "{gpu_line}");
+    }
+}

@@ -268,6 +268,14 @@ fn bench(
         t.p90_ms,
         1000.0 / t.median_ms
     );
+    match t.gpu_ms {
+        Some([median, p10, p90]) => println!(
+            "GPU time (timestamp queries): median {median:.3} ms/frame (p10 {p10:.3}, p90 {p90:.3}) = {:.1} frames/s if \
+             GPU-bound",
+            1000.0 / median
+        ),
+        None => println!("GPU time: not supported (the adapter has no timestamp queries); wall-clock time only"),
+    }
     Ok(())
 }
 

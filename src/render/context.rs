@@ -51,7 +51,8 @@ impl GpuContext {
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("bonescope headless"),
-            required_features: wgpu::Features::empty(),
+            // Timestamp queries where the adapter has them: `render --bench-frames` reports GPU time with them.
+            required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
             // Everything the adapter offers: big meshes and palettes need large storage buffers.
             required_limits: adapter.limits(),
             ..Default::default()

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use glam::{Mat4, Vec3};
 
+use super::gpu_timer::GpuTimer;
 use super::posed::PosedAsset;
 use super::{Bounds, FrameData, ModelId, OffscreenTarget, OrbitCamera, RenderError, Renderer, SkeletonStyle};
 use crate::scene::Asset;
@@ -131,6 +132,8 @@ pub struct FrameTimes {
     pub median_ms: f64,
     pub p10_ms: f64,
     pub p90_ms: f64,
+    /// GPU time per frame from timestamp queries (median, p10, p90), when the device has them.
+    pub gpu_ms: Option<[f64; 3]>,
 }
 
 /// Times `n` frames (sampling the poses, uploading, drawing, waiting for the GPU; no read-back), after a few
@@ -147,14 +150,25 @@ pub fn time_frames(
         scene.build(start + k as f32 / 60.0);
         target.render(renderer, &scene.frame, BACKGROUND)?;
     }
+    let timer = GpuTimer::new(renderer.device(), renderer.queue());
     let mut times = Vec::with_capacity(n as usize);
+    let mut gpu = Vec::with_capacity(n as usize);
     for k in 0..n {
         let begin = Instant::now();
         scene.build(start + k as f32 / 60.0);
-        target.render(renderer, &scene.frame, BACKGROUND)?;
+        target.render_timed(renderer, &scene.frame, BACKGROUND, timer.as_ref())?;
         times.push(begin.elapsed().as_secs_f64() * 1000.0);
+        // Read after the wall-clock time is taken: the read-back is not part of a frame.
+        if let Some(timer) = &timer {
+            gpu.push(timer.read_ms(renderer.device())?);
+        }
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-    Ok(FrameTimes { frames: times.len(), median_ms: at(0.5), p10_ms: at(0.1), p90_ms: at(0.9) })
+    let quantiles = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        [at(0.5), at(0.1), at(0.9)]
+    };
+    let [median_ms, p10_ms, p90_ms] = quantiles(times);
+    let gpu_ms = (!gpu.is_empty()).then(|| quantiles(gpu));
+    Ok(FrameTimes { frames: n as usize, median_ms, p10_ms, p90_ms, gpu_ms })
 }

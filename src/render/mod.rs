@@ -18,6 +18,7 @@ pub mod camera;
 pub mod context;
 pub mod frame;
 pub mod gpu;
+pub mod gpu_timer;
 pub mod headless;
 pub mod morph;
 pub mod offscreen;

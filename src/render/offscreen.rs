@@ -5,6 +5,7 @@
 
 use image::RgbaImage;
 
+use super::gpu_timer::GpuTimer;
 use super::{DEPTH_FORMAT, FrameData, RenderError, Renderer};
 
 /// Colour format of offscreen images: sRGB so PNGs come out as they look on screen.
@@ -113,9 +114,27 @@ impl OffscreenTarget {
 
     /// Renders one frame and waits for the GPU to finish it (no readback): what a frame costs.
     pub fn render(&self, renderer: &mut Renderer, frame: &FrameData, clear: [f64; 4]) -> Result<(), RenderError> {
+        self.render_timed(renderer, frame, clear, None)
+    }
+
+    /// [`Self::render`], with the frame's commands between the timer's two timestamps (read them with
+    /// [`GpuTimer::read_ms`] once this returns).
+    pub fn render_timed(
+        &self,
+        renderer: &mut Renderer,
+        frame: &FrameData,
+        clear: [f64; 4],
+        timer: Option<&GpuTimer>,
+    ) -> Result<(), RenderError> {
         let device = renderer.device().clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        if let Some(timer) = timer {
+            timer.begin(&mut encoder);
+        }
         self.encode(renderer, &mut encoder, frame, clear);
+        if let Some(timer) = timer {
+            timer.end(&mut encoder);
+        }
         let index = renderer.queue().submit([encoder.finish()]);
         device
             .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })

@@ -17,7 +17,7 @@
 
 use glam::{DMat4, DQuat, DVec3, Quat, Vec3};
 
-use crate::anim::curve::{sample_quat, sample_vec3};
+use crate::anim::curve::{KeyGrid, sample_quat_in_grid, sample_vec3_in_grid};
 use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{Clip, Curve, Skeleton, Transform};
 
@@ -91,6 +91,15 @@ pub(super) fn make_parent_relative(
         translations[b].reserve_exact(times.len());
         rotations[b].reserve_exact(times.len());
     }
+    // Key grids of every track's curves (translation, rotation, scale): sampling at each tick then finds its key
+    // by arithmetic instead of a binary search (same keys, same values: `sample_in_grid`'s contract). The
+    // search was a third of the conversion on a GothicSourcer file of 1,000 ticks.
+    let grids: Vec<[KeyGrid; 3]> = (0..n)
+        .map(|b| match track(b).and_then(|t| clip.tracks.get(t)) {
+            Some(t) => [KeyGrid::of(&t.translation.times), KeyGrid::of(&t.rotation.times), KeyGrid::of(&t.scale.times)],
+            None => [KeyGrid::Irregular; 3],
+        })
+        .collect();
     let mut world_now = vec![DMat4::IDENTITY; n];
     // The inverse of a parent's world matrix at the current tick, made when a child with world samples needs it.
     let mut inverse_now: Vec<Option<DMat4>> = vec![None; n];
@@ -102,16 +111,21 @@ pub(super) fn make_parent_relative(
             let bind = skeleton.bind_local.get(b).copied().unwrap_or_default();
             let c = channels(b);
             let curves = track(b).and_then(|t| clip.tracks.get(t));
+            let [grid_t, grid_r, grid_s] = grids.get(b).copied().unwrap_or([KeyGrid::Irregular; 3]);
             // The node's local transform from its parent-relative channels (or the bind pose).
             let local = match curves {
                 Some(t) => Transform {
                     translation: if c.translation {
                         bind.translation
                     } else {
-                        value(&t.translation, time, bind.translation)
+                        value(&t.translation, time, grid_t, bind.translation)
                     },
-                    rotation: if c.rotation { bind.rotation } else { rotation(&t.rotation, time, bind.rotation) },
-                    scale: value(&t.scale, time, bind.scale),
+                    rotation: if c.rotation {
+                        bind.rotation
+                    } else {
+                        rotation(&t.rotation, time, grid_r, bind.rotation)
+                    },
+                    scale: value(&t.scale, time, grid_s, bind.scale),
                 },
                 None => bind,
             };
@@ -126,10 +140,16 @@ pub(super) fn make_parent_relative(
                 let (_, r, t) = (parent_world * to_dmat4(&local)).to_scale_rotation_translation();
                 (r, t)
             };
-            let world_translation =
-                if c.translation { value(&t.translation, time, Vec3::ZERO).as_dvec3() } else { default_translation };
-            let world_rotation =
-                if c.rotation { rotation_f64(rotation(&t.rotation, time, Quat::IDENTITY)) } else { default_rotation };
+            let world_translation = if c.translation {
+                value(&t.translation, time, grid_t, Vec3::ZERO).as_dvec3()
+            } else {
+                default_translation
+            };
+            let world_rotation = if c.rotation {
+                rotation_f64(rotation(&t.rotation, time, grid_r, Quat::IDENTITY))
+            } else {
+                default_rotation
+            };
             let stated = DMat4::from_rotation_translation(world_rotation, world_translation);
             let parent_inverse = match parent {
                 Some(p) => *inverse_now[p].get_or_insert_with(|| parent_world.inverse()),
@@ -161,12 +181,12 @@ pub(super) fn make_parent_relative(
     Ok(())
 }
 
-fn value(curve: &Curve<Vec3>, time: f32, default: Vec3) -> Vec3 {
-    sample_vec3(curve, time).unwrap_or(default)
+fn value(curve: &Curve<Vec3>, time: f32, grid: KeyGrid, default: Vec3) -> Vec3 {
+    sample_vec3_in_grid(curve, time, grid).unwrap_or(default)
 }
 
-fn rotation(curve: &Curve<Quat>, time: f32, default: Quat) -> Quat {
-    sample_quat(curve, time).unwrap_or(default)
+fn rotation(curve: &Curve<Quat>, time: f32, grid: KeyGrid, default: Quat) -> Quat {
+    sample_quat_in_grid(curve, time, grid).unwrap_or(default)
 }
 
 fn rotation_f64(q: Quat) -> DQuat {

@@ -70,22 +70,31 @@ pub(super) struct MeshBuilder {
     uvs: Vec<Vec2>,
     joints: Vec<[u16; 4]>,
     weights: Vec<[f32; 4]>,
-    /// Material names as written, in first-use order, and the index buffer of each.
+    /// Material names as written, in first-use order.
     material_names: Vec<Vec<u8>>,
     material_map: FxHashMap<Vec<u8>, u32>,
-    per_material: Vec<Vec<u32>>,
     last_material: Option<u32>,
+    /// Material of each triangle: the index buffer is grouped by material once, in `finish` (one list per
+    /// material grown triangle by triangle cost a reallocation and a copy per doubling, and a final copy).
+    triangle_materials: Vec<u32>,
     corners: Vec<u32>,
 }
 
 impl MeshBuilder {
-    /// Sizes the hash map for a triangle block of `bytes` bytes (an estimate bounded by the input size).
+    /// Sizes the tables for a triangle block of `bytes` bytes (an estimate bounded by the input size).
     pub(super) fn with_block_size(bytes: usize) -> Self {
         let mut b = Self::default();
-        // A Source-style corner line is 60–120 bytes and typical meshes weld 3–6 corners into one vertex. Capped,
-        // since the bytes may belong to other blocks.
-        b.map.reserve((bytes / 400).min(1 << 20));
+        // A corner line is 60–120 bytes and typical meshes weld 3–6 corners into one vertex. Capped, since the
+        // bytes may belong to other blocks.
+        let vertices = (bytes / 400).min(1 << 20);
+        b.map.reserve(vertices);
+        b.positions.reserve(vertices);
+        b.normals.reserve(vertices);
+        b.uvs.reserve(vertices);
+        b.joints.reserve(vertices);
+        b.weights.reserve(vertices);
         b.corners.reserve((bytes / 80).min(4 << 20));
+        b.triangle_materials.reserve((bytes / 240).min(2 << 20));
         b
     }
 
@@ -103,7 +112,6 @@ impl MeshBuilder {
                 let id = self.material_names.len() as u32;
                 self.material_names.push(name.to_vec());
                 self.material_map.insert(name.to_vec(), id);
-                self.per_material.push(Vec::new());
                 id
             }
         };
@@ -111,26 +119,54 @@ impl MeshBuilder {
         id
     }
 
+    /// The vertex of a corner: an existing one with the same bits, or a new one. `None` past the u32 range.
+    #[inline(always)]
+    fn vertex(&mut self, c: &Corner) -> Option<u32> {
+        let next = u32::try_from(self.positions.len()).ok()?;
+        Some(*self.map.entry(key(c)).or_insert_with(|| {
+            self.positions.push(Vec3::from_array(c.pos));
+            self.normals.push(Vec3::from_array(c.normal));
+            self.uvs.push(Vec2::from_array(c.uv));
+            self.joints.push(c.joints);
+            self.weights.push(c.weights);
+            next
+        }))
+    }
+
     /// Adds a triangle; returns false when the mesh would exceed the u32 index range.
-    #[inline]
+    // Inlined into both triangle loops (see `parse_vertex`).
+    #[inline(always)]
     pub(super) fn triangle(&mut self, material: u32, corners: &[Corner; 3]) -> bool {
         let mut ids = [0u32; 3];
         for (id, c) in ids.iter_mut().zip(corners) {
-            let next = self.positions.len();
-            let Ok(next) = u32::try_from(next) else { return false };
-            *id = *self.map.entry(key(c)).or_insert_with(|| {
-                self.positions.push(Vec3::from_array(c.pos));
-                self.normals.push(Vec3::from_array(c.normal));
-                self.uvs.push(Vec2::from_array(c.uv));
-                self.joints.push(c.joints);
-                self.weights.push(c.weights);
-                next
-            });
+            let Some(v) = self.vertex(c) else { return false };
+            *id = v;
         }
         self.corners.extend_from_slice(&ids);
-        if let Some(list) = self.per_material.get_mut(material as usize) {
-            list.extend_from_slice(&ids);
+        self.triangle_materials.push(material);
+        true
+    }
+
+    /// Appends the triangles of `later`, a builder that read the part of the same block that follows this one's:
+    /// the result is the builder one pass over both parts would have made (its vertices are taken in their
+    /// first-use order, which is their order in `later`, and only those not seen here are new; materials
+    /// likewise). Returns false when the mesh would exceed the u32 index range.
+    pub(super) fn append(&mut self, later: MeshBuilder) -> bool {
+        let materials: Vec<u32> = later.material_names.iter().map(|name| self.material(name)).collect();
+        let mut remap = Vec::with_capacity(later.positions.len());
+        for v in 0..later.positions.len() {
+            let corner = Corner {
+                pos: later.positions[v].to_array(),
+                normal: later.normals[v].to_array(),
+                uv: later.uvs[v].to_array(),
+                joints: later.joints[v],
+                weights: later.weights[v],
+            };
+            let Some(id) = self.vertex(&corner) else { return false };
+            remap.push(id);
         }
+        self.corners.extend(later.corners.iter().map(|&v| remap[v as usize]));
+        self.triangle_materials.extend(later.triangle_materials.iter().map(|&m| materials[m as usize]));
         true
     }
 
@@ -141,16 +177,36 @@ impl MeshBuilder {
     /// The render mesh: one subset per material in first-use order, and the materials (without textures:
     /// resolving them needs the file's folder).
     pub(super) fn finish(self, name: &str) -> (Mesh, Vec<Material>) {
-        let total: usize = self.per_material.iter().map(Vec::len).sum();
-        let mut indices = Vec::with_capacity(total);
-        let mut subsets = Vec::with_capacity(self.per_material.len());
-        for (material, list) in self.per_material.into_iter().enumerate() {
-            if list.is_empty() {
-                continue;
-            }
-            subsets.push(Subset { material, first_index: indices.len() as u32, index_count: list.len() as u32 });
-            indices.extend_from_slice(&list);
+        let material_count = self.material_names.len();
+        // Counting sort of the triangles by material, file order kept within each.
+        let mut starts = vec![0u32; material_count + 1];
+        for &m in &self.triangle_materials {
+            starts[m as usize + 1] += 3;
         }
+        for m in 0..material_count {
+            starts[m + 1] += starts[m];
+        }
+        let subsets: Vec<Subset> = (0..material_count)
+            .filter(|&m| starts[m + 1] > starts[m])
+            .map(|material| Subset {
+                material,
+                first_index: starts[material],
+                index_count: starts[material + 1] - starts[material],
+            })
+            .collect();
+        let indices = if subsets.len() <= 1 {
+            // One material: the index buffer is the corners in file order.
+            self.corners.clone()
+        } else {
+            let mut indices = vec![0u32; self.corners.len()];
+            let mut cursor = starts;
+            for (triangle, &m) in self.corners.chunks_exact(3).zip(&self.triangle_materials) {
+                let at = cursor[m as usize] as usize;
+                indices[at..at + 3].copy_from_slice(triangle);
+                cursor[m as usize] += 3;
+            }
+            indices
+        };
         let materials = self.material_names.iter().map(|n| Material::named(crate::io::text::decode_name(n))).collect();
         let mesh = Mesh {
             name: name.to_owned(),

@@ -103,27 +103,26 @@ fn parse_track(
     let mut track = RawTrack { line: open, kind, keys: Vec::new() };
     let mut nums = [0f32; 16];
     parse_list(lx, block, open, |lx, key, line| {
-        let is_key = matches!(
-            (channel, key),
-            (
-                Channel::Pos,
-                b"CONTROL_POS_SAMPLE" | b"CONTROL_POS_KEY" | b"CONTROL_TCB_POS_KEY" | b"CONTROL_BEZIER_POS_KEY"
-            ) | (
-                Channel::Rot,
-                b"CONTROL_ROT_SAMPLE" | b"CONTROL_ROT_KEY" | b"CONTROL_TCB_ROT_KEY" | b"CONTROL_BEZIER_ROT_KEY"
-            ) | (
-                Channel::Scale,
-                b"CONTROL_SCALE_SAMPLE" | b"CONTROL_SCALE_KEY" | b"CONTROL_TCB_SCALE_KEY" | b"CONTROL_BEZIER_SCALE_KEY"
-            )
-        );
-        if !is_key {
-            return Ok(false);
-        }
-        let name = kw(key);
-        let tick = lx.arg_int(&name)?;
+        // The keyword for messages, as a literal (no conversion or check per key line).
+        let name = match (channel, key) {
+            (Channel::Pos, b"CONTROL_POS_SAMPLE") => "CONTROL_POS_SAMPLE",
+            (Channel::Pos, b"CONTROL_POS_KEY") => "CONTROL_POS_KEY",
+            (Channel::Pos, b"CONTROL_TCB_POS_KEY") => "CONTROL_TCB_POS_KEY",
+            (Channel::Pos, b"CONTROL_BEZIER_POS_KEY") => "CONTROL_BEZIER_POS_KEY",
+            (Channel::Rot, b"CONTROL_ROT_SAMPLE") => "CONTROL_ROT_SAMPLE",
+            (Channel::Rot, b"CONTROL_ROT_KEY") => "CONTROL_ROT_KEY",
+            (Channel::Rot, b"CONTROL_TCB_ROT_KEY") => "CONTROL_TCB_ROT_KEY",
+            (Channel::Rot, b"CONTROL_BEZIER_ROT_KEY") => "CONTROL_BEZIER_ROT_KEY",
+            (Channel::Scale, b"CONTROL_SCALE_SAMPLE") => "CONTROL_SCALE_SAMPLE",
+            (Channel::Scale, b"CONTROL_SCALE_KEY") => "CONTROL_SCALE_KEY",
+            (Channel::Scale, b"CONTROL_TCB_SCALE_KEY") => "CONTROL_TCB_SCALE_KEY",
+            (Channel::Scale, b"CONTROL_BEZIER_SCALE_KEY") => "CONTROL_BEZIER_SCALE_KEY",
+            _ => return Ok(false),
+        };
+        let tick = lx.arg_int(name)?;
         let mut n = 0;
         while n < nums.len() && !lx.at_line_end() {
-            nums[n] = lx.arg_f32(&name)?;
+            nums[n] = lx.arg_f32(name)?;
             n += 1;
         }
         let value_len = match channel {

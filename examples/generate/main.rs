@@ -1,11 +1,24 @@
 //! Writes large, valid test files for benchmarks and side-by-side comparisons:
-//! `cargo run --release --example generate -- smd|ase OUT.smd SIZE_MB`, and a character of a real game's scale
-//! for the viewer's frame rate: `… -- character OUT_DIR` writes `character.smd` (481 bones, about 12,000
-//! vertices, four influences each) and `character_wave.smd` (60 frames moving every bone).
+//! - `cargo run --release --example generate -- smd|ase|gothic OUT SIZE_MB`: a generated file of about that size
+//!   (`gothic`: a GothicSourcer-shaped ASC, see `gothic.rs`);
+//! - `… -- repeat SRC OUT SIZE_MB`: a real SMD or ASE made larger by repeating its content (SMD: the
+//!   triangles; ASE: the object blocks, node names suffixed per copy so that every node stays unique);
+//! - `… -- small-set OUT_DIR COUNT`: COUNT files of about 100 kB in the shapes most real files have (SMD
+//!   reference, SMD animation, Gothic ASC body, Gothic ASC animation, in turn), each in a folder of its own;
+//! - `… -- psk|psa OUT`: the large PSK (200k wedges, 400k faces, 64 bones, normals in the file) and PSA (100 bones,
+//!   200 sequences of 20 frames) that `benches/psk_load.rs` measures, as files;
+//! - `… -- character OUT_DIR [BONES VERTICES]`: a character for the viewer's frame rate, `character.smd`
+//!   (by default 481 bones and about 12,000 vertices, four influences each) and `character_wave.smd` (60 frames
+//!   moving every bone).
 //!
 //! The SMD is a Source-style reference mesh (a 30-bone chain, each vertex weighted to two or three bones), the
 //! ASE a set of grid meshes with texture coordinates, normals and a material. Both are tessellated grids, so
 //! most triangle corners are shared and welding has work to do, as in real characters.
+
+mod gothic;
+#[path = "../../tests/psk_writer/mod.rs"]
+mod psk_writer;
+mod repeat;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,14 +27,25 @@ const BONES: usize = 30;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("repeat") => return repeat::main(&args[2..]),
+        Some("small-set") => return small_set(&args[2..]),
+        Some("psk" | "psa") => return unreal(&args[1..]),
+        _ => {}
+    }
     if args.get(1).map(String::as_str) == Some("character") {
         let Some(dir) = args.get(2) else {
-            eprintln!("usage: generate character OUT_DIR");
+            eprintln!("usage: generate character OUT_DIR [BONES VERTICES]");
             std::process::exit(2);
+        };
+        let rig = match (args.get(3).and_then(|s| s.parse().ok()), args.get(4).and_then(|s| s.parse().ok())) {
+            (Some(bones), Some(vertices)) => Rig::new(bones, vertices),
+            _ => Rig::default(),
         };
         let dir = std::path::Path::new(dir);
         std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        for (name, text) in [("character.smd", character_reference()), ("character_wave.smd", character_wave())] {
+        for (name, text) in [("character.smd", character_reference(&rig)), ("character_wave.smd", character_wave(&rig))]
+        {
             std::fs::write(dir.join(name), &text).unwrap_or_else(|e| panic!("{name}: {e}"));
             eprintln!("{}: {} bytes", dir.join(name).display(), text.len());
         }
@@ -30,15 +54,16 @@ fn main() {
     let (Some(kind), Some(out), Some(size)) =
         (args.get(1), args.get(2), args.get(3).and_then(|s| s.parse::<f64>().ok()))
     else {
-        eprintln!("usage: generate smd|ase OUT SIZE_MB");
+        eprintln!("usage: generate smd|ase|gothic OUT SIZE_MB (or repeat, small-set, character: see the source)");
         std::process::exit(2);
     };
     let target = (size * 1_000_000.0) as usize;
     let text = match kind.as_str() {
         "smd" => smd(target),
         "ase" => ase(target),
+        "gothic" => gothic_sized(target),
         _ => {
-            eprintln!("unknown kind {kind}: smd or ase");
+            eprintln!("unknown kind {kind}: smd, ase or gothic");
             std::process::exit(2);
         }
     };
@@ -67,7 +92,8 @@ fn smd(target: usize) -> String {
         let _ = writeln!(s, "{b} 0.000000 0.000000 {z:.6} 0.000000 0.000000 0.000000");
     }
     s.push_str("end\ntriangles\n");
-    let columns = 64;
+    // Small files get a narrower grid, so that their size still follows the target closely.
+    let columns = if target < 1_000_000 { 16 } else { 64 };
     // Rows grow until the text reaches the target size (about 2 × 3 × 110 bytes per grid cell).
     let rows = (target / (columns * 660)).max(1);
     let corner = |s: &mut String, i: usize, j: usize| {
@@ -175,62 +201,91 @@ fn ase(target: usize) -> String {
     s
 }
 
-/// Bones of the generated character: a spine of 21 with 20 limbs of 23 bones each (481 in all).
-const CHARACTER_LIMBS: usize = 20;
-const CHARACTER_LIMB_BONES: usize = 23;
-const CHARACTER_BONES: usize = 21 + CHARACTER_LIMBS * CHARACTER_LIMB_BONES;
-
-/// Parent and bind translation (Z up) of bone `b`: the spine goes up, limb `l` starts at spine bone `l + 1`
-/// and reaches out at its own angle.
-fn character_bone(b: usize) -> (i64, [f32; 3]) {
-    if b == 0 {
-        return (-1, [0.0, 0.0, 40.0]);
-    }
-    if b < 21 {
-        return (b as i64 - 1, [0.0, 0.0, 4.0]);
-    }
-    let limb = (b - 21) / CHARACTER_LIMB_BONES;
-    let k = (b - 21) % CHARACTER_LIMB_BONES;
-    let angle = limb as f32 / CHARACTER_LIMBS as f32 * std::f32::consts::TAU;
-    let step = [angle.cos() * 2.0, angle.sin() * 2.0, -0.3];
-    if k == 0 { ((limb + 1) as i64, step) } else { ((b - 1) as i64, step) }
+/// The generated character's skeleton and tessellation: a spine with limbs reaching out, a sphere of
+/// `rings × segments` vertices around each bone. The default (481 bones: a spine of 21 with 20 limbs of 23 bones,
+/// 24 vertices a bone, about 11,500 vertices) is a real game's scale.
+struct Rig {
+    spine: usize,
+    limbs: usize,
+    limb_bones: usize,
+    rings: usize,
+    segments: usize,
 }
 
-/// The bind-pose position of every bone (sum of translations up the chain; the bind pose has no rotation).
-fn character_bind_positions() -> Vec<[f32; 3]> {
-    let mut out: Vec<[f32; 3]> = Vec::with_capacity(CHARACTER_BONES);
-    for b in 0..CHARACTER_BONES {
-        let (parent, t) = character_bone(b);
-        let base = if parent < 0 { [0.0; 3] } else { out[parent as usize] };
-        out.push([base[0] + t[0], base[1] + t[1], base[2] + t[2]]);
+impl Default for Rig {
+    fn default() -> Self {
+        Rig { spine: 21, limbs: 20, limb_bones: 23, rings: 3, segments: 8 }
     }
-    out
 }
 
-fn character_nodes(s: &mut String) {
+impl Rig {
+    /// A rig of about `bones` bones (a spine of an eighth, the rest in 8 limbs) with about `vertices` vertices.
+    fn new(bones: usize, vertices: usize) -> Self {
+        let limbs = 8;
+        let limb_bones = (bones.saturating_sub(bones / 8) / limbs).max(1);
+        let spine = bones.saturating_sub(limbs * limb_bones).max(2);
+        let per_bone = (vertices / (spine + limbs * limb_bones)).max(8);
+        let segments = 8;
+        Rig { spine, limbs, limb_bones, rings: (per_bone / segments).max(2), segments }
+    }
+
+    fn bones(&self) -> usize {
+        self.spine + self.limbs * self.limb_bones
+    }
+
+    /// Parent and bind translation (Z up) of bone `b`: the spine goes up, limb `l` starts at spine bone `l + 1`
+    /// and reaches out at its own angle.
+    fn bone(&self, b: usize) -> (i64, [f32; 3]) {
+        if b == 0 {
+            return (-1, [0.0, 0.0, 40.0]);
+        }
+        if b < self.spine {
+            return (b as i64 - 1, [0.0, 0.0, 4.0]);
+        }
+        let limb = (b - self.spine) / self.limb_bones;
+        let k = (b - self.spine) % self.limb_bones;
+        let angle = limb as f32 / self.limbs as f32 * std::f32::consts::TAU;
+        let step = [angle.cos() * 2.0, angle.sin() * 2.0, -0.3];
+        if k == 0 { ((limb + 1).min(self.spine - 1) as i64, step) } else { ((b - 1) as i64, step) }
+    }
+
+    /// The bind-pose position of every bone (sum of translations up the chain; the bind pose has no rotation).
+    fn bind_positions(&self) -> Vec<[f32; 3]> {
+        let mut out: Vec<[f32; 3]> = Vec::with_capacity(self.bones());
+        for b in 0..self.bones() {
+            let (parent, t) = self.bone(b);
+            let base = if parent < 0 { [0.0; 3] } else { out[parent as usize] };
+            out.push([base[0] + t[0], base[1] + t[1], base[2] + t[2]]);
+        }
+        out
+    }
+}
+
+fn character_nodes(s: &mut String, rig: &Rig) {
     s.push_str("version 1\nnodes\n");
-    for b in 0..CHARACTER_BONES {
-        let _ = writeln!(s, "{b} \"bone{b}\" {}", character_bone(b).0);
+    for b in 0..rig.bones() {
+        let _ = writeln!(s, "{b} \"bone{b}\" {}", rig.bone(b).0);
     }
     s.push_str("end\n");
 }
 
-/// Reference mesh: a small sphere of 24 vertices around each bone, skinned to it, its parent, and the two
-/// nearest bones after it (four influences), 481 × 24 ≈ 11,500 vertices.
-fn character_reference() -> String {
+/// Reference mesh: a sphere around each bone, skinned to it, its parent, and the two nearest bones after it
+/// (four influences).
+fn character_reference(rig: &Rig) -> String {
     let mut s = String::new();
-    character_nodes(&mut s);
+    character_nodes(&mut s, rig);
+    let bones = rig.bones();
     s.push_str("skeleton\ntime 0\n");
-    for b in 0..CHARACTER_BONES {
-        let t = character_bone(b).1;
+    for b in 0..bones {
+        let t = rig.bone(b).1;
         let _ = writeln!(s, "{b} {:.6} {:.6} {:.6} 0 0 0", t[0], t[1], t[2]);
     }
     s.push_str("end\ntriangles\n");
-    let positions = character_bind_positions();
-    let (rings, segments) = (3usize, 8usize);
+    let positions = rig.bind_positions();
+    let (rings, segments) = (rig.rings, rig.segments);
     for (b, centre) in positions.iter().enumerate() {
-        let parent = character_bone(b).0.max(0) as usize;
-        let links = [b, parent, (b + 1).min(CHARACTER_BONES - 1), (b + 2).min(CHARACTER_BONES - 1)];
+        let parent = rig.bone(b).0.max(0) as usize;
+        let links = [b, parent, (b + 1).min(bones - 1), (b + 2).min(bones - 1)];
         let vertex = |ring: usize, seg: usize| {
             let theta = (ring as f32 + 0.5) / rings as f32 * std::f32::consts::PI;
             let phi = seg as f32 / segments as f32 * std::f32::consts::TAU;
@@ -271,19 +326,109 @@ fn character_reference() -> String {
 }
 
 /// Sixty frames at 30 fps in which every bone sways about its own axis, limbs in a travelling wave.
-fn character_wave() -> String {
+fn character_wave(rig: &Rig) -> String {
+    animation_smd(rig, 60, 0)
+}
+
+/// `frames` frames in which every bone sways about its own axis (`seed` shifts the phase).
+fn animation_smd(rig: &Rig, frames: usize, seed: usize) -> String {
     let mut s = String::new();
-    character_nodes(&mut s);
+    character_nodes(&mut s, rig);
     s.push_str("skeleton\n");
-    for frame in 0..60 {
+    for frame in 0..frames {
         let _ = writeln!(s, "time {frame}");
-        let phase = frame as f32 / 60.0 * std::f32::consts::TAU;
-        for b in 0..CHARACTER_BONES {
-            let t = character_bone(b).1;
+        let phase = (frame + seed) as f32 / 60.0 * std::f32::consts::TAU;
+        for b in 0..rig.bones() {
+            let t = rig.bone(b).1;
             let swing = 0.25 * (phase + b as f32 * 0.3).sin();
             let _ = writeln!(s, "{b} {:.6} {:.6} {:.6} {:.6} {:.6} {swing:.6}", t[0], t[1], t[2], swing * 0.5, 0.0);
         }
     }
     s.push_str("end\n");
     s
+}
+
+/// A GothicSourcer-shaped file of about `target` bytes: long animation tracks (1,000 frames) on a growing
+/// number of bones, with a small skinned mesh for every fourth bone.
+fn gothic_sized(target: usize) -> String {
+    let frames = 1000;
+    // About 135 bytes of samples per bone and frame, plus a mesh of 200 vertices every fourth bone.
+    let bones = (target / (frames * 135 + 12_000)).max(4);
+    gothic::write(&gothic::Shape { bones, frames, meshes: bones / 4, mesh_vertices: 200, seed: 0 })
+}
+
+/// `COUNT` files of about 100 kB of the four shapes most real files have, each in a folder of its own.
+fn small_set(args: &[String]) {
+    let (Some(dir), Some(count)) = (args.first(), args.get(1).and_then(|s| s.parse::<usize>().ok())) else {
+        eprintln!("usage: generate small-set OUT_DIR COUNT");
+        std::process::exit(2);
+    };
+    let dir = std::path::Path::new(dir);
+    let rig = Rig::new(48, 2000);
+    for i in 0..count {
+        // Sizes spread around 100 kB (70–130 kB), as real files are.
+        let scale = 0.7 + (i * 37 % 61) as f64 / 100.0;
+        let (name, text) = match i % 4 {
+            0 => ("ref.smd", smd((100_000.0 * scale) as usize)),
+            1 => ("anim.smd", animation_smd(&rig, (30.0 * scale) as usize, i)),
+            2 => (
+                "BODY.ASC",
+                gothic::write(&gothic::Shape {
+                    bones: 45,
+                    frames: 0,
+                    meshes: 3,
+                    mesh_vertices: (120.0 * scale) as usize,
+                    seed: i,
+                }),
+            ),
+            _ => (
+                "ANIM.ASC",
+                gothic::write(&gothic::Shape {
+                    bones: 45,
+                    frames: (20.0 * scale) as usize,
+                    meshes: 0,
+                    mesh_vertices: 0,
+                    seed: i,
+                }),
+            ),
+        };
+        let folder = dir.join(format!("{i:04}"));
+        std::fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        std::fs::write(folder.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    eprintln!("{}: {count} files", dir.display());
+}
+
+/// The PSK and PSA of `benches/psk_load.rs`, written to a file.
+fn unreal(args: &[String]) {
+    use glam::{Quat, Vec3};
+    use psk_writer::{Bone, Psa, Sequence, tube};
+    let (Some(kind), Some(out)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: generate psk|psa OUT");
+        std::process::exit(2);
+    };
+    let bytes = if kind == "psk" {
+        let mut file = tube(400, 500, 64, 4000.0);
+        file.face32 = true; // more than 65536 wedges
+        file.normals = file.points.iter().map(|p| Vec3::new(0.0, p.y, p.z).normalize_or_zero()).collect();
+        file.to_bytes()
+    } else {
+        let bones: Vec<Bone> = (0..100i32)
+            .map(|b| Bone::new(&format!("bone{b}"), (b - 1).max(0), Quat::from_rotation_x(0.1), Vec3::X))
+            .collect();
+        let sequences = (0..200)
+            .map(|s| Sequence {
+                name: format!("seq{s}"),
+                rate: 30.0,
+                first_frame: s * 20,
+                frames: 20,
+                total_bones: 100,
+            })
+            .collect();
+        let keys =
+            (0..200 * 20 * 100).map(|i| (Vec3::splat(i as f32), Quat::from_rotation_z(i as f32 * 1e-4))).collect();
+        Psa { bones, sequences, keys, ..Psa::default() }.to_bytes()
+    };
+    std::fs::write(out, &bytes).unwrap_or_else(|e| panic!("{out}: {e}"));
+    eprintln!("{out}: {} bytes", bytes.len());
 }
