@@ -14,6 +14,7 @@
 //! `ui.painter().add(viewport::paint_callback(rect, frame_data))`. With an egui target that has no depth buffer,
 //! render into an [`OffscreenTarget`] instead and show [`OffscreenTarget::view`] as a native texture.
 
+pub mod backdrop;
 pub mod camera;
 pub mod context;
 pub mod frame;

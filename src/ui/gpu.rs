@@ -21,8 +21,7 @@ use super::state::{Shading, UiState};
 pub const SAMPLE_COUNT: u32 = 4;
 
 /// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
-/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers. Decided before the
-/// window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND` honoured).
+/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers.
 pub fn sample_count() -> u32 {
     static CHOSEN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *CHOSEN.get_or_init(|| {
@@ -33,17 +32,27 @@ pub fn sample_count() -> u32 {
         {
             return n;
         }
+        // A CPU rasteriser (lavapipe, llvmpipe, WARP) pays for every sample of the whole window, egui included:
+        // 4× MSAA cost most of its frame time, so a machine whose only adapters are CPU or GL ones draws without.
+        if software_only() { 1 } else { SAMPLE_COUNT }
+    })
+}
+
+/// True when no adapter is a hardware one on a modern API: every adapter is a CPU rasteriser or OpenGL. Decided
+/// before the window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND`
+/// honoured).
+pub fn software_only() -> bool {
+    static ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ONLY.get_or_init(|| {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = desc_backends();
         let instance = wgpu::Instance::new(desc);
         let adapters = pollster::block_on(instance.enumerate_adapters(desc_backends()));
-        // A CPU rasteriser (lavapipe, llvmpipe, WARP) pays for every sample of the whole window, egui included:
-        // 4× MSAA cost most of its frame time, so a machine whose only adapters are CPU or GL ones draws without.
         let hardware = |a: &wgpu::Adapter| {
             let info = a.get_info();
             info.backend != wgpu::Backend::Gl && info.device_type != wgpu::DeviceType::Cpu
         };
-        if adapters.iter().any(hardware) { SAMPLE_COUNT } else { 1 }
+        !adapters.iter().any(hardware)
     })
 }
 
@@ -154,6 +163,8 @@ pub struct SceneInput<'a> {
     /// Bounds of the current pose (viewer frame), for the grid and the box.
     pub bounds: Option<crate::scene::Bounds>,
     pub dark: bool,
+    /// The viewport's background (sRGB).
+    pub background: [u8; 4],
 }
 
 /// Bones of the bind-pose ghost: a translucent grey-blue, quieter than the live skeleton.
@@ -163,6 +174,7 @@ const GHOST_BONE: [u8; 4] = [150, 165, 200, 110];
 pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> FrameData {
     let aspect = size_px[0] as f32 / size_px[1].max(1) as f32;
     let mut f = FrameData::new(input.camera.matrices(aspect), size_px);
+    f.background = Some(input.background);
     let state = input.state;
     f.shading = shading_mode(state.shading);
     if state.shading == Shading::MorphDisplacement {
