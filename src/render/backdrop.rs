@@ -20,10 +20,6 @@ pub struct Backdrop {
 
 impl Backdrop {
     pub fn new(device: &wgpu::Device, color_format: wgpu::TextureFormat, sample_count: u32) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("backdrop.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/backdrop.wgsl").into()),
-        });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("backdrop"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -37,42 +33,7 @@ impl Backdrop {
                 count: None,
             }],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("backdrop"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("backdrop"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Always),
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: color_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = flat_pipeline(device, &layout, color_format, sample_count);
         let color = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("backdrop colour"),
             size: 16,
@@ -105,9 +66,59 @@ impl Backdrop {
     }
 }
 
+/// The flat-colour pipeline (`shaders/backdrop.wgsl`) for egui's pass: colour from binding 0 of `layout`, no
+/// blending, no depth test or write.
+pub(crate) fn flat_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    color_format: wgpu::TextureFormat,
+    sample_count: u32,
+) -> wgpu::RenderPipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("backdrop.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/backdrop.wgsl").into()),
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("flat fill"),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("flat fill"),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(false),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs_main"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: color_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// The value to write for the sRGB colour `c`: the bytes themselves on a non-sRGB target (which stores what the
 /// shader writes), their linear values on an sRGB target (which encodes on store), so both show the same pixel.
-fn target_encoding(c: [u8; 4], srgb_target: bool) -> [f32; 4] {
+pub(crate) fn target_encoding(c: [u8; 4], srgb_target: bool) -> [f32; 4] {
     let unit = |v: u8| f32::from(v) / 255.0;
     let linear = |v: u8| {
         let s = unit(v);

@@ -17,6 +17,7 @@
 pub mod backdrop;
 pub mod camera;
 pub mod context;
+pub mod flat_fill;
 pub mod frame;
 pub mod gpu;
 pub mod headless;

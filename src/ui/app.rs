@@ -101,6 +101,7 @@ impl ViewerApp {
             state.overlays.bind_ghost = true;
         }
         let mut gpu = GpuState::new(cc.wgpu_render_state.as_ref());
+        super::gpu::install_flat_fills(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
         if let Some(why) = &gpu.unavailable {
             eprintln!("bonescope: drawing with the egui painter: {why}");
         }

@@ -261,3 +261,44 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
 pub fn paint(painter: &egui::Painter, rect: egui::Rect, frame: FrameData) {
     painter.add(crate::render::viewport::paint_callback(rect, frame));
 }
+
+/// Where [`flat_fill`] keeps whether the flat-fill pipeline is installed and the next free slot of this frame.
+fn flat_fill_id() -> egui::Id {
+    egui::Id::unique("bonescope flat fills")
+}
+
+/// Installs the flat-fill pipeline ([`crate::render::flat_fill`]) for the window; [`flat_fill`] uses egui without it.
+pub fn install_flat_fills(ctx: &egui::Context, rs: Option<&egui_wgpu::RenderState>) {
+    if crate::render::flat_fill::install(rs, sample_count()) {
+        ctx.data_mut(|d| d.insert_temp(flat_fill_id().with("installed"), true));
+    }
+}
+
+/// Fills `rect` (clipped to `painter`'s clip) with an opaque `color`, through the flat-fill pipeline where it is
+/// installed (on a CPU rasteriser far cheaper than egui's fill shader for large areas), else with egui. Square
+/// corners only.
+pub fn flat_fill(painter: &egui::Painter, rect: egui::Rect, color: egui::Color32) {
+    let ctx = painter.ctx();
+    let id = flat_fill_id();
+    let installed = ctx.data(|d| d.get_temp::<bool>(id.with("installed"))).unwrap_or(false);
+    let slot = (installed && color.is_opaque() && rect.is_positive()).then(|| {
+        let pass = ctx.cumulative_pass_nr();
+        ctx.data_mut(|d| {
+            let next = d.get_temp_mut_or_insert_with(id, || (pass, 0u32));
+            if next.0 != pass {
+                *next = (pass, 0);
+            }
+            next.1 += 1;
+            next.1 - 1
+        })
+    });
+    match slot.filter(|s| *s < crate::render::flat_fill::SLOTS) {
+        Some(slot) => {
+            let callback = crate::render::flat_fill::FlatFillCallback { slot, color: color.to_array() };
+            painter.add(egui_wgpu::Callback::new_paint_callback(rect, callback));
+        }
+        None => {
+            painter.rect_filled(rect, 0.0, color);
+        }
+    }
+}

@@ -322,8 +322,9 @@ fn lane_input(
 }
 
 /// The lanes' background: the ruler band a shade lighter than the lanes below it, and the part of the range that
-/// plays lighter again. Each pixel is filled once, in the colour the layers would have blended to: egui's fill
-/// shader is the main cost of a frame on a CPU rasteriser, and these bands span the window's width.
+/// plays lighter again. Each pixel is filled once, in the colour the layers would have blended to, with the flat
+/// pipeline ([`super::gpu::flat_fill`]): egui's fill shader is the main cost of a frame on a CPU rasteriser, and
+/// these bands span the window's width.
 fn fill_lanes(
     painter: &egui::Painter,
     lanes: Rect,
@@ -344,16 +345,16 @@ fn fill_lanes(
             continue;
         }
         let Some(p) = &playing else {
-            painter.rect_filled(Rect::from_x_y_ranges(lanes.x_range(), ys), 0.0, color);
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.x_range(), ys), color);
             continue;
         };
         if *p.start() > lanes.left() {
-            painter.rect_filled(Rect::from_x_y_ranges(lanes.left()..=*p.start(), ys.clone()), 0.0, color);
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.left()..=*p.start(), ys.clone()), color);
         }
         if *p.end() < lanes.right() {
-            painter.rect_filled(Rect::from_x_y_ranges(*p.end()..=lanes.right(), ys.clone()), 0.0, color);
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(*p.end()..=lanes.right(), ys.clone()), color);
         }
-        painter.rect_filled(Rect::from_x_y_ranges(p.clone(), ys), 0.0, inside);
+        super::gpu::flat_fill(painter, Rect::from_x_y_ranges(p.clone(), ys), inside);
     }
 }
 

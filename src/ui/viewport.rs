@@ -967,7 +967,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
     let painter = ui.painter_at(rect);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.5), ui.visuals().text_color());
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
-    painter.rect_filled(strip, 0.0, ui.visuals().panel_fill);
+    super::gpu::flat_fill(&painter, strip, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
     strip.height()
 }
