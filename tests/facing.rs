@@ -6,6 +6,7 @@ mod common;
 
 use bonescope::anim::facing::{Side, front_direction, side_of};
 use bonescope::io::{LoadOptions, load_path};
+#[cfg(feature = "gui")]
 use bonescope::render::camera::{OrbitCamera, ViewPreset};
 use bonescope::scene::Asset;
 use glam::Vec3;
@@ -84,6 +85,7 @@ fn files_without_side_names_keep_the_default_front() {
 /// The viewer's Front view, as the camera the viewer and `bonescope render` use sets it up (front yaw from the
 /// file's conventions, the Front preset, framed on the skeleton), shows each format's character from its face
 /// side: the point ahead in the file's own cue (toes, head, body) is nearer the eye than the one behind it.
+#[cfg(feature = "gui")]
 #[test]
 fn the_front_view_shows_each_formats_character_from_its_face_side() {
     let Some(corpus) = common::corpus() else { return };
