@@ -6,6 +6,8 @@ mod common;
 
 use bonescope::anim::facing::{Side, front_direction, side_of};
 use bonescope::io::{LoadOptions, load_path};
+#[cfg(feature = "gui")]
+use bonescope::render::camera::{OrbitCamera, ViewPreset};
 use bonescope::scene::Asset;
 use glam::Vec3;
 
@@ -28,6 +30,15 @@ fn mean(points: &[Vec3]) -> Option<Vec3> {
 
 /// Forward as the file's own geometry shows it: toes ahead of feet, else the head ahead of the pelvis.
 fn independent_forward(asset: &Asset) -> Option<Vec3> {
+    let (ahead, behind) = forward_cue(asset)?;
+    let cue = ahead - behind;
+    let horizontal = Vec3::new(cue.x, 0.0, cue.z);
+    (horizontal.length() > 1e-3).then(|| horizontal.normalize())
+}
+
+/// The two points of the forward cue: (the one ahead, the one behind) — toes and feet, else head and pelvis, else
+/// the body's mean and the tail.
+fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
     // English and German biped names (3ds Max's Biped names its bones in the language of the install).
     let has = |n: &str, words: &[&str]| words.iter().any(|w| n.to_ascii_lowercase().contains(w));
     let feet = mean(&joint(asset, |n| has(n, &["foot", "fu_", "fuss"]) && side_of(n).is_some()));
@@ -36,15 +47,13 @@ fn independent_forward(asset: &Asset) -> Option<Vec3> {
     let pelvis = mean(&joint(asset, |n| has(n, &["pelvis", "becken"])));
     let tail = mean(&joint(asset, |n| has(n, &["tail"])));
     let all = mean(&joint(asset, |_| true));
-    let cue = match (feet, toes, head, pelvis, tail, all) {
-        (Some(f), Some(t), ..) => t - f,
-        (_, _, Some(h), Some(p), ..) => h - p,
+    match (feet, toes, head, pelvis, tail, all) {
+        (Some(f), Some(t), ..) => Some((t, f)),
+        (_, _, Some(h), Some(p), ..) => Some((h, p)),
         // A creature with a tail: its body is ahead of the tail.
-        (.., Some(t), Some(a)) => a - t,
-        _ => return None,
-    };
-    let horizontal = Vec3::new(cue.x, 0.0, cue.z);
-    (horizontal.length() > 1e-3).then(|| horizontal.normalize())
+        (.., Some(t), Some(a)) => Some((a, t)),
+        _ => None,
+    }
 }
 
 #[test]
@@ -70,5 +79,37 @@ fn files_without_side_names_keep_the_default_front() {
     for relative in ["psk/examplemesh.psk", "smd/holy_grailref.smd"] {
         let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
         assert_eq!(front_direction(&asset), None, "{relative}");
+    }
+}
+
+/// The viewer's Front view, as the camera the viewer and `bonescope render` use sets it up (front yaw from the
+/// file's conventions, the Front preset, framed on the skeleton), shows each format's character from its face
+/// side: the point ahead in the file's own cue (toes, head, body) is nearer the eye than the one behind it.
+#[cfg(feature = "gui")]
+#[test]
+fn the_front_view_shows_each_formats_character_from_its_face_side() {
+    let Some(corpus) = common::corpus() else { return };
+    // SMD through its QC (Half-Life), ASC through its MDS (Gothic), ASE (3ds Max motion capture).
+    let characters =
+        ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"];
+    for relative in characters {
+        let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
+        let front = front_direction(&asset).unwrap_or_else(|| panic!("{relative}: no front"));
+        let mut camera =
+            OrbitCamera { front_yaw: bonescope::anim::facing::yaw_facing(front), ..OrbitCamera::default() };
+        camera.set_preset(ViewPreset::Front);
+        let mut bounds = bonescope::scene::Bounds::EMPTY;
+        for p in joint(&asset, |_| true) {
+            bounds.add(p);
+        }
+        camera.frame_for_orbiting(&bounds);
+        let (ahead, behind) = forward_cue(&asset).unwrap_or_else(|| panic!("{relative}: no forward cue"));
+        let eye = camera.eye();
+        let (near, far) = (ahead.distance(eye), behind.distance(eye));
+        assert!(near < far, "{relative}: from the Front view the cue's front is {near} away, its back {far}");
+        // In camera space (looking down -Z) the front point has the larger z: it is the one nearer the viewer.
+        let view = camera.view();
+        let (za, zb) = (view.transform_point3(ahead).z, view.transform_point3(behind).z);
+        assert!(za > zb, "{relative}: camera-space depth ahead {za}, behind {zb}");
     }
 }

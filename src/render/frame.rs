@@ -125,6 +125,9 @@ pub struct FrameData {
     /// All instances' morph-target weights, back to back.
     pub morph_weights: Vec<f32>,
     pub overlay: Overlay,
+    /// Fill the viewport with this sRGB colour before the models (the viewer's background, drawn here because
+    /// the renderer's flat fill is far cheaper than egui's on a CPU rasteriser); offscreen targets clear instead.
+    pub background: Option<[u8; 4]>,
 }
 
 impl FrameData {
@@ -143,6 +146,7 @@ impl FrameData {
             palettes: Vec::new(),
             morph_weights: Vec::new(),
             overlay: Overlay::default(),
+            background: None,
         }
     }
 

@@ -14,8 +14,10 @@
 //! `ui.painter().add(viewport::paint_callback(rect, frame_data))`. With an egui target that has no depth buffer,
 //! render into an [`OffscreenTarget`] instead and show [`OffscreenTarget::view`] as a native texture.
 
+pub mod backdrop;
 pub mod camera;
 pub mod context;
+pub mod flat_fill;
 pub mod frame;
 pub mod gpu;
 pub mod gpu_timer;

@@ -60,6 +60,7 @@ pub struct Renderer {
     generation: u64,
     models: Vec<Option<ModelGpu>>,
     overlay: OverlayRenderer,
+    backdrop: super::backdrop::Backdrop,
     batches: Vec<Batch>,
     wireframe: bool,
     cull: bool,
@@ -306,6 +307,7 @@ impl Renderer {
             generation: 0,
             models: Vec::new(),
             overlay,
+            backdrop: super::backdrop::Backdrop::new(device, color_format, sample_count),
             batches: Vec::new(),
             wireframe: false,
             cull: true,
@@ -497,6 +499,7 @@ impl Renderer {
             self.encode_stretch(encoder);
         }
         self.overlay.prepare(&self.device, &self.queue, &frame.overlay);
+        self.backdrop.prepare(&self.queue, frame.background);
     }
 
     /// Skins every instance into the scratch buffer and derives the per-vertex edge ratios from it.
@@ -584,8 +587,9 @@ impl Renderer {
         }
     }
 
-    /// Draws the prepared frame: models (per material subset), wireframe, then overlays.
+    /// Draws the prepared frame: the background (when asked for), models (per material subset), wireframe, then overlays.
     pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
+        self.backdrop.paint(pass);
         pass.set_bind_group(0, &self.frame_group, &[]);
         let mut current: Option<(usize, bool)> = None;
         for batch in &self.batches {

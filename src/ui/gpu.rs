@@ -21,8 +21,7 @@ use super::state::{Shading, UiState};
 pub const SAMPLE_COUNT: u32 = 4;
 
 /// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
-/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers. Decided before the
-/// window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND` honoured).
+/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers.
 pub fn sample_count() -> u32 {
     static CHOSEN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *CHOSEN.get_or_init(|| {
@@ -33,17 +32,27 @@ pub fn sample_count() -> u32 {
         {
             return n;
         }
+        // A CPU rasteriser (lavapipe, llvmpipe, WARP) pays for every sample of the whole window, egui included:
+        // 4× MSAA cost most of its frame time, so a machine whose only adapters are CPU or GL ones draws without.
+        if software_only() { 1 } else { SAMPLE_COUNT }
+    })
+}
+
+/// True when no adapter is a hardware one on a modern API: every adapter is a CPU rasteriser or OpenGL. Decided
+/// before the window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND`
+/// honoured).
+pub fn software_only() -> bool {
+    static ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ONLY.get_or_init(|| {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = desc_backends();
         let instance = wgpu::Instance::new(desc);
         let adapters = pollster::block_on(instance.enumerate_adapters(desc_backends()));
-        // A CPU rasteriser (lavapipe, llvmpipe, WARP) pays for every sample of the whole window, egui included:
-        // 4× MSAA cost most of its frame time, so a machine whose only adapters are CPU or GL ones draws without.
         let hardware = |a: &wgpu::Adapter| {
             let info = a.get_info();
             info.backend != wgpu::Backend::Gl && info.device_type != wgpu::DeviceType::Cpu
         };
-        if adapters.iter().any(hardware) { SAMPLE_COUNT } else { 1 }
+        !adapters.iter().any(hardware)
     })
 }
 
@@ -154,6 +163,8 @@ pub struct SceneInput<'a> {
     /// Bounds of the current pose (viewer frame), for the grid and the box.
     pub bounds: Option<crate::scene::Bounds>,
     pub dark: bool,
+    /// The viewport's background (sRGB).
+    pub background: [u8; 4],
 }
 
 /// Bones of the bind-pose ghost: a translucent grey-blue, quieter than the live skeleton.
@@ -163,6 +174,7 @@ const GHOST_BONE: [u8; 4] = [150, 165, 200, 110];
 pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> FrameData {
     let aspect = size_px[0] as f32 / size_px[1].max(1) as f32;
     let mut f = FrameData::new(input.camera.matrices(aspect), size_px);
+    f.background = Some(input.background);
     let state = input.state;
     f.shading = shading_mode(state.shading);
     if state.shading == Shading::MorphDisplacement {
@@ -248,4 +260,45 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
 /// Adds the 3D scene to `painter` over `rect` (points).
 pub fn paint(painter: &egui::Painter, rect: egui::Rect, frame: FrameData) {
     painter.add(crate::render::viewport::paint_callback(rect, frame));
+}
+
+/// Where [`flat_fill`] keeps whether the flat-fill pipeline is installed and the next free slot of this frame.
+fn flat_fill_id() -> egui::Id {
+    egui::Id::unique("bonescope flat fills")
+}
+
+/// Installs the flat-fill pipeline ([`crate::render::flat_fill`]) for the window; [`flat_fill`] uses egui without it.
+pub fn install_flat_fills(ctx: &egui::Context, rs: Option<&egui_wgpu::RenderState>) {
+    if crate::render::flat_fill::install(rs, sample_count()) {
+        ctx.data_mut(|d| d.insert_temp(flat_fill_id().with("installed"), true));
+    }
+}
+
+/// Fills `rect` (clipped to `painter`'s clip) with an opaque `color`, through the flat-fill pipeline where it is
+/// installed (on a CPU rasteriser far cheaper than egui's fill shader for large areas), else with egui. Square
+/// corners only.
+pub fn flat_fill(painter: &egui::Painter, rect: egui::Rect, color: egui::Color32) {
+    let ctx = painter.ctx();
+    let id = flat_fill_id();
+    let installed = ctx.data(|d| d.get_temp::<bool>(id.with("installed"))).unwrap_or(false);
+    let slot = (installed && color.is_opaque() && rect.is_positive()).then(|| {
+        let pass = ctx.cumulative_pass_nr();
+        ctx.data_mut(|d| {
+            let next = d.get_temp_mut_or_insert_with(id, || (pass, 0u32));
+            if next.0 != pass {
+                *next = (pass, 0);
+            }
+            next.1 += 1;
+            next.1 - 1
+        })
+    });
+    match slot.filter(|s| *s < crate::render::flat_fill::SLOTS) {
+        Some(slot) => {
+            let callback = crate::render::flat_fill::FlatFillCallback { slot, color: color.to_array() };
+            painter.add(egui_wgpu::Callback::new_paint_callback(rect, callback));
+        }
+        None => {
+            painter.rect_filled(rect, 0.0, color);
+        }
+    }
 }

@@ -118,19 +118,13 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
 
         let painter = ui.painter_at(lanes.expand(1.0));
         let visuals = ui.visuals();
-        painter.rect_filled(lanes, 2.0, visuals.extreme_bg_color);
-        if length > 0.0 {
+        let playing = (length > 0.0).then(|| {
             // The part of the range that plays.
             let x0 = view.time_to_x(lanes, 0.0).max(lanes.left());
             let x1 = view.time_to_x(lanes, length).min(lanes.right());
-            if x1 > x0 {
-                painter.rect_filled(
-                    Rect::from_x_y_ranges(x0..=x1, lanes.y_range()),
-                    0.0,
-                    visuals.faint_bg_color.gamma_multiply(1.6),
-                );
-            }
-        }
+            x0..=x1
+        });
+        fill_lanes(&painter, lanes, ruler.bottom(), playing, visuals);
         draw_ruler(&painter, ruler, view, fps, input.state.show_frames, visuals);
         draw_keys(ui, &painter, keys, view, input);
 
@@ -327,6 +321,55 @@ fn lane_input(
     }
 }
 
+/// The lanes' background: the ruler band a shade lighter than the lanes below it, and the part of the range that
+/// plays lighter again. Each pixel is filled once, in the colour the layers would have blended to, with the flat
+/// pipeline ([`super::gpu::flat_fill`]): egui's fill shader is the main cost of a frame on a CPU rasteriser, and
+/// these bands span the window's width.
+fn fill_lanes(
+    painter: &egui::Painter,
+    lanes: Rect,
+    ruler_bottom: f32,
+    playing: Option<std::ops::RangeInclusive<f32>>,
+    visuals: &egui::Visuals,
+) {
+    let base = visuals.extreme_bg_color;
+    let played = over(base, visuals.faint_bg_color.gamma_multiply(1.6));
+    // (rows, colour outside the playing range, colour inside it); the ruler is painted over the range's tint.
+    let bands = [
+        (lanes.top()..=ruler_bottom, over(base, visuals.faint_bg_color), over(played, visuals.faint_bg_color)),
+        (ruler_bottom..=lanes.bottom(), base, played),
+    ];
+    let playing = playing.filter(|p| p.end() > p.start());
+    for (ys, color, inside) in bands {
+        if ys.end() <= ys.start() {
+            continue;
+        }
+        let Some(p) = &playing else {
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.x_range(), ys), color);
+            continue;
+        };
+        if *p.start() > lanes.left() {
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.left()..=*p.start(), ys.clone()), color);
+        }
+        if *p.end() < lanes.right() {
+            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(*p.end()..=lanes.right(), ys.clone()), color);
+        }
+        super::gpu::flat_fill(painter, Rect::from_x_y_ranges(p.clone(), ys), inside);
+    }
+}
+
+/// `top` painted over `below` the way egui blends (premultiplied alpha, in the sRGB-encoded values).
+fn over(below: Color32, top: Color32) -> Color32 {
+    let keep = 255 - u16::from(top.a());
+    let mix = |t: u8, b: u8| (u16::from(t) + (u16::from(b) * keep + 127) / 255).min(255) as u8;
+    Color32::from_rgba_premultiplied(
+        mix(top.r(), below.r()),
+        mix(top.g(), below.g()),
+        mix(top.b(), below.b()),
+        mix(top.a(), below.a()),
+    )
+}
+
 fn draw_ruler(
     painter: &egui::Painter,
     ruler: Rect,
@@ -342,7 +385,6 @@ fn draw_ruler(
     let text = visuals.text_color();
     let weak = visuals.weak_text_color();
     let line = visuals.widgets.noninteractive.bg_stroke.color;
-    painter.rect_filled(ruler, 0.0, visuals.faint_bg_color);
     let first = (view.start / minor).floor() as i64;
     let last = (view.end / minor).ceil() as i64;
     if last - first < 5000 {
@@ -595,6 +637,15 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_blend_over_each_other_as_egui_paints_them() {
+        let base = Color32::from_rgb(10, 10, 10);
+        // An additive colour (alpha 0) adds; an opaque one replaces; half-transparent black halves.
+        assert_eq!(over(base, Color32::from_rgba_premultiplied(8, 8, 8, 0)), Color32::from_rgb(18, 18, 18));
+        assert_eq!(over(base, Color32::from_rgb(200, 0, 1)), Color32::from_rgb(200, 0, 1));
+        assert_eq!(over(Color32::from_rgb(200, 100, 0), Color32::from_black_alpha(128)), Color32::from_rgb(100, 50, 0));
+    }
 
     #[test]
     fn frame_rates_print_without_trailing_zeros() {

@@ -88,8 +88,11 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
     let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, background(ui.visuals()));
     let gpu = input.gpu_model.is_some();
+    if !gpu {
+        // On the GPU path the renderer fills the background itself (see `render::backdrop`).
+        painter.rect_filled(rect, 0.0, background(ui.visuals()));
+    }
     if !gpu || input.state.overlays.bounds {
         skin(input, cache);
     } else {
@@ -133,6 +136,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             selected: input.selected,
             bounds: cache.pose_bounds,
             dark: ui.visuals().dark_mode,
+            background: background(ui.visuals()).to_array(),
         };
         super::gpu::paint(&painter, rect, super::gpu::frame_data(model, &scene, size));
     }
@@ -963,7 +967,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
     let painter = ui.painter_at(rect);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.5), ui.visuals().text_color());
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
-    painter.rect_filled(strip, 0.0, ui.visuals().panel_fill);
+    super::gpu::flat_fill(&painter, strip, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
     strip.height()
 }
