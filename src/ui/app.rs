@@ -102,6 +102,14 @@ impl ViewerApp {
         }
         let mut gpu = GpuState::new(cc.wgpu_render_state.as_ref());
         super::gpu::install_flat_fills(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
+        if super::gpu::software_only() {
+            // Shadows are wide feathered meshes drawn through egui's textured, blended fill shader, which a CPU
+            // rasteriser runs slowly per pixel (BENCHMARKS.md); menus and the viewport's toolbar go without.
+            cc.egui_ctx.all_styles_mut(|style| {
+                style.visuals.popup_shadow = egui::Shadow::NONE;
+                style.visuals.window_shadow = egui::Shadow::NONE;
+            });
+        }
         if let Some(why) = &gpu.unavailable {
             eprintln!("bonescope: drawing with the egui painter: {why}");
         }
