@@ -56,14 +56,23 @@ fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
     }
 }
 
+/// The corpus characters whose bones name their sides — SMD through its QC (Half-Life), ASC through its MDS
+/// (Gothic), ASE (3ds Max motion capture) — each loaded, with the front derived from it. Empty without the corpus.
+fn characters_with_a_front() -> Vec<(&'static str, Asset, Vec3)> {
+    let Some(corpus) = common::corpus() else { return Vec::new() };
+    ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"]
+        .into_iter()
+        .map(|relative| {
+            let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
+            let front = front_direction(&asset).unwrap_or_else(|| panic!("{relative}: no front"));
+            (relative, asset, front)
+        })
+        .collect()
+}
+
 #[test]
 fn corpus_characters_face_where_their_feet_and_heads_point() {
-    let Some(corpus) = common::corpus() else { return };
-    let characters =
-        ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"];
-    for relative in characters {
-        let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
-        let front = front_direction(&asset).unwrap_or_else(|| panic!("{relative}: no front"));
+    for (relative, asset, front) in characters_with_a_front() {
         assert!((front.length() - 1.0).abs() < 1e-5 && front.y == 0.0, "{relative}: {front}");
         let cue = independent_forward(&asset).unwrap_or_else(|| panic!("{relative}: no forward cue"));
         assert!(front.dot(cue) > 0.7, "{relative}: front {front} but feet/head point {cue}");
@@ -88,13 +97,7 @@ fn files_without_side_names_keep_the_default_front() {
 #[cfg(feature = "gui")]
 #[test]
 fn the_front_view_shows_each_formats_character_from_its_face_side() {
-    let Some(corpus) = common::corpus() else { return };
-    // SMD through its QC (Half-Life), ASC through its MDS (Gothic), ASE (3ds Max motion capture).
-    let characters =
-        ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"];
-    for relative in characters {
-        let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
-        let front = front_direction(&asset).unwrap_or_else(|| panic!("{relative}: no front"));
+    for (relative, asset, front) in characters_with_a_front() {
         let mut camera =
             OrbitCamera { front_yaw: bonescope::anim::facing::yaw_facing(front), ..OrbitCamera::default() };
         camera.set_preset(ViewPreset::Front);
