@@ -11,9 +11,11 @@
 //! is never shown in the game, but a viewer shows it, and a model that jumped between the two would look broken.
 //! See [`Placement`] for the exact reading.
 
+use std::collections::HashSet;
+
 use glam::Vec3;
 
-use crate::scene::{Asset, Clip, Mesh, Placement, Skeleton};
+use crate::scene::{Asset, Clip, Mesh, Placement, Skeleton, normalize_bone_name};
 
 /// Places a loaded mesh file: root bones by the whole map, other bones' translations scaled, every vertex,
 /// normal, morph delta and vertex frame moved with them, offset matrices recomputed.
@@ -67,8 +69,16 @@ pub fn place_clip(clip: &mut Clip, skeleton: &Skeleton, placement: &Placement) {
         return;
     }
     let turn = placement.rotation();
+    // The roots' names once, so each track costs one set lookup rather than a search of the skeleton.
+    let roots: HashSet<String> = skeleton
+        .names
+        .iter()
+        .zip(&skeleton.parents)
+        .filter(|(_, parent)| parent.is_none())
+        .map(|(name, _)| normalize_bone_name(name))
+        .collect();
     for track in &mut clip.tracks {
-        let is_root = skeleton.find(&track.bone_name).is_some_and(|b| skeleton.parents[b].is_none());
+        let is_root = roots.contains(&normalize_bone_name(&track.bone_name));
         let translation = &mut track.translation;
         if is_root {
             translation.values.iter_mut().for_each(|t| *t = placement.place_point(*t));
