@@ -3,6 +3,7 @@
 //! a biped, the head sits forward of the pelvis, the body ahead of the tail.
 
 mod common;
+mod psk_writer;
 
 use bonescope::anim::facing::{Side, front_direction, side_of};
 use bonescope::io::{LoadOptions, load_path};
@@ -39,10 +40,11 @@ fn independent_forward(asset: &Asset) -> Option<Vec3> {
 /// The two points of the forward cue: (the one ahead, the one behind) — toes and feet, else head and pelvis, else
 /// the body's mean and the tail.
 fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
-    // English and German biped names (3ds Max's Biped names its bones in the language of the install).
+    // English and German biped names (3ds Max's Biped names its bones in the language of the install); Unreal's
+    // mannequin calls the toe joint `ball_l`.
     let has = |n: &str, words: &[&str]| words.iter().any(|w| n.to_ascii_lowercase().contains(w));
     let feet = mean(&joint(asset, |n| has(n, &["foot", "fu_", "fuss"]) && side_of(n).is_some()));
-    let toes = mean(&joint(asset, |n| has(n, &["toe", "zeh"]) && side_of(n).is_some()));
+    let toes = mean(&joint(asset, |n| has(n, &["toe", "zeh", "ball"]) && side_of(n).is_some()));
     let head = mean(&joint(asset, |n| has(n, &["head", "kopf"])));
     let pelvis = mean(&joint(asset, |n| has(n, &["pelvis", "becken"])));
     let tail = mean(&joint(asset, |n| has(n, &["tail"])));
@@ -57,17 +59,53 @@ fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
 }
 
 /// The corpus characters whose bones name their sides — SMD through its QC (Half-Life), ASC through its MDS
-/// (Gothic), ASE (3ds Max motion capture) — each loaded, with the front derived from it. Empty without the corpus.
+/// (Gothic), ASE (3ds Max motion capture) — and, for PSK (the corpus has no Unreal character with named sides),
+/// a generated one laid out as Unreal's mannequin is; each loaded, with the front derived from it. Only the PSK
+/// without the corpus.
 fn characters_with_a_front() -> Vec<(&'static str, Asset, Vec3)> {
-    let Some(corpus) = common::corpus() else { return Vec::new() };
-    ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"]
+    let mut paths: Vec<(&'static str, std::path::PathBuf)> = vec![("generated mannequin.psk", mannequin_psk())];
+    if let Some(corpus) = common::corpus() {
+        for relative in
+            ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"]
+        {
+            paths.push((relative, corpus.join(relative)));
+        }
+    }
+    paths
         .into_iter()
-        .map(|relative| {
-            let asset = load_path(&corpus.join(relative), &LoadOptions::default()).unwrap();
-            let front = front_direction(&asset).unwrap_or_else(|| panic!("{relative}: no front"));
-            (relative, asset, front)
+        .map(|(label, path)| {
+            let asset = load_path(&path, &LoadOptions::default()).unwrap();
+            let front = front_direction(&asset).unwrap_or_else(|| panic!("{label}: no front"));
+            (label, asset, front)
         })
         .collect()
+}
+
+/// A PSK with the legs and head of Unreal's mannequin, in Unreal's conventions: Z up, the character facing +Y,
+/// its left side (`thigh_l`, `foot_l`, `ball_l`) at +X — with Y right of X forward in Unreal's left-handed frame,
+/// a character turned to face +Y has its left at +X — and the balls of the feet ahead of the ankles. The mesh is
+/// a stand-in tube; only the skeleton matters here.
+fn mannequin_psk() -> std::path::PathBuf {
+    use glam::Quat;
+    use psk_writer::Bone;
+    let mut psk = psk_writer::tube(3, 6, 2, 40.0);
+    let at = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    let mut bones = vec![
+        Bone::new("root", 0, Quat::IDENTITY, Vec3::ZERO),
+        Bone::new("pelvis", 0, Quat::IDENTITY, at(0.0, 0.0, 95.0)),
+    ];
+    for (side, x) in [("l", 10.0), ("r", -10.0)] {
+        let thigh = bones.len() as i32;
+        bones.push(Bone::new(&format!("thigh_{side}"), 1, Quat::IDENTITY, at(x, 0.0, -5.0)));
+        bones.push(Bone::new(&format!("calf_{side}"), thigh, Quat::IDENTITY, at(0.0, 0.0, -42.0)));
+        bones.push(Bone::new(&format!("foot_{side}"), thigh + 1, Quat::IDENTITY, at(0.0, 0.0, -40.0)));
+        bones.push(Bone::new(&format!("ball_{side}"), thigh + 2, Quat::IDENTITY, at(0.0, 14.0, -7.0)));
+    }
+    bones.push(Bone::new("head", 1, Quat::IDENTITY, at(0.0, 0.0, 65.0)));
+    psk.bones = bones;
+    let path = std::env::temp_dir().join(format!("bonescope-facing-mannequin-{}.psk", std::process::id()));
+    std::fs::write(&path, psk.to_bytes()).unwrap();
+    path
 }
 
 #[test]

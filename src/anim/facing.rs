@@ -5,7 +5,9 @@
 //! one a file followed. The skeleton can: nearly every rig names its sides (`Bip01 L Thigh`, `ValveBiped.Bip01_R_Hand`,
 //! `thigh_l`, `LeftUpLeg`, `UpperArm.L`). In the bind pose, in the viewer frame, the mean of the left-side joints
 //! minus the mean of the right-side joints is the character's left; with Y up, its front is `left × up`. A rig
-//! without side names (a prop, a head alone, a recording) gets `None` and the viewer keeps its default (+Z).
+//! without side names (a prop, a head alone, a recording) gets `None` and the viewer keeps its default (+Z), which
+//! is each format's own convention after the axis conversion: file −Y for Valve and 3ds Max (Z up, right-handed),
+//! file +Y for Unreal (Unreal's mannequin faces +Y in its mesh space, its left at +X).
 //!
 //! Pure computation over the skeleton; reads nothing else.
 
