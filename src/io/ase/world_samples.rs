@@ -108,7 +108,7 @@ fn convert(
     for (slot, &b) in world_bones.iter().enumerate() {
         slot_of[b] = Some(slot);
     }
-    let bones: Vec<Bone> = (0..n)
+    let mut bones: Vec<Bone> = (0..n)
         .map(|b| {
             let mut bone = Bone {
                 parent: skeleton.parents.get(b).copied().flatten().filter(|&p| p < b),
@@ -117,11 +117,24 @@ fn convert(
                 channels: track(b).and_then(|t| clip.tracks.get(t)).map(|t| Channels::new(t, &times)),
                 slot: slot_of[b],
                 fixed_local: None,
+                direct: false,
             };
             bone.fixed_local = bone.local_is_fixed().then(|| bone.local(0, times.first().copied().unwrap_or(0.0)));
             bone
         })
         .collect();
+    // World-sampled bones whose keys need only their own samples and their parent's (see `by_similarity`).
+    let fully_stated = |bone: &Bone| bone.slot.is_some() && bone.world.translation && bone.world.rotation;
+    let direct: Vec<bool> = bones
+        .iter()
+        .map(|bone| {
+            fully_stated(bone)
+                && bone.parent.is_none_or(|p| bones.get(p).is_some_and(|p| fully_stated(p) && p.fixed_local.is_some()))
+        })
+        .collect();
+    for (bone, direct) in bones.iter_mut().zip(direct) {
+        bone.direct = direct;
+    }
     let similarity = math == WorldMath::Fastest && bones.iter().all(Bone::scales_are_uniform);
     let convert = |ticks: Range<usize>| {
         if similarity {
@@ -275,9 +288,21 @@ struct Bone<'a> {
     slot: Option<usize>,
     /// The local transform, where it is the same at every tick (no track, or constant channels).
     fixed_local: Option<Transform>,
+    /// Its keys follow from its own samples and its parent's alone (see [`by_similarity`]).
+    direct: bool,
 }
 
 impl Bone<'_> {
+    /// The stated translations and rotations at `ticks`, where both channels have a key at every tick.
+    fn on_tick_samples(&self, ticks: Range<usize>) -> Option<(&[Vec3], &[Quat])> {
+        let c = self.channels.as_ref()?;
+        let (t, r) = (&c.translation, &c.rotation);
+        if !(self.world.translation && self.world.rotation && t.on_ticks && r.on_ticks) {
+            return None;
+        }
+        Some((t.curve.values.get(ticks.clone())?, r.curve.values.get(ticks)?))
+    }
+
     /// Whether the channels [`Self::local`] reads are all constant.
     fn local_is_fixed(&self) -> bool {
         let Some(c) = &self.channels else { return true };
@@ -428,8 +453,64 @@ impl Similarity {
 }
 
 /// The conversion over `ticks` with [`Similarity`] transforms.
+///
+/// A bone whose world position and rotation are both sampled, under a parent that is one too (with a constant
+/// scale) or under no parent, needs nothing but its own samples and its parent's: its keys are made bone by bone
+/// along the ticks (reading two arrays in order). Only where some other world-sampled bone remains (under a node
+/// without samples, or with one channel sampled) are the world transforms of all nodes put together tick by tick;
+/// the keys are the same either way (the same operations on the same values).
 fn by_similarity(bones: &[Bone], times: &[f32], ticks: Range<usize>, slots: usize) -> Keys {
     let mut keys = new_keys(slots, ticks.len());
+    let stated_world = |bone: &Bone, i: usize, time: f32| -> Option<Similarity> {
+        let (Some(channels), Some(fixed)) = (&bone.channels, bone.fixed_local) else { return None };
+        let (Some(translation), Some(rotation)) = bone.stated(channels, i, time) else { return None };
+        Some(Similarity { rotation, translation, scale: uniform(fixed.scale).unwrap_or(1.0) })
+    };
+    let mut rest = false;
+    for bone in bones {
+        let Some(slot) = bone.slot else { continue };
+        if !bone.direct {
+            rest = true;
+            continue;
+        }
+        let parent = bone.parent.and_then(|p| bones.get(p));
+        // Samples at every tick, the bone's and its parent's (every bone of a real file): the same operations
+        // on the arrays read in order.
+        if let Some((translations, rotations)) = bone.on_tick_samples(ticks.clone()) {
+            let parent_samples = match parent {
+                Some(p) => match (p.on_tick_samples(ticks.clone()), p.fixed_local) {
+                    (Some(samples), Some(fixed)) => Some((samples, uniform(fixed.scale).unwrap_or(1.0))),
+                    _ => None,
+                },
+                None => Some(((&[][..], &[][..]), 1.0)),
+            };
+            if let Some(((parent_translations, parent_rotations), parent_scale)) = parent_samples {
+                for (k, (&translation, &rotation)) in translations.iter().zip(rotations).enumerate() {
+                    let parent_world = match (parent_translations.get(k), parent_rotations.get(k)) {
+                        (Some(&t), Some(&r)) => {
+                            Similarity { rotation: r.normalize(), translation: t, scale: parent_scale }
+                        }
+                        _ => Similarity::IDENTITY,
+                    };
+                    let (local_rotation, local_translation) = parent_world.relative(rotation.normalize(), translation);
+                    push_key(&mut keys[slot], local_translation, local_rotation);
+                }
+                continue;
+            }
+        }
+        for i in ticks.clone() {
+            let time = times[i];
+            let parent_world = parent.and_then(|p| stated_world(p, i, time)).unwrap_or(Similarity::IDENTITY);
+            let Some(channels) = &bone.channels else { break };
+            let (translation, rotation) = bone.stated(channels, i, time);
+            let (local_rotation, local_translation) =
+                parent_world.relative(rotation.unwrap_or(Quat::IDENTITY), translation.unwrap_or(Vec3::ZERO));
+            push_key(&mut keys[slot], local_translation, local_rotation);
+        }
+    }
+    if !rest {
+        return keys;
+    }
     let mut world_now = vec![Similarity::IDENTITY; bones.len()];
     for i in ticks {
         let time = times[i];
@@ -448,8 +529,10 @@ fn by_similarity(bones: &[Bone], times: &[f32], ticks: Range<usize>, slots: usiz
                     (t.unwrap_or(from_local.translation), r.unwrap_or(from_local.rotation))
                 }
             };
-            let (local_rotation, local_translation) = parent_world.relative(rotation, translation);
-            push_key(&mut keys[slot], local_translation, local_rotation);
+            if !bone.direct {
+                let (local_rotation, local_translation) = parent_world.relative(rotation, translation);
+                push_key(&mut keys[slot], local_translation, local_rotation);
+            }
             // World samples hold position and rotation; the node's own scale channel (1 in every real file)
             // applies on top, as it does in the pose.
             world_now[b] = Similarity { rotation, translation, scale: uniform(local.scale).unwrap_or(1.0) };
@@ -535,18 +618,49 @@ mod tests {
     #[test]
     fn runs_of_ticks_join_to_what_one_pass_gives() {
         let (skeleton, clip, tracks, world) = chain();
-        for math in [WorldMath::Fastest, WorldMath::Matrices] {
+        // Also with the second bone's position parent-relative: it and its child are then put together tick by
+        // tick, the last bone still bone by bone.
+        let mut partly = world.clone();
+        partly[1].translation = false;
+        for (world, math) in [
+            (&world, WorldMath::Fastest),
+            (&world, WorldMath::Matrices),
+            (&partly, WorldMath::Fastest),
+            (&partly, WorldMath::Matrices),
+        ] {
             let mut one = clip.clone();
-            convert(&skeleton, &mut one, &tracks, &world, math, |ticks, _| std::iter::once(0..ticks).collect())
-                .unwrap();
+            convert(&skeleton, &mut one, &tracks, world, math, |ticks, _| std::iter::once(0..ticks).collect()).unwrap();
             let flips = one.tracks[3].rotation.values.windows(2).filter(|w| w[0].dot(w[1]) < 0.9).count();
             let mut runs = clip.clone();
             let split = |ticks: usize, _| (0..ticks).step_by(37).map(|s| s..(s + 37).min(ticks)).collect();
-            convert(&skeleton, &mut runs, &tracks, &world, math, split).unwrap();
+            convert(&skeleton, &mut runs, &tracks, world, math, split).unwrap();
             assert_eq!(format!("{:?}", runs.tracks), format!("{:?}", one.tracks), "{math:?}");
             // The keys are parent-relative and stay in one hemisphere from key to key.
             assert_eq!(flips, 0, "{math:?}");
             assert_eq!(one.tracks[3].rotation.values.len(), 300);
+        }
+    }
+
+    /// Both ways of putting world transforms together give the same keys, whichever bones are converted bone by
+    /// bone and which tick by tick.
+    #[test]
+    fn similarities_give_the_matrices_keys_on_a_chain() {
+        let (skeleton, clip, tracks, world) = chain();
+        let mut partly = world.clone();
+        partly[1].translation = false;
+        for world in [&world, &partly] {
+            let mut fast = clip.clone();
+            convert(&skeleton, &mut fast, &tracks, world, WorldMath::Fastest, tick_runs).unwrap();
+            let mut reference = clip.clone();
+            convert(&skeleton, &mut reference, &tracks, world, WorldMath::Matrices, tick_runs).unwrap();
+            for (a, b) in fast.tracks.iter().zip(&reference.tracks) {
+                for (x, y) in a.translation.values.iter().zip(&b.translation.values) {
+                    assert!((*x - *y).abs().max_element() < 2e-5, "{x} vs {y}");
+                }
+                for (x, y) in a.rotation.values.iter().zip(&b.rotation.values) {
+                    assert!((Vec4::from(*x) - Vec4::from(*y)).abs().max_element() < 5e-7, "{x} vs {y}");
+                }
+            }
         }
     }
 
