@@ -192,11 +192,11 @@ impl<'a> Lexer<'a> {
     }
 
     /// About how many entry lines the block being read has left, for sizing its arrays once: the lines up to the
-    /// next brace (a list of key lines has none inside), at most one per `min_line` bytes so that no crafted text
-    /// makes it larger than the bytes could hold.
+    /// next `}` (a list of key lines has no braces inside), at most one per `min_line` bytes so that no crafted
+    /// text makes it larger than the bytes could hold.
     pub fn lines_before_brace(&self, min_line: usize) -> usize {
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        let span = &rest[..memchr::memchr2(b'{', b'}', rest).unwrap_or(rest.len())];
+        let span = &rest[..memchr::memchr(b'}', rest).unwrap_or(rest.len())];
         memchr::memchr_iter(b'\n', span).count().min(span.len() / min_line.max(1))
     }
 
