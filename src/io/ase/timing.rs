@@ -41,7 +41,9 @@ pub(super) fn sample_step<'a>(tracks: impl Iterator<Item = &'a RawTrack>) -> Opt
     for track in tracks.filter(|t| t.kind == TrackKind::Sampled) {
         for pair in track.ticks.windows(2) {
             let d = pair[1].saturating_sub(pair[0]);
-            if d > 0 {
+            // A gap equal to the step so far (every gap of a track sampled per frame) leaves it as it is: no
+            // division for it (one per key line of a long take otherwise).
+            if d > 0 && d != step {
                 step = gcd(d, step);
             }
         }

@@ -103,7 +103,7 @@ fn sorted_keys<'a>(track: &'a RawTrack, name: &str, warnings: &mut Vec<Warning>)
 /// Sampled values → keys with the exporter's hold and padding rules (left-out samples held, short tracks padded).
 fn hold_filled<T: Copy + PartialEq>(
     ticks: &[i64],
-    values: &[T],
+    values: Vec<T>,
     timing: &Timing,
     before: Option<T>,
 ) -> (Vec<f32>, Vec<T>) {
@@ -116,6 +116,10 @@ fn hold_filled<T: Copy + PartialEq>(
     let holds = ticks.windows(2).filter(|w| w[1] - w[0] > step).count();
     let lead = if first_tick > timing.start_tick { 1 + usize::from(first_tick - step > timing.start_tick) } else { 0 };
     let len = ticks.len() + holds + lead + usize::from(last_tick < timing.end_tick);
+    if len == ticks.len() && values.len() == len {
+        // Nothing left out, nothing to pad (a sample at every frame): the keys are the samples.
+        return (ticks.iter().map(|&t| timing.seconds(t)).collect(), values);
+    }
     let mut times = Vec::with_capacity(len);
     let mut out = Vec::with_capacity(len);
     let mut push = |tick: i64, v: T| {
@@ -131,7 +135,7 @@ fn hold_filled<T: Copy + PartialEq>(
         }
     }
     let mut previous: Option<(i64, T)> = None;
-    for (&tick, &v) in ticks.iter().zip(values) {
+    for (&tick, &v) in ticks.iter().zip(&values) {
         if let Some((prev_tick, prev)) = previous
             && tick - prev_tick > step
         {
@@ -163,7 +167,7 @@ fn vec_curve(keys: &Keys, kind: TrackKind, timing: &Timing) -> Curve<Vec3> {
     let values: Vec<Vec3> = keys.values.iter().map(|v| v.truncate()).collect();
     match kind {
         TrackKind::Sampled => {
-            let (times, values) = hold_filled(&keys.ticks, &values, timing, None);
+            let (times, values) = hold_filled(&keys.ticks, values, timing, None);
             Curve::linear(times, values)
         }
         TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
@@ -213,7 +217,7 @@ fn rot_curve(keys: &Keys, kind: TrackKind, timing: &Timing, rotations: Rotations
         TrackKind::Sampled => {
             // Before a late first sample: a relative track held the identity, an absolute one its first value.
             let before = (rotations == Rotations::Relative).then_some(Quat::IDENTITY);
-            let (times, values) = hold_filled(&keys.ticks, &values, timing, before);
+            let (times, values) = hold_filled(&keys.ticks, values, timing, before);
             Curve::linear(times, values)
         }
         TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
