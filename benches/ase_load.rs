@@ -1,6 +1,7 @@
 //! ASE loading throughput: a large generated scene (~30 MB, written the way 3ds Max writes ASE: animated bone
-//! chain, textured grid meshes with normals and skin weights) and the corpus files when `BONESCOPE_CORPUS` is
-//! set. The generated file is also written to `target/ase_bench_large.ase` so other tools can be timed on it
+//! chain, textured grid meshes with normals and skin weights), a GothicSourcer-shaped ASC (~10 MB: 70 bones with
+//! 1,000 frames of world samples each, small skinned meshes; the benchmark script's generator) and the corpus
+//! files when `BONESCOPE_CORPUS` is set. The generated file is also written to `target/ase_bench_large.ase` so other tools can be timed on it
 //! (`assimp info target/ase_bench_large.ase`).
 //!
 //! Run: `cargo bench --no-default-features --bench ase_load`.
@@ -12,6 +13,10 @@ use std::time::{Duration, Instant};
 
 use bonescope::io::{LoadOptions, ase};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// The generator `scripts/bench-vs-assimp.sh` makes its Gothic-shaped file with.
+#[path = "../examples/generate/gothic.rs"]
+mod gothic;
 
 const BONES: usize = 40;
 const GRID: usize = 40;
@@ -165,6 +170,15 @@ fn bench(c: &mut Criterion) {
     group.bench_function("generated_30MB", |b| b.iter(|| ase::load(black_box(text.as_bytes()), &opts).unwrap()));
     group.bench_function("generated_30MB_cpu_time", |b| {
         b.iter_custom(|iters| cpu_time(iters, || drop(ase::load(black_box(text.as_bytes()), &opts).unwrap())))
+    });
+    // Animation-heavy: most of the time goes to the sample lines and to making world samples parent-relative.
+    let gothic = gothic::write(&gothic::Shape { bones: 70, frames: 1000, meshes: 17, mesh_vertices: 200, seed: 0 });
+    let asset = ase::load(gothic.as_bytes(), &opts).expect("generated Gothic file loads");
+    assert_eq!(asset.clips[0].tracks.len(), 70);
+    group.throughput(Throughput::Bytes(gothic.len() as u64));
+    group.bench_function("gothic_asc_10MB", |b| b.iter(|| ase::load(black_box(gothic.as_bytes()), &opts).unwrap()));
+    group.bench_function("gothic_asc_10MB_cpu_time", |b| {
+        b.iter_custom(|iters| cpu_time(iters, || drop(ase::load(black_box(gothic.as_bytes()), &opts).unwrap())))
     });
     for path in corpus_files() {
         let Ok(bytes) = std::fs::read(&path) else { continue };

@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use super::dialect::{self, SampleSpace};
 use super::materials::{MaterialEntry, flatten_materials, material_for};
 use super::mesh::build_mesh;
-use super::records::{NodeKind, RawFile, RawMesh, RawNode, RawSkin, TrackKind};
+use super::records::{NodeKind, RawAnim, RawFile, RawMesh, RawNode, RawSkin, RawTrack, TrackKind};
 use super::skinning::{shorten, skin_influences};
 use super::timing::timing;
 use super::tracks::{Rotations, build_track};
 use super::vertex_frames::{base_mesh, vertex_frames};
-use super::world_samples::{WorldChannels, make_parent_relative};
+use super::world_samples::{WorldChannels, WorldMath, make_parent_relative};
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{
     Asset, AxisConversion, Clip, Format, InfluenceReport, Influences, Reading, Skeleton, Transform, Warning,
@@ -77,7 +77,12 @@ fn is_usable(m: &Mat4) -> bool {
     m.is_finite() && m.determinant().abs() > 1e-12
 }
 
-pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadError> {
+pub(super) fn build(raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadError> {
+    build_with(raw, opts, WorldMath::Fastest)
+}
+
+/// [`build`] with a choice of how world samples are converted (tests compare the two ways).
+pub(super) fn build_with(mut raw: RawFile, opts: &LoadOptions, math: WorldMath) -> Result<Asset, LoadError> {
     let mut warnings = std::mem::take(&mut raw.warnings);
     let mut asset = Asset::new(Format::Ase);
     asset.axes = AxisConversion::z_up_right_handed();
@@ -213,22 +218,27 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
         let rotations = if world { Rotations::Absolute } else { Rotations::Relative };
         let mut world_channels = vec![WorldChannels::default(); skeleton.len()];
         let mut keyed_in_world = 0;
-        for &i in &order {
-            if let Some(anim) = &raw.nodes[i].anim {
-                let bone = bone_of[i];
-                track_of_bone[bone] = Some(clip.tracks.len());
-                clip.tracks.push(build_track(&raw.nodes[i].name, anim, &timing, rotations, &mut warnings));
-                if world {
-                    let sampled = |t: &Option<_>| {
-                        t.as_ref().is_some_and(|t: &super::records::RawTrack| t.kind == TrackKind::Sampled)
-                    };
-                    let keyed = |t: &Option<_>| {
-                        t.as_ref().is_some_and(|t: &super::records::RawTrack| t.kind != TrackKind::Sampled)
-                    };
-                    world_channels[bone] =
-                        WorldChannels { translation: sampled(&anim.pos), rotation: sampled(&anim.rot) };
-                    keyed_in_world += usize::from(keyed(&anim.pos) || keyed(&anim.rot));
-                }
+        let animated: Vec<(usize, &RawAnim)> =
+            order.iter().filter_map(|&i| raw.nodes[i].anim.as_ref().map(|anim| (i, anim))).collect();
+        let tracks = in_parallel_by(
+            animated.clone(),
+            |(_, anim)| anim.key_count(),
+            |(i, anim)| {
+                let mut track_warnings = Vec::new();
+                let track = build_track(&raw.nodes[i].name, anim, &timing, rotations, &mut track_warnings);
+                (track, track_warnings)
+            },
+        );
+        for ((i, anim), (track, track_warnings)) in animated.into_iter().zip(tracks) {
+            let bone = bone_of[i];
+            track_of_bone[bone] = Some(clip.tracks.len());
+            clip.tracks.push(track);
+            warnings.extend(track_warnings);
+            if world {
+                let sampled = |t: &Option<RawTrack>| t.as_ref().is_some_and(|t| t.kind == TrackKind::Sampled);
+                let keyed = |t: &Option<RawTrack>| t.as_ref().is_some_and(|t| t.kind != TrackKind::Sampled);
+                world_channels[bone] = WorldChannels { translation: sampled(&anim.pos), rotation: sampled(&anim.rot) };
+                keyed_in_world += usize::from(keyed(&anim.pos) || keyed(&anim.rot));
             }
         }
         if keyed_in_world > 0 {
@@ -240,7 +250,7 @@ pub(super) fn build(mut raw: RawFile, opts: &LoadOptions) -> Result<Asset, LoadE
                 ),
             );
         }
-        make_parent_relative(&skeleton, &mut clip, &track_of_bone, &world_channels)?;
+        make_parent_relative(&skeleton, &mut clip, &track_of_bone, &world_channels, math)?;
         Some(clip)
     } else {
         None
@@ -352,8 +362,10 @@ struct MeshJob<'a> {
     warnings: Vec<Warning>,
 }
 
-/// Below this many faces in all, building on one thread is quicker than handing the meshes to the pool.
+/// Below this many faces (or animation keys) in all, building on one thread is quicker than handing the work to
+/// the pool.
 const PARALLEL_FACES: usize = 20_000;
+const PARALLEL_KEYS: usize = 20_000;
 
 /// `f` applied to every job, on all cores (an ordered rayon `par_iter`) when the work is worth it; results in the
 /// jobs' order.
@@ -363,6 +375,19 @@ fn in_parallel<'a, R: Send>(jobs: Vec<MeshJob<'a>>, f: impl Fn(MeshJob<'a>) -> R
         return jobs.into_iter().map(f).collect();
     }
     jobs.into_par_iter().map(f).collect()
+}
+
+/// `f` applied to every item, in parallel when the items' `size` adds up to [`PARALLEL_KEYS`]; results in order.
+fn in_parallel_by<T: Send + Sync, R: Send>(
+    items: Vec<T>,
+    size: impl Fn(&T) -> usize,
+    f: impl Fn(T) -> R + Sync + Send,
+) -> Vec<R> {
+    let total: usize = items.iter().map(size).sum();
+    if items.len() < 2 || total < PARALLEL_KEYS || rayon::current_num_threads() < 2 {
+        return items.into_iter().map(f).collect();
+    }
+    items.into_par_iter().map(f).collect()
 }
 
 fn clip_name(scene_file: &str) -> String {

@@ -122,11 +122,11 @@ pub(super) fn rotation_evidence(raw: &RawFile) -> Evidence {
     let (mut nodes, mut count) = (0usize, 0usize);
     let (mut first, mut later, mut step) = (0f64, 0f64, 0f64);
     for track in raw.nodes.iter().filter_map(|n| n.anim.as_ref()?.rot.as_ref()) {
-        if track.kind != TrackKind::Sampled || track.keys.len() < 2 {
+        if track.kind != TrackKind::Sampled || track.len() < 2 {
             continue;
         }
         // The first samples tell as well as all of them (and keep this pass cheap on long takes).
-        let q: Vec<Quat> = track.keys.iter().take(EVIDENCE_SAMPLES).map(|k| max_axis_angle(k.value)).collect();
+        let q: Vec<Quat> = track.values.iter().take(EVIDENCE_SAMPLES).map(|&v| max_axis_angle(v)).collect();
         let q0 = q[0].angle_between(Quat::IDENTITY);
         if q0 < TELLING_ANGLE {
             continue;

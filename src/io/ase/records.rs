@@ -150,12 +150,9 @@ pub(super) enum TrackKind {
     Tcb,
 }
 
+/// The numbers of a key after its value, where the file writes them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct RawKey {
-    pub tick: i64,
-    pub line: u32,
-    /// Position/scale xyz, or rotation axis xyz + angle.
-    pub value: Vec4,
+pub(super) struct KeyExtras {
     /// Scale keys: the scale axis (xyz + angle).
     pub scale_axis: Vec4,
     /// TCB keys: tension, continuity, bias, ease in, ease out.
@@ -164,11 +161,49 @@ pub(super) struct RawKey {
     pub tangents: Option<(Vec3, Vec3)>,
 }
 
+/// One controller's keys as written, in columns: sampled tracks (tens of thousands of keys in a long take) carry
+/// a tick and a value per key and nothing else, so the extras of keyed controllers live in a column of their own
+/// that stays empty for them.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RawTrack {
     pub line: usize,
     pub kind: TrackKind,
-    pub keys: Vec<RawKey>,
+    pub ticks: Vec<i64>,
+    /// Per key: position/scale xyz (w 0), or rotation axis xyz + angle.
+    pub values: Vec<Vec4>,
+    /// Empty when no key has extras, else one per key (default where a key has none).
+    pub extras: Vec<KeyExtras>,
+}
+
+impl RawTrack {
+    pub fn new(line: usize, kind: TrackKind) -> Self {
+        Self { line, kind, ..Self::default() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ticks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ticks.is_empty()
+    }
+
+    /// Appends a key; `extras` only where the file wrote numbers after the value.
+    pub fn push(&mut self, tick: i64, value: Vec4, extras: Option<KeyExtras>) {
+        if let Some(e) = extras {
+            self.extras.resize(self.ticks.len(), KeyExtras::default());
+            self.extras.push(e);
+        } else if !self.extras.is_empty() {
+            self.extras.push(KeyExtras::default());
+        }
+        self.ticks.push(tick);
+        self.values.push(value);
+    }
+
+    /// The extras of key `i` (default where the track has none).
+    pub fn extras_of(&self, i: usize) -> KeyExtras {
+        self.extras.get(i).copied().unwrap_or_default()
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -176,6 +211,13 @@ pub(super) struct RawAnim {
     pub pos: Option<RawTrack>,
     pub rot: Option<RawTrack>,
     pub scale: Option<RawTrack>,
+}
+
+impl RawAnim {
+    /// Keys of all three controllers (the work of building the node's track).
+    pub fn key_count(&self) -> usize {
+        [&self.pos, &self.rot, &self.scale].into_iter().flatten().map(RawTrack::len).sum()
+    }
 }
 
 #[derive(Clone, Debug)]

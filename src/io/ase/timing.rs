@@ -39,9 +39,11 @@ pub(super) fn sample_step<'a>(tracks: impl Iterator<Item = &'a RawTrack>) -> Opt
     }
     let mut step = 0i64;
     for track in tracks.filter(|t| t.kind == TrackKind::Sampled) {
-        for pair in track.keys.windows(2) {
-            let d = pair[1].tick.saturating_sub(pair[0].tick);
-            if d > 0 {
+        for pair in track.ticks.windows(2) {
+            let d = pair[1].saturating_sub(pair[0]);
+            // A gap equal to the step so far (every gap of a track sampled per frame) leaves it as it is: no
+            // division for it (one per key line of a long take otherwise).
+            if d > 0 && d != step {
                 step = gcd(d, step);
             }
         }
@@ -55,12 +57,12 @@ fn sampled_tracks(raw: &RawFile) -> impl Iterator<Item = &RawTrack> {
         .filter_map(|n| n.anim.as_ref())
         .flat_map(|a| [&a.pos, &a.rot, &a.scale])
         .flatten()
-        .filter(|t| t.kind == TrackKind::Sampled && !t.keys.is_empty())
+        .filter(|t| t.kind == TrackKind::Sampled && !t.is_empty())
 }
 
 /// The earliest and latest tick the file puts data at: animation samples, else `*MESH_ANIMATION` frames.
 fn data_extent(raw: &RawFile) -> Option<(i64, i64, &'static str)> {
-    let ticks = sampled_tracks(raw).flat_map(|t| t.keys.iter().map(|k| k.tick));
+    let ticks = sampled_tracks(raw).flat_map(|t| t.ticks.iter().copied());
     let extent = ticks.fold(None, |acc: Option<(i64, i64)>, t| Some(acc.map_or((t, t), |(a, b)| (a.min(t), b.max(t)))));
     if let Some((first, last)) = extent {
         return Some((first, last, "sample"));
@@ -179,7 +181,7 @@ fn check_every_frame(raw: &RawFile, frames: i64, ticks_per_frame: i64, step: i64
         .flat_map(|a| [&a.pos, &a.rot])
         .flatten()
         .filter(|t| t.kind == TrackKind::Sampled)
-        .map(|t| t.keys.len())
+        .map(|t| t.len())
         .collect();
     let off = counts.iter().filter(|&&n| n as i64 != frames).count();
     if off > 0 {
@@ -202,15 +204,13 @@ fn check_every_frame(raw: &RawFile, frames: i64, ticks_per_frame: i64, step: i64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::ase::records::RawKey;
-
-    fn key(tick: i64) -> RawKey {
-        RawKey { tick, ..RawKey::default() }
-    }
 
     #[test]
     fn sample_step_is_the_gcd_of_gaps() {
-        let t = RawTrack { line: 1, kind: TrackKind::Sampled, keys: vec![key(0), key(1600), key(2400)] };
+        let mut t = RawTrack::new(1, TrackKind::Sampled);
+        for tick in [0, 1600, 2400] {
+            t.push(tick, glam::Vec4::ZERO, None);
+        }
         assert_eq!(sample_step([&t].into_iter()), Some(800));
     }
 }

@@ -21,9 +21,11 @@
 //! [`Rotations::Absolute`]: each rotation sample is taken as it is, and `world_samples` then makes positions and
 //! rotations parent-relative.
 
+use std::borrow::Cow;
+
 use glam::{Mat3, Quat, Vec3, Vec4};
 
-use super::records::{RawAnim, RawKey, RawTrack, TrackKind};
+use super::records::{KeyExtras, RawAnim, RawTrack, TrackKind};
 use super::timing::Timing;
 use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
 use crate::scene::{BoneTrack, Curve, Interpolation, Warning};
@@ -48,81 +50,124 @@ pub(super) fn accumulate(previous: Quat, relative: Quat) -> Quat {
     (relative * previous).normalize()
 }
 
+/// A track's keys in time order, each tick once: the track's own columns when they already are (as every
+/// exporter writes them), else sorted copies.
+struct Keys<'a> {
+    ticks: Cow<'a, [i64]>,
+    values: Cow<'a, [Vec4]>,
+    /// Empty, or one per key (see [`RawTrack::extras`]).
+    extras: Cow<'a, [KeyExtras]>,
+}
+
+impl Keys<'_> {
+    fn extras_of(&self, i: usize) -> KeyExtras {
+        self.extras.get(i).copied().unwrap_or_default()
+    }
+}
+
 /// Keys in time order; equal ticks keep the later key. Reports out-of-order keys.
-fn sorted_keys(track: &RawTrack, name: &str, warnings: &mut Vec<Warning>) -> Vec<RawKey> {
-    let mut keys = track.keys.clone();
-    if keys.windows(2).any(|w| w[1].tick < w[0].tick) {
+fn sorted_keys<'a>(track: &'a RawTrack, name: &str, warnings: &mut Vec<Warning>) -> Keys<'a> {
+    let ticks = &track.ticks;
+    let values = &track.values[..ticks.len().min(track.values.len())];
+    if ticks.windows(2).all(|w| w[0] < w[1]) && values.len() == ticks.len() {
+        return Keys {
+            ticks: Cow::Borrowed(ticks),
+            values: Cow::Borrowed(values),
+            extras: Cow::Borrowed(&track.extras),
+        };
+    }
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    if ticks.windows(2).any(|w| w[1] < w[0]) {
         warnings.push(Warning::new(
             format!("line {}", track.line),
             format!("keys of '{name}' are not in time order; sorted"),
         ));
-        keys.sort_by_key(|k| k.tick);
+        // Stable: of keys at one tick, the one written last stays last.
+        order.sort_by_key(|&i| ticks[i]);
     }
-    keys.dedup_by(|later, earlier| {
-        if later.tick == earlier.tick {
-            *earlier = *later;
-            true
-        } else {
-            false
+    let mut kept: Vec<usize> = Vec::with_capacity(order.len());
+    for i in order {
+        match kept.last_mut() {
+            Some(last) if ticks[*last] == ticks[i] => *last = i,
+            _ => kept.push(i),
         }
-    });
-    keys
+    }
+    let extras = if track.extras.is_empty() { Vec::new() } else { kept.iter().map(|&i| track.extras_of(i)).collect() };
+    Keys {
+        ticks: Cow::Owned(kept.iter().map(|&i| ticks[i]).collect()),
+        values: Cow::Owned(kept.iter().map(|&i| values[i]).collect()),
+        extras: Cow::Owned(extras),
+    }
 }
 
 /// Sampled values → keys with the exporter's hold and padding rules (left-out samples held, short tracks padded).
 fn hold_filled<T: Copy + PartialEq>(
     ticks: &[i64],
-    values: &[T],
+    values: Vec<T>,
     timing: &Timing,
     before: Option<T>,
 ) -> (Vec<f32>, Vec<T>) {
-    let mut times = Vec::with_capacity(ticks.len() * 2 + 2);
-    let mut out = Vec::with_capacity(ticks.len() * 2 + 2);
     let step = timing.step.max(1);
-    let push = |tick: i64, v: T, times: &mut Vec<f32>, out: &mut Vec<T>| {
+    let (Some(&first_tick), Some(&first)) = (ticks.first(), values.first()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let (Some(&last_tick), Some(&last)) = (ticks.last(), values.last()) else { return (Vec::new(), Vec::new()) };
+    // The exact count, so the curve's arrays are allocated once and to size.
+    let holds = ticks.windows(2).filter(|w| w[1] - w[0] > step).count();
+    let lead = if first_tick > timing.start_tick { 1 + usize::from(first_tick - step > timing.start_tick) } else { 0 };
+    let len = ticks.len() + holds + lead + usize::from(last_tick < timing.end_tick);
+    if len == ticks.len() && values.len() == len {
+        // Nothing left out, nothing to pad (a sample at every frame): the keys are the samples.
+        return (ticks.iter().map(|&t| timing.seconds(t)).collect(), values);
+    }
+    let mut times = Vec::with_capacity(len);
+    let mut out = Vec::with_capacity(len);
+    let mut push = |tick: i64, v: T| {
         times.push(timing.seconds(tick));
         out.push(v);
     };
-    let (Some(&first_tick), Some(&first)) = (ticks.first(), values.first()) else { return (times, out) };
     if first_tick > timing.start_tick {
         // Nothing written at the first frame: it held `before` (rotations: identity) or the first value.
         let held = before.unwrap_or(first);
-        push(timing.start_tick, held, &mut times, &mut out);
+        push(timing.start_tick, held);
         if first_tick - step > timing.start_tick {
-            push(first_tick - step, held, &mut times, &mut out);
+            push(first_tick - step, held);
         }
     }
-    for (i, (&tick, &v)) in ticks.iter().zip(values).enumerate() {
-        if i > 0 {
-            let (prev_tick, prev) = (ticks[i - 1], values[i - 1]);
-            if tick - prev_tick > step {
-                push(tick - step, prev, &mut times, &mut out);
-            }
+    let mut previous: Option<(i64, T)> = None;
+    for (&tick, &v) in ticks.iter().zip(&values) {
+        if let Some((prev_tick, prev)) = previous
+            && tick - prev_tick > step
+        {
+            push(tick - step, prev);
         }
-        push(tick, v, &mut times, &mut out);
+        push(tick, v);
+        previous = Some((tick, v));
     }
-    if let (Some(&last_tick), Some(&last)) = (ticks.last(), values.last())
-        && last_tick < timing.end_tick
-    {
-        push(timing.end_tick, last, &mut times, &mut out);
+    if last_tick < timing.end_tick {
+        push(timing.end_tick, last);
     }
     (times, out)
 }
 
-fn times_of(keys: &[RawKey], timing: &Timing) -> Vec<f32> {
-    keys.iter().map(|k| timing.seconds(k.tick)).collect()
+fn times_of(keys: &Keys, timing: &Timing) -> Vec<f32> {
+    keys.ticks.iter().map(|&t| timing.seconds(t)).collect()
 }
 
-fn tcb_params(keys: &[RawKey]) -> Vec<TcbParams> {
-    keys.iter().map(|k| TcbParams::new(k.tcb[0], k.tcb[1], k.tcb[2])).collect()
+fn tcb_params(keys: &Keys) -> Vec<TcbParams> {
+    (0..keys.ticks.len())
+        .map(|i| {
+            let tcb = keys.extras_of(i).tcb;
+            TcbParams::new(tcb[0], tcb[1], tcb[2])
+        })
+        .collect()
 }
 
-fn vec_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, value: impl Fn(&RawKey) -> Vec3) -> Curve<Vec3> {
-    let values: Vec<Vec3> = keys.iter().map(&value).collect();
+fn vec_curve(keys: &Keys, kind: TrackKind, timing: &Timing) -> Curve<Vec3> {
+    let values: Vec<Vec3> = keys.values.iter().map(|v| v.truncate()).collect();
     match kind {
         TrackKind::Sampled => {
-            let ticks: Vec<i64> = keys.iter().map(|k| k.tick).collect();
-            let (times, values) = hold_filled(&ticks, &values, timing, None);
+            let (times, values) = hold_filled(&keys.ticks, values, timing, None);
             Curve::linear(times, values)
         }
         TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
@@ -133,11 +178,13 @@ fn vec_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, value: impl Fn(&
         }
         TrackKind::Bezier => {
             let times = times_of(keys, timing);
-            let tangents = if keys.iter().all(|k| k.tangents.is_some()) {
+            let all_tangents = !keys.extras.is_empty() && keys.extras.iter().all(|e| e.tangents.is_some());
+            let tangents = if all_tangents {
                 let tps = timing.ticks_per_second as f32;
-                keys.iter()
-                    .map(|k| {
-                        let (tin, tout) = k.tangents.unwrap_or_default();
+                keys.extras
+                    .iter()
+                    .map(|e| {
+                        let (tin, tout) = e.tangents.unwrap_or_default();
                         (-tin * tps, tout * tps)
                     })
                     .collect()
@@ -149,13 +196,13 @@ fn vec_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, value: impl Fn(&
     }
 }
 
-fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, rotations: Rotations) -> Curve<Quat> {
+fn rot_curve(keys: &Keys, kind: TrackKind, timing: &Timing, rotations: Rotations) -> Curve<Quat> {
     // Accumulate relative keys (or take absolute ones as they are), keeping neighbours in one hemisphere so
     // interpolation takes the short way.
-    let mut values = Vec::with_capacity(keys.len());
+    let mut values = Vec::with_capacity(keys.values.len());
     let mut acc = Quat::IDENTITY;
-    for k in keys {
-        let key = max_axis_angle(k.value);
+    for &v in keys.values.iter() {
+        let key = max_axis_angle(v);
         let mut q = match rotations {
             Rotations::Relative => accumulate(acc, key),
             Rotations::Absolute => key,
@@ -168,10 +215,9 @@ fn rot_curve(keys: &[RawKey], kind: TrackKind, timing: &Timing, rotations: Rotat
     }
     match kind {
         TrackKind::Sampled => {
-            let ticks: Vec<i64> = keys.iter().map(|k| k.tick).collect();
             // Before a late first sample: a relative track held the identity, an absolute one its first value.
             let before = (rotations == Rotations::Relative).then_some(Quat::IDENTITY);
-            let (times, values) = hold_filled(&ticks, &values, timing, before);
+            let (times, values) = hold_filled(&keys.ticks, values, timing, before);
             Curve::linear(times, values)
         }
         TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
@@ -203,7 +249,7 @@ pub(super) fn build_track(
     let mut track = BoneTrack { bone_name: name.to_owned(), ..BoneTrack::default() };
     if let Some(pos) = &anim.pos {
         let keys = sorted_keys(pos, name, warnings);
-        track.translation = vec_curve(&keys, pos.kind, timing, |k| k.value.truncate());
+        track.translation = vec_curve(&keys, pos.kind, timing);
     }
     if let Some(rot) = &anim.rot {
         let keys = sorted_keys(rot, name, warnings);
@@ -213,11 +259,10 @@ pub(super) fn build_track(
         let keys = sorted_keys(scale, name, warnings);
         // The scale axis changes the result only when the scale is not uniform around it: measure how far
         // SR⁻¹·S·SR is from S itself, relative to the scale.
-        let worst = keys
-            .iter()
-            .map(|k| {
-                let s = k.value.truncate();
-                let r = Mat3::from_quat(max_axis_angle(k.scale_axis));
+        let worst = (0..keys.ticks.len())
+            .map(|i| {
+                let s = keys.values[i].truncate();
+                let r = Mat3::from_quat(max_axis_angle(keys.extras_of(i).scale_axis));
                 let exact = r.transpose() * Mat3::from_diagonal(s) * r;
                 let diff = (exact - Mat3::from_diagonal(s)).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
                 diff / s.abs().max_element().max(1e-6)
@@ -232,7 +277,7 @@ pub(super) fn build_track(
                 ),
             ));
         }
-        track.scale = vec_curve(&keys, scale.kind, timing, |k| k.value.truncate());
+        track.scale = vec_curve(&keys, scale.kind, timing);
     }
     track
 }
@@ -245,8 +290,21 @@ mod tests {
         Timing { start_tick: 0, end_tick: 4000, ticks_per_second: 4800.0, step: 800 }
     }
 
-    fn key(tick: i64, value: Vec4) -> RawKey {
-        RawKey { tick, value, ..RawKey::default() }
+    fn key(tick: i64, value: Vec4) -> (i64, Vec4) {
+        (tick, value)
+    }
+
+    /// A sampled track of these keys, as the parser leaves it.
+    fn track(keys: &[(i64, Vec4)]) -> RawTrack {
+        let mut t = RawTrack::new(1, TrackKind::Sampled);
+        for &(tick, value) in keys {
+            t.push(tick, value, None);
+        }
+        t
+    }
+
+    fn in_order(track: &RawTrack) -> Keys<'_> {
+        sorted_keys(track, "test", &mut Vec::new())
     }
 
     #[test]
@@ -258,7 +316,8 @@ mod tests {
             key(800, Vec4::new(0.0, 0.0, 1.0, a)),
             key(1600, Vec4::new(0.0, 0.0, 1.0, a)),
         ];
-        let c = rot_curve(&keys, TrackKind::Sampled, &timing(), Rotations::Relative);
+        let keys = track(&keys);
+        let c = rot_curve(&in_order(&keys), TrackKind::Sampled, &timing(), Rotations::Relative);
         let expected = [-30f32, -60.0, -90.0].map(|d| Quat::from_rotation_z(d.to_radians()));
         for (i, e) in expected.iter().enumerate() {
             assert!(c.values[i].angle_between(*e) < 1e-5, "{i}: {:?}", c.values[i]);
@@ -280,14 +339,15 @@ mod tests {
     fn left_out_samples_hold_the_previous_value() {
         // Written at 0 and 2400 only: 800 and 1600 equalled the value at 0.
         let keys = [key(0, Vec4::new(1.0, 0.0, 0.0, 0.0)), key(2400, Vec4::new(4.0, 0.0, 0.0, 0.0))];
-        let c = vec_curve(&keys, TrackKind::Sampled, &timing(), |k| k.value.truncate());
+        let keys = track(&keys);
+        let c = vec_curve(&in_order(&keys), TrackKind::Sampled, &timing());
         let ticks: Vec<f32> = c.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 1600.0, 2400.0, 4000.0]);
         assert_eq!(c.values[1], Vec3::X);
         assert_eq!(c.values[3], Vec3::new(4.0, 0.0, 0.0));
         // A rotation track whose first sample comes late held the identity before it.
-        let r =
-            rot_curve(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))], TrackKind::Sampled, &timing(), Rotations::Relative);
+        let late = track(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))]);
+        let r = rot_curve(&in_order(&late), TrackKind::Sampled, &timing(), Rotations::Relative);
         let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
         assert_eq!(r.values[1], Quat::IDENTITY);
@@ -295,18 +355,10 @@ mod tests {
 
     #[test]
     fn a_scale_axis_is_reported_only_when_it_changes_the_scale() {
-        let track = |axis: Vec4| RawAnim {
-            scale: Some(RawTrack {
-                line: 7,
-                kind: TrackKind::Sampled,
-                keys: vec![RawKey {
-                    tick: 0,
-                    value: Vec4::new(1.0, 1.0, 2.0, 0.0),
-                    scale_axis: axis,
-                    ..RawKey::default()
-                }],
-            }),
-            ..RawAnim::default()
+        let track = |axis: Vec4| {
+            let mut scale = RawTrack::new(7, TrackKind::Sampled);
+            scale.push(0, Vec4::new(1.0, 1.0, 2.0, 0.0), Some(KeyExtras { scale_axis: axis, ..KeyExtras::default() }));
+            RawAnim { scale: Some(scale), ..RawAnim::default() }
         };
         let mut warnings = Vec::new();
         // About z, with x and y scaled alike: no difference.
@@ -316,5 +368,29 @@ mod tests {
         build_track("b", &track(Vec4::new(1.0, 0.0, 0.0, 0.3)), &timing(), Rotations::Relative, &mut warnings);
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].position, "line 7");
+    }
+
+    #[test]
+    fn keys_out_of_order_are_sorted_and_a_repeated_tick_keeps_the_later_key() {
+        let mut t = RawTrack::new(3, TrackKind::Sampled);
+        let tcb = |x: f32| Some(KeyExtras { tcb: [x, 0.0, 0.0, 0.0, 0.0], ..KeyExtras::default() });
+        t.push(1600, Vec4::splat(3.0), None);
+        t.push(0, Vec4::splat(1.0), tcb(1.0));
+        t.push(800, Vec4::splat(2.0), None);
+        t.push(0, Vec4::splat(4.0), tcb(4.0));
+        let mut warnings = Vec::new();
+        let keys = sorted_keys(&t, "x", &mut warnings);
+        assert_eq!(&keys.ticks[..], &[0, 800, 1600]);
+        assert_eq!(&keys.values[..], &[Vec4::splat(4.0), Vec4::splat(2.0), Vec4::splat(3.0)]);
+        assert_eq!(keys.extras.iter().map(|e| e.tcb[0]).collect::<Vec<_>>(), vec![4.0, 0.0, 0.0]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        // Already in order: the track's own columns, no warning; a repeated tick alone is merged quietly.
+        let ordered = track(&[key(0, Vec4::X), key(800, Vec4::Y), key(800, Vec4::Z)]);
+        let keys = sorted_keys(&ordered, "y", &mut warnings);
+        assert_eq!(&keys.ticks[..], &[0, 800]);
+        assert_eq!(keys.values[1], Vec4::Z);
+        assert_eq!(warnings.len(), 1);
+        let strict = track(&[key(0, Vec4::X), key(800, Vec4::Y)]);
+        assert!(matches!(sorted_keys(&strict, "z", &mut warnings).ticks, Cow::Borrowed(_)));
     }
 }

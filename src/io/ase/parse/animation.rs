@@ -4,8 +4,8 @@
 use glam::{Vec3, Vec4};
 
 use super::super::lexer::{Lexer, Token, unclosed};
-use super::super::records::{RawAnim, RawKey, RawMesh, RawTrack, TrackKind};
-use super::lists::{kw, parse_list, warn};
+use super::super::records::{KeyExtras, RawAnim, RawMesh, RawTrack, TrackKind};
+use super::lists::{kw, parse_list, parse_list_of, warn};
 use super::mesh;
 use crate::io::LoadError;
 use crate::io::text::decode_name;
@@ -90,9 +90,28 @@ pub(super) fn parse_tm_animation(
     }
 }
 
+/// The keyword of the key lines a controller block of this channel and kind is made of.
+fn usual_key(channel: Channel, kind: TrackKind) -> &'static str {
+    match (channel, kind) {
+        (Channel::Pos, TrackKind::Sampled) => "CONTROL_POS_SAMPLE",
+        (Channel::Pos, TrackKind::Linear) => "CONTROL_POS_KEY",
+        (Channel::Pos, TrackKind::Tcb) => "CONTROL_TCB_POS_KEY",
+        (Channel::Pos, TrackKind::Bezier) => "CONTROL_BEZIER_POS_KEY",
+        (Channel::Rot, TrackKind::Sampled) => "CONTROL_ROT_SAMPLE",
+        (Channel::Rot, TrackKind::Linear) => "CONTROL_ROT_KEY",
+        (Channel::Rot, TrackKind::Tcb) => "CONTROL_TCB_ROT_KEY",
+        (Channel::Rot, TrackKind::Bezier) => "CONTROL_BEZIER_ROT_KEY",
+        (Channel::Scale, TrackKind::Sampled) => "CONTROL_SCALE_SAMPLE",
+        (Channel::Scale, TrackKind::Linear) => "CONTROL_SCALE_KEY",
+        (Channel::Scale, TrackKind::Tcb) => "CONTROL_TCB_SCALE_KEY",
+        (Channel::Scale, TrackKind::Bezier) => "CONTROL_BEZIER_SCALE_KEY",
+    }
+}
+
 /// Reads the keys of one controller block. Each key line is `tick` and numbers whose meaning depends on the
 /// channel and the key type; optional trailing parts (TCB parameters, Bezier tangents, the scale axis) may be
-/// missing in hand-written files.
+/// missing in hand-written files. A block holds key lines of its own kind (recognised in place, without
+/// scanning the keyword first), but any key line of the channel is read.
 fn parse_track(
     lx: &mut Lexer,
     block: &[u8],
@@ -100,24 +119,48 @@ fn parse_track(
     kind: TrackKind,
     open: usize,
 ) -> Result<RawTrack, LoadError> {
-    let mut track = RawTrack { line: open, kind, keys: Vec::new() };
+    let mut track = RawTrack::new(open, kind);
+    // Long sampled tracks (a key per frame) grew their arrays by doubling, a tenth of the whole load; the
+    // shortest key line, `*CONTROL_POS_KEY 0 0 0 0`, is 23 bytes.
+    let expected = lx.lines_before_brace(23);
+    track.ticks.reserve_exact(expected);
+    track.values.reserve_exact(expected);
+    let usual = usual_key(channel, kind);
+    let value_len = match channel {
+        Channel::Pos => 3,
+        Channel::Rot => 4,
+        Channel::Scale => 3,
+    };
     let mut nums = [0f32; 16];
-    parse_list(lx, block, open, |lx, key, line| {
+    parse_list_of(lx, block, open, Some(usual.as_bytes()), |lx, key, line| {
         // The keyword for messages, as a literal (no conversion or check per key line).
-        let name = match (channel, key) {
-            (Channel::Pos, b"CONTROL_POS_SAMPLE") => "CONTROL_POS_SAMPLE",
-            (Channel::Pos, b"CONTROL_POS_KEY") => "CONTROL_POS_KEY",
-            (Channel::Pos, b"CONTROL_TCB_POS_KEY") => "CONTROL_TCB_POS_KEY",
-            (Channel::Pos, b"CONTROL_BEZIER_POS_KEY") => "CONTROL_BEZIER_POS_KEY",
-            (Channel::Rot, b"CONTROL_ROT_SAMPLE") => "CONTROL_ROT_SAMPLE",
-            (Channel::Rot, b"CONTROL_ROT_KEY") => "CONTROL_ROT_KEY",
-            (Channel::Rot, b"CONTROL_TCB_ROT_KEY") => "CONTROL_TCB_ROT_KEY",
-            (Channel::Rot, b"CONTROL_BEZIER_ROT_KEY") => "CONTROL_BEZIER_ROT_KEY",
-            (Channel::Scale, b"CONTROL_SCALE_SAMPLE") => "CONTROL_SCALE_SAMPLE",
-            (Channel::Scale, b"CONTROL_SCALE_KEY") => "CONTROL_SCALE_KEY",
-            (Channel::Scale, b"CONTROL_TCB_SCALE_KEY") => "CONTROL_TCB_SCALE_KEY",
-            (Channel::Scale, b"CONTROL_BEZIER_SCALE_KEY") => "CONTROL_BEZIER_SCALE_KEY",
-            _ => return Ok(false),
+        let name = if std::ptr::eq(key, usual.as_bytes()) || key == usual.as_bytes() {
+            // The usual line of a sampled or linear track, in one pass.
+            let read = match channel {
+                Channel::Rot => lx.key_line::<4>().map(|(tick, v)| (tick, Vec4::from(v))),
+                Channel::Pos | Channel::Scale => lx.key_line::<3>().map(|(tick, v)| (tick, Vec3::from(v).extend(0.0))),
+            };
+            if let Some((tick, value)) = read {
+                track.push(tick, value, None);
+                return Ok(true);
+            }
+            usual
+        } else {
+            match (channel, key) {
+                (Channel::Pos, b"CONTROL_POS_SAMPLE") => "CONTROL_POS_SAMPLE",
+                (Channel::Pos, b"CONTROL_POS_KEY") => "CONTROL_POS_KEY",
+                (Channel::Pos, b"CONTROL_TCB_POS_KEY") => "CONTROL_TCB_POS_KEY",
+                (Channel::Pos, b"CONTROL_BEZIER_POS_KEY") => "CONTROL_BEZIER_POS_KEY",
+                (Channel::Rot, b"CONTROL_ROT_SAMPLE") => "CONTROL_ROT_SAMPLE",
+                (Channel::Rot, b"CONTROL_ROT_KEY") => "CONTROL_ROT_KEY",
+                (Channel::Rot, b"CONTROL_TCB_ROT_KEY") => "CONTROL_TCB_ROT_KEY",
+                (Channel::Rot, b"CONTROL_BEZIER_ROT_KEY") => "CONTROL_BEZIER_ROT_KEY",
+                (Channel::Scale, b"CONTROL_SCALE_SAMPLE") => "CONTROL_SCALE_SAMPLE",
+                (Channel::Scale, b"CONTROL_SCALE_KEY") => "CONTROL_SCALE_KEY",
+                (Channel::Scale, b"CONTROL_TCB_SCALE_KEY") => "CONTROL_TCB_SCALE_KEY",
+                (Channel::Scale, b"CONTROL_BEZIER_SCALE_KEY") => "CONTROL_BEZIER_SCALE_KEY",
+                _ => return Ok(false),
+            }
         };
         let tick = lx.arg_int(name)?;
         let mut n = 0;
@@ -125,11 +168,6 @@ fn parse_track(
             nums[n] = lx.arg_f32(name)?;
             n += 1;
         }
-        let value_len = match channel {
-            Channel::Pos => 3,
-            Channel::Rot => 4,
-            Channel::Scale => 3,
-        };
         if n < value_len {
             return Err(LoadError::at_line(
                 line,
@@ -137,32 +175,38 @@ fn parse_track(
             )
             .with_kind(lx.bad_value_kind()));
         }
-        let mut k = RawKey { tick, line: line as u32, ..RawKey::default() };
-        k.value = Vec4::new(nums[0], nums[1], nums[2], if channel == Channel::Rot { nums[3] } else { 0.0 });
-        let mut rest = &nums[value_len..n];
-        // Scale keys carry the scale axis (axis + angle) after the factors, unless the extras alone fit.
-        let extras = match kind {
-            TrackKind::Tcb => 5,
-            TrackKind::Bezier => 7,
-            _ => 0,
-        };
-        if channel == Channel::Scale && rest.len() >= 4 && rest.len() != extras {
-            k.scale_axis = Vec4::new(rest[0], rest[1], rest[2], rest[3]);
-            rest = &rest[4..];
-        }
-        match kind {
-            TrackKind::Tcb => {
-                for (slot, v) in k.tcb.iter_mut().zip(rest) {
-                    *slot = *v;
-                }
-            }
-            TrackKind::Bezier if rest.len() >= 6 => {
-                k.tangents = Some((Vec3::new(rest[0], rest[1], rest[2]), Vec3::new(rest[3], rest[4], rest[5])));
-            }
-            _ => {}
-        }
-        track.keys.push(k);
+        let value = Vec4::new(nums[0], nums[1], nums[2], if channel == Channel::Rot { nums[3] } else { 0.0 });
+        let rest = &nums[value_len..n];
+        let extras = if rest.is_empty() { None } else { key_extras(channel, kind, rest) };
+        track.push(tick, value, extras);
         Ok(true)
     })?;
     Ok(track)
+}
+
+/// What the numbers after a key's value hold, by channel and key type (`None` when nothing the loader uses).
+fn key_extras(channel: Channel, kind: TrackKind, mut rest: &[f32]) -> Option<KeyExtras> {
+    let mut extras = KeyExtras::default();
+    // Scale keys carry the scale axis (axis + angle) after the factors, unless the extras alone fit.
+    let extra_len = match kind {
+        TrackKind::Tcb => 5,
+        TrackKind::Bezier => 7,
+        _ => 0,
+    };
+    if channel == Channel::Scale && rest.len() >= 4 && rest.len() != extra_len {
+        extras.scale_axis = Vec4::new(rest[0], rest[1], rest[2], rest[3]);
+        rest = &rest[4..];
+    }
+    match kind {
+        TrackKind::Tcb => {
+            for (slot, v) in extras.tcb.iter_mut().zip(rest) {
+                *slot = *v;
+            }
+        }
+        TrackKind::Bezier if rest.len() >= 6 => {
+            extras.tangents = Some((Vec3::new(rest[0], rest[1], rest[2]), Vec3::new(rest[3], rest[4], rest[5])));
+        }
+        _ => {}
+    }
+    (extras != KeyExtras::default()).then_some(extras)
 }
