@@ -405,8 +405,7 @@ fn assemble(mut file: PskRecords, opts: &LoadOptions) -> Result<Asset, LoadError
     let skeleton = build_skeleton(&file, &src, &mut warnings)?;
     let point_count = file.points.len();
     let wedge_count = file.wedges.len();
-    let (influences, influence_report, bad_rows) =
-        vertices::point_influences(file.weights, point_count, skeleton.len());
+    let weights = vertices::PointWeights::new(file.weights, point_count, skeleton.len());
     let normals = match file.normals.len() {
         0 => FileNormals::None,
         len if len == point_count => FileNormals::PerPoint(file.normals),
@@ -414,21 +413,21 @@ fn assemble(mut file: PskRecords, opts: &LoadOptions) -> Result<Asset, LoadError
         _ => FileNormals::None,
     };
 
-    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, influence_report, ..Mesh::default() };
+    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, ..Mesh::default() };
     let wedge_chunk = src.wedges.clone().unwrap_or_else(|| missing("VTXW0000"));
     let (wedge_points, repairs) =
-        vertices::fill_vertices(file.points, file.wedges, &influences, normals, &wedge_chunk, &mut mesh)?;
-    drop(influences);
-    report_influences(&src, &skeleton, point_count, &mesh, bad_rows, &mut warnings);
+        vertices::fill_vertices(file.points, file.wedges, &weights, normals, &wedge_chunk, &mut mesh)?;
+    report_influences(&src, &skeleton, point_count, &mesh, weights.bad, &mut warnings);
+    drop(weights);
     report_vertex_repairs(&src, repairs, &mut warnings);
 
     let face_chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
-    let clean = faces::clean(file.faces, &wedge_points, point_count, &face_chunk, &mut warnings)?;
+    let mut clean = faces::clean(file.faces, &wedge_points, point_count, &face_chunk, &mut warnings)?;
     if clean.kept == 0 {
         warnings.push(face_chunk.warning("no usable faces: the mesh has vertices but nothing to draw"));
     }
     let materials = build_materials(&file, clean.highest_material(), src.materials.as_ref(), opts, &mut warnings);
-    faces::fill_indices(file.faces, &clean, &mut mesh);
+    faces::fill_indices(file.faces, &mut clean, &mut mesh);
     finish_normals(&file, &wedge_points, &clean, normals, repairs.bad_normals, &mut mesh, &src, &mut warnings);
     fill_colors_and_extra_uvs(&file, &wedge_points, &mut mesh, &src, &mut warnings);
     fill_morph_targets(&file, &wedge_points, &mut mesh, &src, &mut warnings);

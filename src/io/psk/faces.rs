@@ -4,8 +4,9 @@
 //!
 //! A face is degenerate when two of its corners use the same point, and a duplicate of an earlier face when it
 //! uses the same three points with the same winding (reversed winding is a different face: the back of a
-//! two-sided sheet). The check for duplicates chains the faces by their smallest point and compares the faces
-//! of each chain; real meshes have none, and only when one is found are the faces sorted to name them.
+//! two-sided sheet). The check for duplicates chains the faces by their smallest point and compares a
+//! fingerprint of the other two points along each chain; real meshes have none, and only when two fingerprints
+//! match are the faces sorted to name the duplicates exactly.
 
 use super::{Face, FaceRecord, FaceRecords};
 use crate::io::LoadError;
@@ -25,6 +26,8 @@ pub(super) struct CleanFaces {
     /// The kept faces' materials never decrease in file order: the index buffer is the faces in order.
     pub ordered: bool,
     pub kept: usize,
+    /// The index buffer, when the pass could write it (faces in material order, no duplicates).
+    indices: Option<Vec<u32>>,
 }
 
 impl CleanFaces {
@@ -50,8 +53,16 @@ fn canonical(points: [u32; 3]) -> Option<[u32; 3]> {
     })
 }
 
+/// A 32-bit fingerprint of a face's other two points (Fibonacci hashing of both): equal faces have equal
+/// fingerprints, and different ones almost never do (a collision only costs the exact check).
+#[inline]
+fn fingerprint(b: u32, c: u32) -> u32 {
+    ((u64::from(b) << 32 | u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32
+}
+
 /// Checks every face's wedges (out of range is an error naming the face), finds the degenerate and duplicate
-/// faces (reported as warnings) and counts the kept faces per material.
+/// faces (reported as warnings) and counts the kept faces per material. While the faces come in material order,
+/// their wedges are written to the index buffer in the same pass.
 pub(super) fn clean(
     faces: FaceRecords,
     wedge_points: &[u32],
@@ -75,12 +86,13 @@ fn clean_records<R: FaceRecord>(
     let wedge_count = wedge_points.len();
     let mut degenerate: Vec<u32> = Vec::new();
     // Kept faces chained by their smallest point: `head[p]` is the last kept face (numbered among kept faces)
-    // whose smallest point is p, `next[k]` the one before it; `rest[k]` holds face k's other two points.
+    // whose smallest point is p; `links[k]` holds the face before k in its chain and the fingerprint of k's other
+    // two points.
     let mut head = vec![u32::MAX; point_count];
-    let mut next: Vec<u32> = Vec::with_capacity(faces.len());
-    let mut rest: Vec<u64> = Vec::with_capacity(faces.len());
+    let mut links: Vec<[u32; 2]> = Vec::with_capacity(faces.len());
     let mut material_counts = [0u32; 256];
     let (mut ordered, mut last_material) = (true, 0u8);
+    let mut indices: Vec<u32> = Vec::with_capacity(faces.len() * 3);
     for (i, record) in faces.iter().enumerate() {
         let face = record.face();
         let mut points = [0u32; 3];
@@ -100,13 +112,15 @@ fn clean_records<R: FaceRecord>(
             continue;
         };
         if let Some(first) = head.get_mut(a as usize) {
-            next.push(*first);
-            *first = rest.len() as u32;
-            rest.push(u64::from(b) << 32 | u64::from(c));
+            links.push([*first, fingerprint(b, c)]);
+            *first = (links.len() - 1) as u32;
         }
         material_counts[usize::from(face.material)] += 1;
         ordered &= face.material >= last_material;
         last_material = face.material;
+        if ordered {
+            indices.extend_from_slice(&face.wedges);
+        }
     }
     if let Some(first) = degenerate.first() {
         warnings.push(chunk.warning(format_args!(
@@ -116,13 +130,16 @@ fn clean_records<R: FaceRecord>(
     }
     let mut kept = faces.len() - degenerate.len();
     let mut dropped = degenerate;
-    if chains_repeat(&head, &next, &rest) {
+    let mut indices = ordered.then_some(indices);
+    if chains_repeat(&head, &links) {
         let duplicates = duplicate_faces(faces, wedge_points, point_count);
         if let Some(first) = duplicates.first() {
             warnings.push(chunk.warning(format_args!(
                 "{} duplicate face(s) (same points, same winding as an earlier face) dropped (first: face {first})",
                 duplicates.len()
             )));
+            // The buffer written above holds them: it is written again without.
+            indices = None;
         }
         for &f in &duplicates {
             if let Some(face) = faces.get(f as usize) {
@@ -133,21 +150,21 @@ fn clean_records<R: FaceRecord>(
         dropped.extend(duplicates);
         dropped.sort_unstable();
     }
-    Ok(CleanFaces { dropped, material_counts, ordered, kept })
+    Ok(CleanFaces { dropped, material_counts, ordered, kept, indices })
 }
 
-/// Whether any chain holds two faces with the same other two points (a duplicate, in some order).
-fn chains_repeat(head: &[u32], next: &[u32], rest: &[u64]) -> bool {
-    let mut long: Vec<u64> = Vec::new();
+/// Whether any chain holds two faces with the same fingerprint (a duplicate, or rarely a collision).
+fn chains_repeat(head: &[u32], links: &[[u32; 2]]) -> bool {
+    let mut long: Vec<u32> = Vec::new();
     for &first in head {
         if first == u32::MAX {
             continue;
         }
-        let mut chain = [0u64; PAIRWISE_CHAIN];
+        let mut chain = [0u32; PAIRWISE_CHAIN];
         let mut len = 0usize;
         let mut face = first;
         long.clear();
-        while let Some(&key) = rest.get(face as usize) {
+        while let Some(&[before, key]) = links.get(face as usize) {
             if len < PAIRWISE_CHAIN {
                 if chain[..len].contains(&key) {
                     return true;
@@ -160,7 +177,7 @@ fn chains_repeat(head: &[u32], next: &[u32], rest: &[u64]) -> bool {
                 long.push(key);
             }
             len += 1;
-            face = next.get(face as usize).copied().unwrap_or(u32::MAX);
+            face = before;
         }
         if !long.is_empty() {
             long.sort_unstable();
@@ -231,10 +248,11 @@ pub(super) fn duplicate_flags(keys: &[[u32; 3]], point_count: usize) -> Vec<bool
 }
 
 /// Index buffer grouped by material, face order kept within each material, and one subset per material used.
-pub(super) fn fill_indices(faces: FaceRecords, clean: &CleanFaces, mesh: &mut Mesh) {
-    mesh.indices = match faces {
-        FaceRecords::Short(records) => indices(records, clean),
-        FaceRecords::Long(records) => indices(records, clean),
+pub(super) fn fill_indices(faces: FaceRecords, clean: &mut CleanFaces, mesh: &mut Mesh) {
+    mesh.indices = match (clean.indices.take(), faces) {
+        (Some(written), _) => written,
+        (None, FaceRecords::Short(records)) => indices(records, clean),
+        (None, FaceRecords::Long(records)) => indices(records, clean),
     };
     let mut first = 0u32;
     mesh.subsets = Vec::new();
@@ -339,10 +357,10 @@ mod tests {
         let faces = [short([0, 1, 2], 1), short([3, 4, 5], 0), short([6, 7, 8], 1)];
         let wedge_points: Vec<u32> = (0..9).collect();
         let records = FaceRecords::Short(Records::from_slice(&faces));
-        let clean = clean(records, &wedge_points, 9, &header(), &mut Vec::new()).unwrap();
+        let mut clean = clean(records, &wedge_points, 9, &header(), &mut Vec::new()).unwrap();
         assert!(!clean.ordered);
         let mut mesh = Mesh::default();
-        fill_indices(records, &clean, &mut mesh);
+        fill_indices(records, &mut clean, &mut mesh);
         assert_eq!(mesh.indices, vec![3, 4, 5, 0, 1, 2, 6, 7, 8]);
         assert_eq!(
             mesh.subsets,
@@ -377,7 +395,7 @@ mod tests {
                 .collect();
             let records = FaceRecords::Long(Records::from_slice(&records));
             let mut warnings = Vec::new();
-            let clean = clean(records, &wedge_points, 5, &header(), &mut warnings).unwrap();
+            let mut clean = clean(records, &wedge_points, 5, &header(), &mut warnings).unwrap();
             assert_eq!(clean.dropped, vec![1, 3, 5]);
             assert_eq!(clean.kept, 3);
             let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
@@ -390,7 +408,7 @@ mod tests {
                 ]
             );
             let mut mesh = Mesh::default();
-            fill_indices(records, &clean, &mut mesh);
+            fill_indices(records, &mut clean, &mut mesh);
             if material_of(0) == 0 {
                 assert!(clean.ordered);
                 assert_eq!(mesh.indices, vec![0, 1, 2, 0, 2, 1, 5, 8, 4]);
