@@ -7,9 +7,9 @@
 //! (under 1,000 faults), but its start-up (reserving its arena, zeroing a 2 MiB page for the first small
 //! allocation) cost more than half a millisecond per process, a third of what `bonescope info` on a typical
 //! 100 kB file costs in all. Here small blocks cost what they cost with malloc, and blocks of [`ADVISE_FROM`] or
-//! more are aligned to 2 MiB and advised before first touch (about 5,600 faults for that PSK: arrays below 2 MiB
-//! still fault in 4 KiB pages). The advice never changes contents; with transparent huge pages off it does
-//! nothing.
+//! more are aligned to 2 MiB and advised before first touch (about 5,600 faults for that PSK when this was
+//! written, with arrays below 2 MiB still faulting in 4 KiB pages; see below for those). The advice never
+//! changes contents; with transparent huge pages off it does nothing.
 //!
 //! Small blocks add up too: a 12.8 MB PSA becomes ~100,000 curve arrays of a few hundred bytes, 14 MB of malloc's
 //! heap faulted in 4 KiB at a time (6,100 faults, half the load's CPU time). So malloc is asked to grow its heap
