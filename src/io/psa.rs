@@ -298,16 +298,20 @@ fn build_clip(
     *budget = budget.saturating_sub(cost);
 
     let times: Vec<f32> = (0..range.count).map(|f| f as f32 / rate).collect();
-    let mut tracks = Vec::with_capacity(animated);
+    // Keys are stored frame by frame, so they are read in that order (one pass over the sequence's bytes) and each
+    // is appended to its bone's curves; a bone's keys still arrive in frame order.
+    let mut curves: Vec<(Vec<Vec3>, Vec<Quat>, Vec<Vec3>)> = (0..animated)
+        .map(|_| {
+            let scales = Vec::with_capacity(if use_scale { range.count } else { 0 });
+            (Vec::with_capacity(range.count), Vec::with_capacity(range.count), scales)
+        })
+        .collect();
     let (mut bad_rotations, mut bad_positions) = (0usize, 0usize);
-    for bone in 0..animated {
-        let bind = skeleton.bind_local.get(bone).copied().unwrap_or_default();
-        let mut translations = Vec::with_capacity(range.count);
-        let mut rotations: Vec<Quat> = Vec::with_capacity(range.count);
-        let mut scales = Vec::with_capacity(if use_scale { range.count } else { 0 });
-        for frame in 0..range.count {
-            let k = (range.first + frame) * stride + bone;
-            let key = file.keys.get(k).unwrap_or_default();
+    for frame in 0..range.count {
+        let first_key = (range.first + frame) * stride;
+        let keys = file.keys.range(first_key, animated);
+        for (bone, ((translations, rotations, scales), key)) in curves.iter_mut().zip(keys.iter()).enumerate() {
+            let bind = skeleton.bind_local.get(bone).copied().unwrap_or_default();
             let mut t = Vec3::from_array(key.position);
             if !t.is_finite() {
                 bad_positions += 1;
@@ -320,17 +324,21 @@ fn build_clip(
             translations.push(t);
             rotations.push(r);
             if use_scale {
-                let s = file.scale_keys.get(k).map(|s| Vec3::from_array(s.scale)).unwrap_or(Vec3::ONE);
+                let s = file.scale_keys.get(first_key + bone).map(|s| Vec3::from_array(s.scale)).unwrap_or(Vec3::ONE);
                 scales.push(if s.is_finite() { s } else { Vec3::ONE });
             }
         }
-        tracks.push(BoneTrack {
+    }
+    let tracks: Vec<BoneTrack> = curves
+        .into_iter()
+        .enumerate()
+        .map(|(bone, (translations, rotations, scales))| BoneTrack {
             bone_name: skeleton.names.get(bone).cloned().unwrap_or_default(),
             translation: Curve::linear(times.clone(), translations),
             rotation: Curve::linear(times.clone(), rotations),
             scale: if use_scale { Curve::linear(times.clone(), scales) } else { Curve::default() },
-        });
-    }
+        })
+        .collect();
     if bad_rotations + bad_positions > 0 {
         warn(
             warnings,
