@@ -1,6 +1,8 @@
 //! PSK/PSA loading speed: chunk parsing alone (`parse`, the records cast out of the bytes) and the whole load
 //! (`load`: parsing plus mesh/clip assembly) on a large PSK and PSA written by the test writer, plus the corpus
-//! files when `BONESCOPE_CORPUS` is set. Throughput is reported in bytes of file per second.
+//! files when `BONESCOPE_CORPUS` is set. Throughput is reported in bytes of file per second. The `… cpu time`
+//! rows time the same loads by the CPU time of the measuring thread (Linux `schedstat`): the machines these run
+//! on are shared, and wall-clock time includes waiting for a core.
 //!
 //! Run: `cargo bench --no-default-features --bench psk_load`.
 
@@ -8,7 +10,7 @@
 mod psk_writer;
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bonescope::io::{LoadOptions, psa, psk};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -37,6 +39,25 @@ fn large_psa() -> Vec<u8> {
     Psa { bones, sequences, keys, ..Psa::default() }.to_bytes()
 }
 
+/// CPU time this thread has run, in nanoseconds (Linux `schedstat`); `None` elsewhere.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `f` `iters` times and returns the CPU time it used (wall time when CPU time is unavailable).
+fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
+    let wall = Instant::now();
+    let start = thread_cpu_ns();
+    for _ in 0..iters {
+        f();
+    }
+    match (start, thread_cpu_ns()) {
+        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
+        _ => wall.elapsed(),
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let opts = LoadOptions::default();
     let mut group = c.benchmark_group("psk");
@@ -45,6 +66,9 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(format!("parse {label}"), |b| b.iter(|| psk::parse(black_box(&bytes)).unwrap()));
         group.bench_function(format!("load {label}"), |b| b.iter(|| psk::load(black_box(&bytes), &opts).unwrap()));
+        group.bench_function(format!("load {label}, cpu time"), |b| {
+            b.iter_custom(|iters| cpu_time(iters, || drop(psk::load(black_box(&bytes), &opts).unwrap())))
+        });
     }
     group.finish();
 
@@ -54,6 +78,9 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("parse 400k keys", |b| b.iter(|| psa::parse(black_box(&bytes)).unwrap()));
     group.bench_function("load 400k keys, 200 sequences", |b| b.iter(|| psa::load(black_box(&bytes), &opts).unwrap()));
+    group.bench_function("load 400k keys, 200 sequences, cpu time", |b| {
+        b.iter_custom(|iters| cpu_time(iters, || drop(psa::load(black_box(&bytes), &opts).unwrap())))
+    });
     group.finish();
 
     let Some(dir) = std::env::var_os("BONESCOPE_CORPUS").map(std::path::PathBuf::from) else {

@@ -502,3 +502,51 @@ fn computed_normals_follow_smoothing_groups_and_point_outward() {
     assert_eq!(none.meshes[0].normals, flat.meshes[0].normals);
     assert!(flat.warnings.is_empty(), "{:?}", flat.warnings);
 }
+
+/// The fused assembly path (weight rows indexed where they are, vertices written in one wedge pass, index buffer
+/// written during the face checks) against the general one (rows in another order go through a counting sort,
+/// faces out of material order through a counting sort of the index buffer): the same mesh either way, with every
+/// wedge's influences those of its point and the report counting points, not wedges.
+#[test]
+fn weight_and_face_order_do_not_change_the_mesh() {
+    let mut file = tube(40, 30, 8, 300.0);
+    file.face32 = true;
+    file.normals = file.points.iter().map(|p| Vec3::new(0.0, p.y, p.z).normalize_or_zero()).collect();
+    let sorted = load(&file);
+    let mut shuffled = file.clone();
+    shuffled.weights.reverse();
+    // Alternate the materials of the second half's faces so they are no longer in material order.
+    let half = shuffled.faces.len() / 2;
+    for (i, face) in shuffled.faces.iter_mut().enumerate().skip(half) {
+        face.1 = (i % 2) as u8;
+    }
+    let mut regrouped = file.clone();
+    regrouped.faces = shuffled.faces.clone();
+    let (a, b, c) = (&sorted.meshes[0], &load(&shuffled).meshes[0], &load(&regrouped).meshes[0]);
+
+    assert_eq!(a.vertex_count(), file.wedges.len());
+    assert_eq!(a.triangle_count(), file.faces.len());
+    assert_eq!(a.influence_report.vertices, file.points.len(), "one report entry per point");
+    // The seam's wedges share their points: both carry the point's influences and normal.
+    for (w, wedge) in file.wedges.iter().enumerate() {
+        let point = wedge.0 as usize;
+        let first = file.wedges.iter().position(|other| other.0 == wedge.0).unwrap();
+        assert_eq!((a.joints[w], a.weights[w]), (a.joints[first], a.weights[first]), "wedge {w}");
+        assert!(a.normals[w].abs_diff_eq(file.normals[point], 1e-6), "wedge {w}");
+        let rows: Vec<_> = file.weights.iter().filter(|r| r.1 as usize == point).collect();
+        let heaviest = rows.iter().max_by(|x, y| x.0.total_cmp(&y.0)).unwrap();
+        assert_eq!(a.joints[w][0], heaviest.2 as u16, "wedge {w}");
+        assert!((a.weights[w].iter().sum::<f32>() - 1.0).abs() < 1e-5, "wedge {w}");
+    }
+    // Reversed weight rows: the same vertices, the same report.
+    assert_eq!((&a.positions, &a.uvs, &a.normals), (&b.positions, &b.uvs, &b.normals));
+    assert_eq!((&a.joints, &a.weights, a.influence_report), (&b.joints, &b.weights, b.influence_report));
+    // Faces out of material order: grouped by material, face order kept within each group.
+    assert_eq!(b.indices, c.indices);
+    assert_eq!(b.subsets, c.subsets);
+    let material_of = |m: u8| shuffled.faces.iter().filter(move |f| f.1 == m).flat_map(|f| f.0).collect::<Vec<u32>>();
+    let expected: Vec<u32> = material_of(0).into_iter().chain(material_of(1)).collect();
+    assert_eq!(b.indices, expected);
+    assert_eq!(b.subsets.len(), 2);
+    assert_eq!(b.subsets[1].first_index as usize, material_of(0).len());
+}

@@ -116,6 +116,16 @@ impl<'a> Chunk<'a> {
         Ok(RecordIter { data: self.data, step, size, remaining: count, _marker: std::marker::PhantomData })
     }
 
+    /// The records in place: read from the chunk's bytes on access, without a copy (any alignment, any declared
+    /// record size of at least `size_of::<T>()`).
+    pub fn view<T: Pod>(&self) -> Result<Records<'a, T>, LoadError> {
+        self.expect_records::<T>()?;
+        let size = size_of::<T>();
+        let step = self.record_size.max(size).max(1);
+        let len = if self.record_size == 0 { 0 } else { self.count };
+        Ok(Records { data: self.data, step, len, _marker: std::marker::PhantomData })
+    }
+
     /// All records in a new `Vec`: one `memcpy` when the declared size is the natural one.
     pub fn records<T: Pod>(&self) -> Result<Vec<T>, LoadError> {
         self.expect_records::<T>()?;
@@ -133,7 +143,96 @@ impl<'a> Chunk<'a> {
     }
 }
 
+/// Fixed-size records read in place from a chunk's bytes ([`Chunk::view`]): each access is an unaligned copy of
+/// one record, so loaders that read every record once or twice need no array of their own. `data` holds at least
+/// `step * len` bytes (the chunk header's size was checked against the file).
+#[derive(Debug)]
+pub struct Records<'a, T> {
+    data: &'a [u8],
+    step: usize,
+    len: usize,
+    _marker: std::marker::PhantomData<T>,
+}
+
+// Derived `Clone`/`Copy` would ask the same of `T`; a view is a slice and a count whatever `T` is.
+impl<T> Clone for Records<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Records<'_, T> {}
+
+impl<T> Default for Records<'_, T> {
+    fn default() -> Self {
+        Records { data: &[], step: 1, len: 0, _marker: std::marker::PhantomData }
+    }
+}
+
+impl<'a, T: Pod> Records<'a, T> {
+    /// Records over an array already in memory (tests, tools).
+    pub fn from_slice(records: &'a [T]) -> Self {
+        Records {
+            data: bytemuck::cast_slice(records),
+            step: size_of::<T>().max(1),
+            len: records.len(),
+            _marker: std::marker::PhantomData,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The records `start..start + len`, clamped to those there are.
+    pub fn range(&self, start: usize, len: usize) -> Self {
+        let start = start.min(self.len);
+        let len = len.min(self.len - start);
+        let data = self.data.get(start * self.step..).unwrap_or_default();
+        Records { data, step: self.step, len, _marker: std::marker::PhantomData }
+    }
+
+    /// Record `index`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<T> {
+        if index >= self.len {
+            return None;
+        }
+        let start = index * self.step;
+        self.data.get(start..start + size_of::<T>()).map(bytemuck::pod_read_unaligned)
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + Clone + 'a {
+        RecordIter {
+            data: self.data,
+            step: self.step,
+            size: size_of::<T>(),
+            remaining: self.len,
+            _marker: self._marker,
+        }
+    }
+
+    /// All records in a new `Vec`: one `memcpy` when records have their natural size.
+    pub fn to_vec(&self) -> Vec<T> {
+        let bytes = self.data.get(..self.len * self.step).unwrap_or_default();
+        if self.step == size_of::<T>() {
+            let mut out = vec![T::zeroed(); self.len];
+            let dst: &mut [u8] = bytemuck::cast_slice_mut(&mut out);
+            if dst.len() == bytes.len() {
+                dst.copy_from_slice(bytes);
+                return out;
+            }
+        }
+        self.iter().collect()
+    }
+}
+
 /// Iterator over fixed-size records, reading each with an unaligned copy.
+#[derive(Clone)]
 struct RecordIter<'a, T> {
     data: &'a [u8],
     step: usize,

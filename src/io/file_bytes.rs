@@ -10,10 +10,16 @@ use std::path::Path;
 /// Below this size the page faults do not matter and a plain `Vec` is simpler.
 const MAPPED_FROM: u64 = 4 << 20;
 
+/// A transparent huge page on x86-64 and most 64-bit ARM kernels.
+const HUGE_PAGE: usize = 2 << 20;
+
 /// A file's bytes: a `Vec` for small files, an anonymous mapping for large ones.
 pub enum FileBytes {
     Heap(Vec<u8>),
-    Mapped(memmap2::MmapMut),
+    /// The mapping and where in it the bytes are: they start on a 2 MiB boundary, so that every 2 MiB of them
+    /// can be one huge page (a mapping starts wherever the kernel puts it, and its unaligned first and last
+    /// spans would fault in 4 KiB pages: up to 1,000 faults on a 13 MB file).
+    Mapped(memmap2::MmapMut, std::ops::Range<usize>),
 }
 
 impl std::ops::Deref for FileBytes {
@@ -22,7 +28,7 @@ impl std::ops::Deref for FileBytes {
     fn deref(&self) -> &[u8] {
         match self {
             FileBytes::Heap(v) => v,
-            FileBytes::Mapped(m) => m,
+            FileBytes::Mapped(m, range) => m.get(range.clone()).unwrap_or_default(),
         }
     }
 }
@@ -35,11 +41,19 @@ pub fn read_file(path: &Path, len: u64) -> std::io::Result<FileBytes> {
     }
     let file = std::fs::File::open(path)?;
     let size = usize::try_from(len).map_err(|_| std::io::Error::other("file too large for this machine"))?;
-    let mut map = memmap2::MmapOptions::new().len(size).map_anon()?;
+    // Room to start on a 2 MiB boundary and to end on one: the pages past the file's end are never touched,
+    // except for the rest of the last huge page, which is cheaper zeroed whole than faulted 4 KiB at a time.
+    let room = size.next_multiple_of(HUGE_PAGE) + HUGE_PAGE;
+    let mut map = memmap2::MmapOptions::new().len(room).map_anon()?;
     // Advice only: without transparent huge pages this is an ordinary buffer.
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
-    if fill(&file, &mut map).is_err() {
+    let start = (map.as_ptr() as usize).next_multiple_of(HUGE_PAGE) - map.as_ptr() as usize;
+    let range = start..start + size;
+    let Some(buf) = map.get_mut(range.clone()) else {
+        return std::fs::read(path).map(FileBytes::Heap);
+    };
+    if fill(&file, buf).is_err() {
         // Shorter than it was a moment ago (or a read failed): read it again the simple way.
         return std::fs::read(path).map(FileBytes::Heap);
     }
@@ -48,9 +62,9 @@ pub fn read_file(path: &Path, len: u64) -> std::io::Result<FileBytes> {
     (&file).seek(std::io::SeekFrom::Start(len))?;
     (&file).read_to_end(&mut rest)?;
     if rest.is_empty() {
-        Ok(FileBytes::Mapped(map))
+        Ok(FileBytes::Mapped(map, range))
     } else {
-        let mut all = map.to_vec();
+        let mut all = map.get(range).unwrap_or_default().to_vec();
         all.extend_from_slice(&rest);
         Ok(FileBytes::Heap(all))
     }
@@ -94,7 +108,10 @@ mod tests {
             std::fs::write(&path, &data).unwrap();
             let bytes = read_file(&path, size as u64).unwrap();
             assert_eq!(&bytes[..], &data[..], "{name}");
-            assert_eq!(matches!(bytes, FileBytes::Mapped(_)), size as u64 >= MAPPED_FROM);
+            assert_eq!(matches!(bytes, FileBytes::Mapped(..)), size as u64 >= MAPPED_FROM);
+            if let FileBytes::Mapped(..) = bytes {
+                assert_eq!(bytes.as_ptr() as usize % HUGE_PAGE, 0, "mapped bytes start on a huge page");
+            }
             // A size that is out of date (the file grew or shrank) still gives the whole file.
             let stale = read_file(&path, size as u64 - 7).unwrap();
             assert_eq!(&stale[..], &data[..], "{name}, grown");

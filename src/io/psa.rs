@@ -16,7 +16,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Quat, Vec3};
 
-use super::actorx::{self, Chunk, VBone};
+use super::actorx::{self, Chunk, Records, VBone};
 use super::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Position, Skeleton, Warning};
 
@@ -72,6 +72,17 @@ pub struct PsaFile {
     /// Empty when the file has no `SCALEKEYS`.
     pub scale_keys: Vec<VScaleAnimKey>,
     pub warnings: Vec<Warning>,
+}
+
+/// The records of a PSA file read in place from its bytes ([`Records`]): what [`load`] turns into clips without
+/// copying the keys first.
+#[derive(Default)]
+struct PsaRecords<'a> {
+    bones: Records<'a, VBone>,
+    sequences: Records<'a, AnimInfoBinary>,
+    keys: Records<'a, VQuatAnimKey>,
+    scale_keys: Records<'a, VScaleAnimKey>,
+    warnings: Vec<Warning>,
     bones_chunk: Option<Chunk<'static>>,
     sequences_chunk: Option<Chunk<'static>>,
     keys_chunk: Option<Chunk<'static>>,
@@ -81,7 +92,19 @@ pub struct PsaFile {
 /// Reads the chunks of a PSA file. Unknown chunks (and `CURVEKEYS`, Maya blend-shape curves) are skipped with a
 /// warning.
 pub fn parse(bytes: &[u8]) -> Result<PsaFile, LoadError> {
-    let mut file = PsaFile::default();
+    let records = read_records(bytes)?;
+    Ok(PsaFile {
+        bones: records.bones.to_vec(),
+        sequences: records.sequences.to_vec(),
+        keys: records.keys.to_vec(),
+        scale_keys: records.scale_keys.to_vec(),
+        warnings: records.warnings,
+    })
+}
+
+/// Finds the chunks and checks their record sizes; reads no record.
+fn read_records(bytes: &[u8]) -> Result<PsaRecords<'_>, LoadError> {
+    let mut file = PsaRecords::default();
     let chunks = actorx::read_chunks(bytes, "PSA", "ANIMHEAD", &mut file.warnings)?;
     let mut seen: Vec<&str> = Vec::new();
     for chunk in &chunks {
@@ -108,19 +131,19 @@ pub fn parse(bytes: &[u8]) -> Result<PsaFile, LoadError> {
         seen.push(id);
         match id {
             "BONENAMES" => {
-                file.bones = chunk.records()?;
+                file.bones = chunk.view()?;
                 file.bones_chunk = Some(chunk.header_only());
             }
             "ANIMINFO" => {
-                file.sequences = chunk.records()?;
+                file.sequences = chunk.view()?;
                 file.sequences_chunk = Some(chunk.header_only());
             }
             "ANIMKEYS" => {
-                file.keys = chunk.records()?;
+                file.keys = chunk.view()?;
                 file.keys_chunk = Some(chunk.header_only());
             }
             "SCALEKEYS" => {
-                file.scale_keys = chunk.records()?;
+                file.scale_keys = chunk.view()?;
                 file.scale_chunk = Some(chunk.header_only());
             }
             _ => {}
@@ -131,8 +154,7 @@ pub fn parse(bytes: &[u8]) -> Result<PsaFile, LoadError> {
 
 /// Loads a PSA file: its skeleton (from `BONENAMES`) and one clip per sequence, no meshes.
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
-    let file = parse(bytes)?;
-    assemble(file, opts)
+    assemble(read_records(bytes)?, opts)
 }
 
 /// Where a sequence's frames were taken from, after repairs.
@@ -142,8 +164,8 @@ struct FrameRange {
     count: usize,
 }
 
-/// Turns parsed records into an asset.
-pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadError> {
+/// Turns the records into an asset.
+fn assemble(mut file: PsaRecords, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let mut warnings = std::mem::take(&mut file.warnings);
     let (Some(bones_chunk), Some(info_chunk), Some(_)) =
         (file.bones_chunk.clone(), file.sequences_chunk.clone(), file.keys_chunk.as_ref())
@@ -166,7 +188,7 @@ pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadErro
     if file.bones.is_empty() {
         return Err(bones_chunk.error("no bones: a PSA needs at least one bone to animate"));
     }
-    let skeleton = actorx::build_skeleton(&file.bones, &bones_chunk, &mut warnings)?;
+    let skeleton = actorx::build_skeleton(&file.bones.to_vec(), &bones_chunk, &mut warnings)?;
 
     let use_scale = if file.scale_keys.is_empty() {
         false
@@ -191,7 +213,7 @@ pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadErro
     for (index, info) in file.sequences.iter().enumerate() {
         let clip = build_clip(
             index,
-            info,
+            &info,
             &file,
             &skeleton,
             use_scale,
@@ -216,7 +238,7 @@ pub fn assemble(mut file: PsaFile, opts: &LoadOptions) -> Result<Asset, LoadErro
 fn build_clip(
     index: usize,
     info: &AnimInfoBinary,
-    file: &PsaFile,
+    file: &PsaRecords,
     skeleton: &Skeleton,
     use_scale: bool,
     previous_end: &mut usize,
@@ -276,16 +298,20 @@ fn build_clip(
     *budget = budget.saturating_sub(cost);
 
     let times: Vec<f32> = (0..range.count).map(|f| f as f32 / rate).collect();
-    let mut tracks = Vec::with_capacity(animated);
+    // Keys are stored frame by frame, so they are read in that order (one pass over the sequence's bytes) and each
+    // is appended to its bone's curves; a bone's keys still arrive in frame order.
+    let mut curves: Vec<(Vec<Vec3>, Vec<Quat>, Vec<Vec3>)> = (0..animated)
+        .map(|_| {
+            let scales = Vec::with_capacity(if use_scale { range.count } else { 0 });
+            (Vec::with_capacity(range.count), Vec::with_capacity(range.count), scales)
+        })
+        .collect();
     let (mut bad_rotations, mut bad_positions) = (0usize, 0usize);
-    for bone in 0..animated {
-        let bind = skeleton.bind_local.get(bone).copied().unwrap_or_default();
-        let mut translations = Vec::with_capacity(range.count);
-        let mut rotations: Vec<Quat> = Vec::with_capacity(range.count);
-        let mut scales = Vec::with_capacity(if use_scale { range.count } else { 0 });
-        for frame in 0..range.count {
-            let k = (range.first + frame) * stride + bone;
-            let key = file.keys.get(k).copied().unwrap_or_default();
+    for frame in 0..range.count {
+        let first_key = (range.first + frame) * stride;
+        let keys = file.keys.range(first_key, animated);
+        for (bone, ((translations, rotations, scales), key)) in curves.iter_mut().zip(keys.iter()).enumerate() {
+            let bind = skeleton.bind_local.get(bone).copied().unwrap_or_default();
             let mut t = Vec3::from_array(key.position);
             if !t.is_finite() {
                 bad_positions += 1;
@@ -298,17 +324,21 @@ fn build_clip(
             translations.push(t);
             rotations.push(r);
             if use_scale {
-                let s = file.scale_keys.get(k).map(|s| Vec3::from_array(s.scale)).unwrap_or(Vec3::ONE);
+                let s = file.scale_keys.get(first_key + bone).map(|s| Vec3::from_array(s.scale)).unwrap_or(Vec3::ONE);
                 scales.push(if s.is_finite() { s } else { Vec3::ONE });
             }
         }
-        tracks.push(BoneTrack {
+    }
+    let tracks: Vec<BoneTrack> = curves
+        .into_iter()
+        .enumerate()
+        .map(|(bone, (translations, rotations, scales))| BoneTrack {
             bone_name: skeleton.names.get(bone).cloned().unwrap_or_default(),
             translation: Curve::linear(times.clone(), translations),
             rotation: Curve::linear(times.clone(), rotations),
             scale: if use_scale { Curve::linear(times.clone(), scales) } else { Curve::default() },
-        });
-    }
+        })
+        .collect();
     if bad_rotations + bad_positions > 0 {
         warn(
             warnings,

@@ -24,14 +24,17 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
-use super::actorx::{self, Chunk, VBone};
+use super::actorx::{self, Chunk, Records, VBone};
 use super::smoothing::SmoothingGroups;
 use super::textures::find_texture;
 use super::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{
-    Asset, Format, InfluenceReport, Influences, Material, Mesh, MorphTarget, Position, Skeleton, Subset, Transform,
-    Warning, reduce_influences,
-};
+use crate::scene::{Asset, Format, Material, Mesh, MorphTarget, Position, Skeleton, Transform, Warning};
+
+mod faces;
+mod vertices;
+
+use faces::CleanFaces;
+use vertices::{FileNormals, VertexRepairs};
 
 /// `VVertex` ("wedge"), 16 bytes. `point_index` is a `u16` plus padding unless the file has more than 65536
 /// points; see [`PskFile::wedge_point`].
@@ -145,8 +148,6 @@ pub struct PskFile {
     pub morph_data: Vec<VMorphData>,
     /// Non-fatal problems met while reading the chunks (unknown chunks, duplicates, …).
     pub warnings: Vec<Warning>,
-    /// Headers of the chunks used, for messages during assembly.
-    sources: Sources,
 }
 
 /// Where each chunk kind came from (header only, no data).
@@ -174,13 +175,108 @@ impl PskFile {
     /// The point a wedge uses: the full 32 bits when the file has more than 65536 points, else the low 16 (some
     /// exporters leave the padding after the 16-bit index dirty; examplemesh.psk does).
     pub fn wedge_point(&self, wedge: &VVertex) -> u32 {
-        if self.points.len() > 65536 { wedge.point_index } else { wedge.point_index & 0xFFFF }
+        wedge_point(self.points.len(), wedge)
+    }
+}
+
+/// [`PskFile::wedge_point`] for a file of `point_count` points.
+#[inline]
+fn wedge_point(point_count: usize, wedge: &VVertex) -> u32 {
+    if point_count > 65536 { wedge.point_index } else { wedge.point_index & 0xFFFF }
+}
+
+/// The records of a PSK file read in place from its bytes ([`Records`]): what [`load`] assembles, without
+/// copying a chunk.
+#[derive(Default)]
+struct PskRecords<'a> {
+    points: Records<'a, Vec3>,
+    wedges: Records<'a, VVertex>,
+    faces: FaceRecords<'a>,
+    materials: Records<'a, VMaterial>,
+    bones: Records<'a, VBone>,
+    weights: Records<'a, VRawBoneInfluence>,
+    normals: Records<'a, Vec3>,
+    colors: Records<'a, [u8; 4]>,
+    extra_uvs: Vec<Records<'a, Vec2>>,
+    morph_infos: Records<'a, VMorphInfo>,
+    morph_data: Records<'a, VMorphData>,
+    warnings: Vec<Warning>,
+    sources: Sources,
+}
+
+/// The face chunk used: `FACE3200` when present, else `FACE0000`.
+#[derive(Clone, Copy, Debug)]
+enum FaceRecords<'a> {
+    Short(Records<'a, VTriangle16>),
+    Long(Records<'a, VTriangle32>),
+}
+
+impl Default for FaceRecords<'_> {
+    fn default() -> Self {
+        FaceRecords::Short(Records::default())
+    }
+}
+
+impl FaceRecords<'_> {
+    fn to_faces(self) -> Vec<Face> {
+        match self {
+            FaceRecords::Short(records) => records.iter().map(FaceRecord::face).collect(),
+            FaceRecords::Long(records) => records.iter().map(FaceRecord::face).collect(),
+        }
+    }
+}
+
+/// A face record of either face chunk.
+trait FaceRecord: Pod {
+    fn face(self) -> Face;
+}
+
+impl FaceRecord for VTriangle16 {
+    #[inline]
+    fn face(self) -> Face {
+        Face {
+            wedges: self.wedge_index.map(u32::from),
+            material: self.material_index,
+            aux_material: self.aux_material_index,
+            smoothing_groups: self.smoothing_groups,
+        }
+    }
+}
+
+impl FaceRecord for VTriangle32 {
+    #[inline]
+    fn face(self) -> Face {
+        Face {
+            wedges: self.wedge_index,
+            material: self.material_index,
+            aux_material: self.aux_material_index,
+            smoothing_groups: self.smoothing_groups,
+        }
     }
 }
 
 /// Reads the chunks of a PSK/PSKX file into record arrays. Unknown chunks are skipped with a warning.
 pub fn parse(bytes: &[u8]) -> Result<PskFile, LoadError> {
-    let mut file = PskFile::default();
+    let records = read_records(bytes)?;
+    Ok(PskFile {
+        points: records.points.to_vec(),
+        wedges: records.wedges.to_vec(),
+        faces: records.faces.to_faces(),
+        materials: records.materials.to_vec(),
+        bones: records.bones.to_vec(),
+        weights: records.weights.to_vec(),
+        normals: records.normals.to_vec(),
+        colors: records.colors.to_vec(),
+        extra_uvs: records.extra_uvs.iter().map(Records::to_vec).collect(),
+        morph_infos: records.morph_infos.to_vec(),
+        morph_data: records.morph_data.to_vec(),
+        warnings: records.warnings,
+    })
+}
+
+/// Finds the chunks and checks their record sizes; reads no record.
+fn read_records(bytes: &[u8]) -> Result<PskRecords<'_>, LoadError> {
+    let mut file = PskRecords::default();
     let chunks = actorx::read_chunks(bytes, "PSK", "ACTRHEAD", &mut file.warnings)?;
     let mut seen: Vec<&str> = Vec::new();
     let mut extra_uv_chunks: Vec<(u32, &Chunk)> = Vec::new();
@@ -225,66 +321,50 @@ pub fn parse(bytes: &[u8]) -> Result<PskFile, LoadError> {
         let source = Some(chunk.header_only());
         match id {
             "PNTS0000" => {
-                file.points = chunk.records()?;
+                file.points = chunk.view()?;
                 file.sources.points = source;
             }
             "VTXW0000" => {
-                file.wedges = chunk.records()?;
+                file.wedges = chunk.view()?;
                 file.sources.wedges = source;
             }
             "FACE0000" if has_face32 => {
                 file.warnings.push(chunk.warning("ignored: the file also has FACE3200 (32-bit wedge indices)"));
             }
             "FACE0000" => {
-                file.faces = chunk
-                    .iter::<VTriangle16>()?
-                    .map(|f| Face {
-                        wedges: f.wedge_index.map(u32::from),
-                        material: f.material_index,
-                        aux_material: f.aux_material_index,
-                        smoothing_groups: f.smoothing_groups,
-                    })
-                    .collect();
+                file.faces = FaceRecords::Short(chunk.view()?);
                 file.sources.faces = source;
             }
             "FACE3200" => {
-                file.faces = chunk
-                    .iter::<VTriangle32>()?
-                    .map(|f| Face {
-                        wedges: f.wedge_index,
-                        material: f.material_index,
-                        aux_material: f.aux_material_index,
-                        smoothing_groups: f.smoothing_groups,
-                    })
-                    .collect();
+                file.faces = FaceRecords::Long(chunk.view()?);
                 file.sources.faces = source;
             }
             "MATT0000" => {
-                file.materials = chunk.records()?;
+                file.materials = chunk.view()?;
                 file.sources.materials = source;
             }
             "REFSKELT" => {
-                file.bones = chunk.records()?;
+                file.bones = chunk.view()?;
                 file.sources.bones = source;
             }
             "RAWWEIGHTS" | "RAWWEIGHT" => {
-                file.weights = chunk.records()?;
+                file.weights = chunk.view()?;
                 file.sources.weights = source;
             }
             "VTXNORMS" => {
-                file.normals = chunk.records()?;
+                file.normals = chunk.view()?;
                 file.sources.normals = source;
             }
             "VERTEXCOLOR" => {
-                file.colors = chunk.records()?;
+                file.colors = chunk.view()?;
                 file.sources.colors = source;
             }
             "MRPHINFO" => {
-                file.morph_infos = chunk.records()?;
+                file.morph_infos = chunk.view()?;
                 file.sources.morph_infos = source;
             }
             "MRPHDATA" => {
-                file.morph_data = chunk.records()?;
+                file.morph_data = chunk.view()?;
                 file.sources.morph_data = source;
             }
             _ => {}
@@ -292,20 +372,23 @@ pub fn parse(bytes: &[u8]) -> Result<PskFile, LoadError> {
     }
     extra_uv_chunks.sort_by_key(|(index, _)| *index);
     for (_, chunk) in extra_uv_chunks {
-        file.extra_uvs.push(chunk.records()?);
+        file.extra_uvs.push(chunk.view()?);
         file.sources.extra_uvs.push(chunk.header_only());
     }
     Ok(file)
 }
 
 /// Loads a PSK/PSKX file into an asset with one skinned mesh, its materials and its skeleton.
+///
+/// The records are read in place from `bytes` and every vertex and index array is written once at its final
+/// size: the influences per point, one pass over the wedges for the vertex arrays, one over the faces for the
+/// checks and one for the index buffer.
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
-    let file = parse(bytes)?;
-    assemble(file, opts)
+    assemble(read_records(bytes)?, opts)
 }
 
-/// Assembles parsed records into the scene model.
-pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadError> {
+/// Assembles the records into the scene model.
+fn assemble(mut file: PskRecords, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let mut warnings = std::mem::take(&mut file.warnings);
     let src = std::mem::take(&mut file.sources);
     for (present, what) in [
@@ -320,19 +403,32 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
     }
 
     let skeleton = build_skeleton(&file, &src, &mut warnings)?;
-    let wedge_points = resolve_wedge_points(&file, src.wedges.as_ref())?;
-    let (point_influences, influence_report) = point_influences(&file, &src, &skeleton, &mut warnings);
+    let point_count = file.points.len();
+    let wedge_count = file.wedges.len();
+    let weights = vertices::PointWeights::new(file.weights, point_count, skeleton.len());
+    let normals = match file.normals.len() {
+        0 => FileNormals::None,
+        len if len == point_count => FileNormals::PerPoint(file.normals),
+        len if len == wedge_count => FileNormals::PerWedge(file.normals),
+        _ => FileNormals::None,
+    };
 
-    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, influence_report, ..Mesh::default() };
-    fill_vertices(&file, &wedge_points, &point_influences, &mut mesh, &src, &mut warnings);
-    let faces = clean_faces(&file, &wedge_points, &src, &mut warnings)?;
-    if faces.is_empty() {
-        let chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
-        warnings.push(chunk.warning("no usable faces: the mesh has vertices but nothing to draw"));
+    let mut mesh = Mesh { name: "PSK mesh".to_owned(), clockwise: true, ..Mesh::default() };
+    let wedge_chunk = src.wedges.clone().unwrap_or_else(|| missing("VTXW0000"));
+    let (wedge_points, repairs) =
+        vertices::fill_vertices(file.points, file.wedges, &weights, normals, &wedge_chunk, &mut mesh)?;
+    report_influences(&src, &skeleton, point_count, &mesh, weights.bad, &mut warnings);
+    drop(weights);
+    report_vertex_repairs(&src, repairs, &mut warnings);
+
+    let face_chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
+    let mut clean = faces::clean(file.faces, &wedge_points, point_count, &face_chunk, &mut warnings)?;
+    if clean.kept == 0 {
+        warnings.push(face_chunk.warning("no usable faces: the mesh has vertices but nothing to draw"));
     }
-    let materials = build_materials(&file, &faces, src.materials.as_ref(), opts, &mut warnings);
-    fill_indices(&faces, &mut mesh);
-    fill_normals(&file, &wedge_points, &faces, &mut mesh, &src, &mut warnings);
+    let materials = build_materials(&file, clean.highest_material(), src.materials.as_ref(), opts, &mut warnings);
+    faces::fill_indices(file.faces, &mut clean, &mut mesh);
+    finish_normals(&file, &wedge_points, &clean, normals, repairs.bad_normals, &mut mesh, &src, &mut warnings);
     fill_colors_and_extra_uvs(&file, &wedge_points, &mut mesh, &src, &mut warnings);
     fill_morph_targets(&file, &wedge_points, &mut mesh, &src, &mut warnings);
 
@@ -345,7 +441,7 @@ pub fn assemble(mut file: PskFile, opts: &LoadOptions) -> Result<Asset, LoadErro
     Ok(asset)
 }
 
-fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) -> Result<Skeleton, LoadError> {
+fn build_skeleton(file: &PskRecords, src: &Sources, warnings: &mut Vec<Warning>) -> Result<Skeleton, LoadError> {
     let Some(chunk) = src.bones.as_ref().filter(|_| !file.bones.is_empty()) else {
         warnings.push(Warning::new(
             Position::File,
@@ -360,77 +456,32 @@ fn build_skeleton(file: &PskFile, src: &Sources, warnings: &mut Vec<Warning>) ->
             .error(format_args!("{} bones; at most 65536 are supported", file.bones.len()))
             .with_kind(LoadErrorKind::Unsupported));
     }
-    actorx::build_skeleton(&file.bones, chunk, warnings)
+    actorx::build_skeleton(&file.bones.to_vec(), chunk, warnings)
 }
 
-fn resolve_wedge_points(file: &PskFile, chunk: Option<&Chunk>) -> Result<Vec<u32>, LoadError> {
-    let point_count = file.points.len();
-    let mut out = Vec::with_capacity(file.wedges.len());
-    for (i, wedge) in file.wedges.iter().enumerate() {
-        let point = file.wedge_point(wedge);
-        if point as usize >= point_count {
-            let chunk = chunk.cloned().unwrap_or_else(|| missing("VTXW0000"));
-            return Err(chunk.record_error(
-                i,
-                format_args!("wedge {i} refers to point {point}, but the file has {point_count} points"),
-            ));
-        }
-        out.push(point);
-    }
-    Ok(out)
-}
-
-/// Four influences per point from `RAWWEIGHTS`, via a counting sort of the rows by point (no per-point vectors).
-fn point_influences(
-    file: &PskFile,
+/// The warnings about `RAWWEIGHTS`: rows naming what does not exist, no weights at all, points without weight,
+/// points with more than four influences, weights not summing to 1.
+fn report_influences(
     src: &Sources,
     skeleton: &Skeleton,
+    point_count: usize,
+    mesh: &Mesh,
+    bad_rows: vertices::BadRows,
     warnings: &mut Vec<Warning>,
-) -> (Vec<Influences>, InfluenceReport) {
-    let point_count = file.points.len();
-    let bone_count = skeleton.len();
+) {
     let chunk = src.weights.clone().unwrap_or_else(|| missing("RAWWEIGHTS"));
-    let mut bad_rows = 0usize;
-    let mut first_bad = None;
-    let mut starts = vec![0u32; point_count + 1];
-    let valid = |w: &VRawBoneInfluence| {
-        usize::try_from(w.point_index).is_ok_and(|p| p < point_count)
-            && usize::try_from(w.bone_index).is_ok_and(|b| b < bone_count)
-    };
-    for (i, w) in file.weights.iter().enumerate() {
-        if valid(w) {
-            starts[w.point_index as usize + 1] += 1;
-        } else {
-            bad_rows += 1;
-            first_bad.get_or_insert((i, *w));
-        }
-    }
-    for i in 0..point_count {
-        starts[i + 1] += starts[i];
-    }
-    let mut pairs = vec![(0u16, 0f32); starts[point_count] as usize];
-    let mut cursor = starts.clone();
-    for w in file.weights.iter().filter(|w| valid(w)) {
-        let slot = &mut cursor[w.point_index as usize];
-        pairs[*slot as usize] = (w.bone_index as u16, w.weight);
-        *slot += 1;
-    }
-    let mut report = InfluenceReport::default();
-    let mut out = Vec::with_capacity(point_count);
-    for p in 0..point_count {
-        let range = starts[p] as usize..starts[p + 1] as usize;
-        out.push(reduce_influences(pairs.get_mut(range).unwrap_or_default(), 0, &mut report));
-    }
-    if let Some((row, w)) = first_bad {
+    let bone_count = skeleton.len();
+    if let Some((row, w)) = bad_rows.first {
         warnings.push(chunk.warning(format_args!(
-            "{bad_rows} weight row(s) name a point or bone that does not exist and were skipped (first: row {row}, \
+            "{} weight row(s) name a point or bone that does not exist and were skipped (first: row {row}, \
              point {}, bone {}; the file has {point_count} points and {bone_count} bones)",
-            w.point_index, w.bone_index
+            bad_rows.count, w.point_index, w.bone_index
         )));
     }
     if src.weights.is_none() && point_count > 0 {
         warnings.push(Warning::new(Position::File, "no RAWWEIGHTS chunk: the mesh is bound rigidly to bone 0"));
     }
+    let report = &mesh.influence_report;
     if report.unweighted > 0 {
         let root = skeleton.names.first().map(String::as_str).unwrap_or("root");
         warnings.push(chunk.warning(format_args!(
@@ -448,165 +499,25 @@ fn point_influences(
     if off_sum > 0 {
         warnings.push(chunk.warning(format_args!("{off_sum} point(s) had weights not summing to 1; renormalised")));
     }
-    (out, report)
 }
 
-fn fill_vertices(
-    file: &PskFile,
-    wedge_points: &[u32],
-    influences: &[Influences],
-    mesh: &mut Mesh,
-    src: &Sources,
-    warnings: &mut Vec<Warning>,
-) {
-    let n = file.wedges.len();
-    mesh.positions.reserve_exact(n);
-    mesh.uvs.reserve_exact(n);
-    mesh.joints.reserve_exact(n);
-    mesh.weights.reserve_exact(n);
-    let fallback = Influences { joints: [0; 4], weights: [1.0, 0.0, 0.0, 0.0] };
-    let (mut bad_points, mut bad_uvs) = (0usize, 0usize);
-    for (wedge, &point) in file.wedges.iter().zip(wedge_points) {
-        let mut position = file.points.get(point as usize).copied().unwrap_or(Vec3::ZERO);
-        if !position.is_finite() {
-            bad_points += 1;
-            position = Vec3::ZERO;
-        }
-        let mut uv = Vec2::new(wedge.u, wedge.v);
-        if !uv.is_finite() {
-            bad_uvs += 1;
-            uv = Vec2::ZERO;
-        }
-        let inf = influences.get(point as usize).unwrap_or(&fallback);
-        mesh.positions.push(position);
-        mesh.uvs.push(uv);
-        mesh.joints.push(inf.joints);
-        mesh.weights.push(inf.weights);
-    }
-    if bad_points > 0 {
+fn report_vertex_repairs(src: &Sources, repairs: VertexRepairs, warnings: &mut Vec<Warning>) {
+    if repairs.bad_points > 0 {
         let chunk = src.points.clone().unwrap_or_else(|| missing("PNTS0000"));
-        warnings
-            .push(chunk.warning(format_args!("{bad_points} wedge(s) use a non-finite point; placed at the origin")));
+        warnings.push(
+            chunk.warning(format_args!("{} wedge(s) use a non-finite point; placed at the origin", repairs.bad_points)),
+        );
     }
-    if bad_uvs > 0 {
+    if repairs.bad_uvs > 0 {
         let chunk = src.wedges.clone().unwrap_or_else(|| missing("VTXW0000"));
-        warnings.push(chunk.warning(format_args!("{bad_uvs} wedge(s) have a non-finite UV; set to (0, 0)")));
+        warnings.push(chunk.warning(format_args!("{} wedge(s) have a non-finite UV; set to (0, 0)", repairs.bad_uvs)));
     }
-}
-
-/// Checks wedge indices (out of range is an error) and drops degenerate and duplicate faces (warnings).
-fn clean_faces(
-    file: &PskFile,
-    wedge_points: &[u32],
-    src: &Sources,
-    warnings: &mut Vec<Warning>,
-) -> Result<Vec<Face>, LoadError> {
-    let chunk = src.faces.clone().unwrap_or_else(|| missing("FACE0000"));
-    let wedge_count = wedge_points.len();
-    let mut kept: Vec<Face> = Vec::with_capacity(file.faces.len());
-    // Canonical point triple (rotated so the smallest point comes first, winding kept) of every kept face.
-    let mut keys: Vec<[u32; 3]> = Vec::with_capacity(file.faces.len());
-    // Original indices of the dropped degenerate faces (ascending), to name faces by their index in the file.
-    let mut degenerate: Vec<u32> = Vec::new();
-    for (i, face) in file.faces.iter().enumerate() {
-        let mut points = [0u32; 3];
-        for (corner, &w) in face.wedges.iter().enumerate() {
-            match wedge_points.get(w as usize) {
-                Some(&p) => points[corner] = p,
-                None => {
-                    return Err(chunk.record_error(
-                        i,
-                        format_args!("face {i} refers to wedge {w}, but the file has {wedge_count} wedges"),
-                    ));
-                }
-            }
-        }
-        let [a, b, c] = points;
-        if a == b || b == c || a == c {
-            degenerate.push(i as u32);
-            continue;
-        }
-        keys.push(if a < b && a < c {
-            [a, b, c]
-        } else if b < c {
-            [b, c, a]
-        } else {
-            [c, a, b]
-        });
-        kept.push(*face);
-    }
-    if let Some(first) = degenerate.first() {
-        warnings.push(chunk.warning(format_args!(
-            "{} degenerate face(s) (a point used twice) dropped (first: face {first})",
-            degenerate.len()
-        )));
-    }
-    let duplicate = duplicate_flags(&keys, file.points.len());
-    if let Some(first_kept) = duplicate.iter().position(|d| *d) {
-        // Back from the index among kept faces to the index in the file.
-        let mut first = first_kept;
-        for &d in &degenerate {
-            if d as usize <= first {
-                first += 1;
-            } else {
-                break;
-            }
-        }
-        let duplicates = duplicate.iter().filter(|d| **d).count();
-        warnings.push(chunk.warning(format_args!(
-            "{duplicates} duplicate face(s) (same points, same winding as an earlier face) dropped (first: face {first})"
-        )));
-        let mut flags = duplicate.iter();
-        kept.retain(|_| !flags.next().copied().unwrap_or(false));
-    }
-    Ok(kept)
-}
-
-/// Marks every face whose canonical key repeats an earlier face's. Buckets faces by their smallest point
-/// (counting sort, linear), then sorts each small bucket, so adversarial fans stay `n log n`.
-fn duplicate_flags(keys: &[[u32; 3]], point_count: usize) -> Vec<bool> {
-    let mut flags = vec![false; keys.len()];
-    if keys.len() < 2 {
-        return flags;
-    }
-    let mut starts = vec![0u32; point_count + 1];
-    for k in keys {
-        if let Some(s) = starts.get_mut(k[0] as usize + 1) {
-            *s += 1;
-        }
-    }
-    for i in 0..point_count {
-        starts[i + 1] += starts[i];
-    }
-    let mut cursor = starts.clone();
-    let mut order = vec![(0u32, 0u32, 0u32); keys.len()];
-    for (face, k) in keys.iter().enumerate() {
-        if let Some(slot) = cursor.get_mut(k[0] as usize) {
-            if let Some(entry) = order.get_mut(*slot as usize) {
-                *entry = (k[1], k[2], face as u32);
-            }
-            *slot += 1;
-        }
-    }
-    for p in 0..point_count {
-        let bucket = &mut order[starts[p] as usize..starts[p + 1] as usize];
-        if bucket.len() < 2 {
-            continue;
-        }
-        bucket.sort_unstable();
-        for pair in bucket.windows(2) {
-            if pair[0].0 == pair[1].0 && pair[0].1 == pair[1].1 {
-                flags[pair[1].2 as usize] = true;
-            }
-        }
-    }
-    flags
 }
 
 /// Materials from `MATT0000`; faces naming a material the file lacks get a placeholder (reported).
 fn build_materials(
-    file: &PskFile,
-    faces: &[Face],
+    file: &PskRecords,
+    highest: Option<usize>,
     chunk: Option<&Chunk>,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
@@ -635,7 +546,6 @@ fn build_materials(
         }
         materials.push(material);
     }
-    let highest = faces.iter().map(|f| usize::from(f.material)).max();
     if let Some(highest) = highest
         && highest >= materials.len()
     {
@@ -657,83 +567,47 @@ fn build_materials(
     materials
 }
 
-/// Index buffer grouped by material (counting sort on the 8-bit material index, face order kept within each).
-fn fill_indices(faces: &[Face], mesh: &mut Mesh) {
-    let mut counts = [0u32; 257];
-    for f in faces {
-        counts[usize::from(f.material) + 1] += 1;
-    }
-    for i in 0..256 {
-        counts[i + 1] += counts[i];
-    }
-    let mut cursor = counts;
-    let mut indices = vec![0u32; faces.len() * 3];
-    for f in faces {
-        let slot = &mut cursor[usize::from(f.material)];
-        let at = *slot as usize * 3;
-        if let Some(dst) = indices.get_mut(at..at + 3) {
-            dst.copy_from_slice(&f.wedges);
-        }
-        *slot += 1;
-    }
-    mesh.indices = indices;
-    mesh.subsets = (0..256)
-        .filter(|&m| counts[m + 1] > counts[m])
-        .map(|m| Subset { material: m, first_index: counts[m] * 3, index_count: (counts[m + 1] - counts[m]) * 3 })
-        .collect();
-}
-
-/// Normals from `VTXNORMS`, or computed. Zero or non-finite file normals are replaced by computed ones.
-fn fill_normals(
-    file: &PskFile,
+/// Normals: the file's (already in the mesh, normalised, when it has usable ones) or computed. Zero or non-finite
+/// file normals are replaced by computed ones.
+#[allow(clippy::too_many_arguments)]
+fn finish_normals(
+    file: &PskRecords,
     wedge_points: &[u32],
-    faces: &[Face],
+    clean: &CleanFaces,
+    normals: FileNormals,
+    bad: usize,
     mesh: &mut Mesh,
     src: &Sources,
     warnings: &mut Vec<Warning>,
 ) {
     let n = wedge_points.len();
-    let from_file: Option<Vec<Vec3>> = if file.normals.is_empty() {
-        None
-    } else if file.normals.len() == file.points.len() {
-        Some(wedge_points.iter().map(|&p| file.normals.get(p as usize).copied().unwrap_or(Vec3::ZERO)).collect())
-    } else if file.normals.len() == n {
-        Some(file.normals.clone())
-    } else {
-        let chunk = src.normals.clone().unwrap_or_else(|| missing("VTXNORMS"));
-        warnings.push(chunk.warning(format_args!(
+    let chunk = || src.normals.clone().unwrap_or_else(|| missing("VTXNORMS"));
+    if matches!(normals, FileNormals::None) && !file.normals.is_empty() {
+        warnings.push(chunk().warning(format_args!(
             "{} normals fit neither the {} points nor the {n} wedges; ignored, normals computed",
             file.normals.len(),
             file.points.len()
         )));
-        None
-    };
-    let Some(mut normals) = from_file else {
-        mesh.normals = computed_normals(file, wedge_points, faces);
+    }
+    if matches!(normals, FileNormals::None) {
+        mesh.normals = computed_normals(file, wedge_points, &faces::kept_faces(file.faces, &clean.dropped));
         return;
-    };
-    let mut bad = 0usize;
-    for normal in &mut normals {
-        *normal = normal.normalize_or_zero();
-        bad += usize::from(*normal == Vec3::ZERO);
     }
     if bad > 0 {
-        let computed = computed_normals(file, wedge_points, faces);
-        for (normal, c) in normals.iter_mut().zip(computed) {
+        let computed = computed_normals(file, wedge_points, &faces::kept_faces(file.faces, &clean.dropped));
+        for (normal, c) in mesh.normals.iter_mut().zip(computed) {
             if *normal == Vec3::ZERO {
                 *normal = c;
             }
         }
-        let chunk = src.normals.clone().unwrap_or_else(|| missing("VTXNORMS"));
-        warnings.push(chunk.warning(format_args!("{bad} zero or non-finite normal(s) replaced by computed ones")));
+        warnings.push(chunk().warning(format_args!("{bad} zero or non-finite normal(s) replaced by computed ones")));
     }
-    mesh.normals = normals;
 }
 
 /// Smooth normals per wedge (the shared smoothing-group builder, `io::smoothing`): the angle-weighted normals of
 /// the faces around the wedge's point that use this wedge or share a smoothing group with a face that does. Faces
 /// wind clockwise.
-fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec<Vec3> {
+fn computed_normals(file: &PskRecords, wedge_points: &[u32], faces: &[Face]) -> Vec<Vec3> {
     let corners: Vec<[u32; 3]> =
         faces.iter().map(|f| f.wedges.map(|w| wedge_points.get(w as usize).copied().unwrap_or(u32::MAX))).collect();
     let groups: Vec<u32> = faces.iter().map(|f| f.smoothing_groups).collect();
@@ -746,7 +620,8 @@ fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec
             }
         }
     }
-    let smoothing = SmoothingGroups::new(&file.points, &corners, &groups, true);
+    let points = file.points.to_vec();
+    let smoothing = SmoothingGroups::new(&points, &corners, &groups, true);
     wedge_points
         .iter()
         .zip(&wedge_groups)
@@ -759,7 +634,7 @@ fn computed_normals(file: &PskFile, wedge_points: &[u32], faces: &[Face]) -> Vec
 }
 
 fn fill_colors_and_extra_uvs(
-    file: &PskFile,
+    file: &PskRecords,
     wedge_points: &[u32],
     mesh: &mut Mesh,
     src: &Sources,
@@ -768,10 +643,9 @@ fn fill_colors_and_extra_uvs(
     let n = wedge_points.len();
     if !file.colors.is_empty() {
         if file.colors.len() == n {
-            mesh.colors = file.colors.clone();
+            mesh.colors = file.colors.to_vec();
         } else if file.colors.len() == file.points.len() {
-            mesh.colors =
-                wedge_points.iter().map(|&p| file.colors.get(p as usize).copied().unwrap_or([255; 4])).collect();
+            mesh.colors = wedge_points.iter().map(|&p| file.colors.get(p as usize).unwrap_or([255; 4])).collect();
         } else {
             let chunk = src.colors.clone().unwrap_or_else(|| missing("VERTEXCOLOR"));
             warnings.push(chunk.warning(format_args!(
@@ -787,7 +661,7 @@ fn fill_colors_and_extra_uvs(
             continue;
         }
         if uvs.len() == n {
-            mesh.extra_uvs.push(uvs.iter().map(|uv| if uv.is_finite() { *uv } else { Vec2::ZERO }).collect());
+            mesh.extra_uvs.push(uvs.iter().map(|uv| if uv.is_finite() { uv } else { Vec2::ZERO }).collect());
         } else {
             let chunk = src.extra_uvs.get(set).cloned().unwrap_or_else(|| missing("EXTRAUVS"));
             warnings.push(chunk.warning(format_args!("{} UVs for {n} wedges; this UV set is ignored", uvs.len())));
@@ -797,7 +671,7 @@ fn fill_colors_and_extra_uvs(
 
 /// Morph targets: per-point deltas expanded to every wedge of the point.
 fn fill_morph_targets(
-    file: &PskFile,
+    file: &PskRecords,
     wedge_points: &[u32],
     mesh: &mut Mesh,
     src: &Sources,
@@ -846,11 +720,11 @@ fn fill_morph_targets(
         if count > available {
             short = true;
         }
-        let rows = file.morph_data.get(next..next + count.min(available)).unwrap_or_default();
+        let rows = file.morph_data.range(next, count.min(available));
         next += rows.len();
         let mut target =
             MorphTarget { name: if name.is_empty() { format!("morph {i}") } else { name }, ..MorphTarget::default() };
-        for row in rows {
+        for row in rows.iter() {
             let Some(p) = usize::try_from(row.point_index).ok().filter(|p| *p < point_count) else {
                 bad_points += 1;
                 continue;
@@ -900,35 +774,5 @@ fn fill_morph_targets(
         warnings.push(data_chunk.warning(format_args!(
             "the morph targets expand to more than {budget} vertex deltas, far beyond real files; the rest were dropped"
         )));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn duplicate_detection_keeps_first_and_ignores_reversed_winding() {
-        let keys = [[0, 1, 2], [0, 2, 1], [0, 1, 2], [1, 2, 3], [0, 1, 2]];
-        assert_eq!(duplicate_flags(&keys, 4), vec![false, false, true, false, true]);
-    }
-
-    #[test]
-    fn indices_group_by_material_in_face_order() {
-        let faces = [
-            Face { wedges: [0, 1, 2], material: 1, ..Face::default() },
-            Face { wedges: [3, 4, 5], material: 0, ..Face::default() },
-            Face { wedges: [6, 7, 8], material: 1, ..Face::default() },
-        ];
-        let mut mesh = Mesh::default();
-        fill_indices(&faces, &mut mesh);
-        assert_eq!(mesh.indices, vec![3, 4, 5, 0, 1, 2, 6, 7, 8]);
-        assert_eq!(
-            mesh.subsets,
-            vec![
-                Subset { material: 0, first_index: 0, index_count: 3 },
-                Subset { material: 1, first_index: 3, index_count: 6 }
-            ]
-        );
     }
 }
