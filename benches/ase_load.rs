@@ -9,10 +9,12 @@
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use bonescope::io::{LoadOptions, ase};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod cpu_clock;
+use cpu_clock::cpu_time;
 
 /// The generator `scripts/bench-vs-assimp.sh` makes its Gothic-shaped file with.
 #[path = "../examples/generate/gothic.rs"]
@@ -120,27 +122,6 @@ fn generate() -> String {
         s += "\t\t}\n\t}\n\t*PROP_MOTIONBLUR 0\n\t*PROP_CASTSHADOW 1\n\t*PROP_RECVSHADOW 1\n\t*MATERIAL_REF 0\n}\n";
     }
     s
-}
-
-/// CPU time this thread has run, in nanoseconds (Linux `schedstat`); `None` elsewhere. The machines these
-/// benchmarks run on are shared, so wall-clock time includes time spent waiting for a core; CPU time is the
-/// "one core" figure.
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
-/// Runs `f` `iters` times and returns the CPU time it used (wall time when CPU time is unavailable).
-fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
-    let wall = Instant::now();
-    let start = thread_cpu_ns();
-    for _ in 0..iters {
-        f();
-    }
-    match (start, thread_cpu_ns()) {
-        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
-        _ => wall.elapsed(),
-    }
 }
 
 fn corpus_files() -> Vec<PathBuf> {

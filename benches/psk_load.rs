@@ -6,13 +6,15 @@
 //!
 //! Run: `cargo bench --no-default-features --bench psk_load`.
 
+mod cpu_clock;
 #[path = "../tests/psk_writer/mod.rs"]
 mod psk_writer;
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bonescope::io::{LoadOptions, psa, psk};
+use cpu_clock::cpu_time;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use psk_writer::{Bone, Psa, Sequence, tube};
@@ -37,25 +39,6 @@ fn large_psa() -> Vec<u8> {
         .collect();
     let keys = (0..200 * 20 * 100).map(|i| (Vec3::splat(i as f32), Quat::from_rotation_z(i as f32 * 1e-4))).collect();
     Psa { bones, sequences, keys, ..Psa::default() }.to_bytes()
-}
-
-/// CPU time this thread has run, in nanoseconds (Linux `schedstat`); `None` elsewhere.
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
-/// Runs `f` `iters` times and returns the CPU time it used (wall time when CPU time is unavailable).
-fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
-    let wall = Instant::now();
-    let start = thread_cpu_ns();
-    for _ in 0..iters {
-        f();
-    }
-    match (start, thread_cpu_ns()) {
-        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
-        _ => wall.elapsed(),
-    }
 }
 
 fn bench(c: &mut Criterion) {
