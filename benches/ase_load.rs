@@ -1,8 +1,8 @@
 //! ASE loading throughput: a large generated scene (~30 MB, written the way 3ds Max writes ASE: animated bone
 //! chain, textured grid meshes with normals and skin weights), a GothicSourcer-shaped ASC (~10 MB: 70 bones with
 //! 1,000 frames of world samples each, small skinned meshes; the benchmark script's generator) and the corpus
-//! files when `BONESCOPE_CORPUS` is set. The generated file is also written to `target/ase_bench_large.ase` so other tools can be timed on it
-//! (`assimp info target/ase_bench_large.ase`).
+//! files when `BONESCOPE_CORPUS` is set. The generated file is also written to `target/ase_bench_large.ase`, so
+//! other tools can be timed on it (`assimp info target/ase_bench_large.ase`).
 //!
 //! Run: `cargo bench --no-default-features --bench ase_load`.
 

@@ -13,9 +13,9 @@
 //! products and the inverse above are a few f32 quaternion operations ([`Similarity`], which says why f32 is
 //! enough); otherwise (a non-uniform scale somewhere, which a rotation and a translation alone cannot carry down
 //! a chain) 4×4 f64 matrices are multiplied, inverted and decomposed, f64 so that long chains stay within 1e-4
-//! of the model's size. A test holds the two to the same keys on the corpus. Every tick is independent of the others, so long takes are converted in runs of ticks on all cores
-//! and joined in order. A channel whose keys are exactly the sample ticks (every world channel in real files) is
-//! read by index instead of being sampled.
+//! of the model's size. A test holds the two to the same keys on the corpus. Every tick is independent of the
+//! others, so long takes are converted in runs of ticks on all cores and joined in order. A channel whose keys
+//! are exactly the sample ticks (every world channel in real files) is read by index instead of being sampled.
 //!
 //! Between ticks the local values are interpolated (slerp of rotations, lerp of positions), not the world ones:
 //! ZenGin, the engine these files were made for, compiles them into per-frame parent-relative samples and its
