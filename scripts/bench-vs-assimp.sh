@@ -17,7 +17,8 @@
 # Usage: scripts/bench-vs-assimp.sh [ROUNDS] [RUNS]   (defaults 3 and 3)
 # Environment: BONESCOPE_CORPUS (default ../shared/corpus, read only: copies are generated into BENCH_DIR),
 #   BENCH_DIR (default: a fresh temporary folder), CARGO_TARGET_DIR, BENCH_NO_BUILD=1 (use the binaries already
-#   built), BONESCOPE_BIN (another build of the program, e.g. an older one for a before/after), BENCH_CASES
+#   built), BONESCOPE_BIN (another build of the program, e.g. an older one for a before/after, or the viewer's
+#   dynamically linked program `target/release/bonescope`), BENCH_CASES
 #   (e.g. "a c e" to run some cases only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,10 +38,11 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# The program as built for batch work (scripts/build-cli.sh: no viewer, static on Linux with glibc).
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
-  cargo build --release --no-default-features --features cli --bin bonescope --example generate >&2
+  scripts/build-cli.sh --example generate >/dev/null
 fi
-out=${CARGO_TARGET_DIR:-target}/release
+out=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
 bin=$(realpath "${BONESCOPE_BIN:-$out/bonescope}")
 gen=$(realpath "$out/examples/generate")
 

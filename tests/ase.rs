@@ -350,6 +350,14 @@ fn soft_skin_weights_by_bone_name() {
     assert_eq!(influences(&a, t[1]), vec![("Hip".into(), 0.5), ("Knee".into(), 0.5)]);
     assert_eq!(influences(&a, t[2]), vec![("Knee".into(), 1.0)]);
 
+    // Names quoted in some rows and bare in others are the same bones.
+    let mixed = text.replace("1 \"Hip\" 1.0", "1 Hip 1.0").replace("\"Knee\" 1.0", "Knee 1.0");
+    assert_ne!(mixed, text);
+    let b = load(&mixed);
+    for &corner in &t {
+        assert_eq!(influences(&b, corner), influences(&a, corner));
+    }
+
     // The same weights inside the object, as *MESH_SOFTSKIN.
     let mut text = HEADER.to_owned();
     for b in ["Hip", "Knee"] {

@@ -96,3 +96,37 @@ fn info_and_pose_on_a_recording() {
     let len = (0..3).map(|i| d[i].as_f64().unwrap().powi(2)).sum::<f64>().sqrt();
     assert!((len - 1.0).abs() < 1e-4, "gaze direction is normalised: {len}");
 }
+
+/// Each subcommand's arguments are built only when it runs or its help is printed: the overview lists every
+/// subcommand with its help line, a subcommand's help has its own line (not that of an argument group it shares)
+/// and its options, and its argument errors are clap's usual ones.
+#[test]
+fn help_lists_every_subcommand_and_each_has_its_options() {
+    let (code, out, _) = bonescope(&["--help"]);
+    assert_eq!(code, 0);
+    for (name, about, option) in [
+        ("info", "Describe files: format, bones", "--retarget <MODE>"),
+        ("pose", "Print the evaluated pose", "--clip <"),
+        ("check", "Check every character under folders", "--fail-on <"),
+        ("export", "Export the model, skeleton and clips", "--output <"),
+    ] {
+        let listed = out.lines().any(|line| line.trim_start().starts_with(name) && line.contains(about));
+        assert!(listed, "`{name}` with its help line in:\n{out}");
+        for help in [vec![name, "--help"], vec!["help", name]] {
+            let (code, text, _) = bonescope(&help);
+            assert_eq!(code, 0, "{help:?}");
+            assert!(text.starts_with(about), "{help:?} starts with its help line:\n{text}");
+            assert!(text.contains(&format!("Usage: bonescope {name} [OPTIONS]")), "{help:?}:\n{text}");
+            assert!(text.contains(option), "{help:?} has its options:\n{text}");
+            assert!(!text.contains("How files are opened"), "{help:?}:\n{text}");
+        }
+    }
+    let (_, info_help, _) = bonescope(&["info", "--help"]);
+    assert!(info_help.contains("--json") && info_help.contains("--check"), "{info_help}");
+    let (code, _, err) = bonescope(&["info", "--no-such-option", "@demo"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unexpected argument '--no-such-option'"), "{err}");
+    let (code, _, err) = bonescope(&["pose"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("required"), "{err}");
+}

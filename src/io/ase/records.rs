@@ -1,9 +1,8 @@
 //! The raw records of an ASE file, still in the file's terms (world-space vertices, ticks, 3ds Max axis-angles):
 //! what `parse` produces and `build` turns into the scene model. Plain data, no behaviour beyond small lookups.
 
-use std::collections::HashMap;
-
 use glam::{Mat4, Vec3, Vec4};
+use rustc_hash::FxHashMap;
 
 use crate::scene::Warning;
 
@@ -131,13 +130,29 @@ pub(super) struct RawSkin {
 }
 
 impl RawSkin {
-    /// Index of a bone named by a soft-skin entry (the lookup keeps long bone lists linear).
-    pub(super) fn bone_index(&mut self, name: String, lookup: &mut HashMap<String, u32>) -> u32 {
-        *lookup.entry(name).or_insert_with_key(|name| {
+    /// Index of the bone a soft-skin entry names by the token's bytes as written. Long weight lists name the same
+    /// few bones over and over, so the bytes are looked up first and a name is decoded (and allocated) only for
+    /// bytes not seen before; two spellings that decode to the same name still share one bone.
+    pub(super) fn bone_index<'a>(&mut self, token: &'a [u8], lookup: &mut BoneLookup<'a>) -> u32 {
+        if let Some(&index) = lookup.by_token.get(token) {
+            return index;
+        }
+        let name = crate::io::text::decode_name(token);
+        let index = *lookup.by_name.entry(name).or_insert_with_key(|name| {
             self.bones.push(name.clone());
             (self.bones.len() - 1) as u32
-        })
+        });
+        lookup.by_token.insert(token, index);
+        index
     }
+}
+
+/// The bones a soft-skin block has named so far, by token bytes and by decoded name (see
+/// [`RawSkin::bone_index`]).
+#[derive(Default)]
+pub(super) struct BoneLookup<'a> {
+    by_token: FxHashMap<&'a [u8], u32>,
+    by_name: FxHashMap<String, u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -1,10 +1,8 @@
 //! Skin weights: `*MESH_WEIGHTS` (three line shapes, told apart by their number count) and the soft-skin blocks
 //! (`*MESH_SOFTSKIN` inside an object, `*MESH_SOFTSKINVERTS` at the top level) that name bones by name.
 
-use std::collections::HashMap;
-
 use super::super::lexer::{Lexer, Token, unclosed};
-use super::super::records::{RawFile, RawSkin};
+use super::super::records::{BoneLookup, RawFile, RawSkin};
 use super::lists::{checked_count, kw, note_bad, parse_list, parse_list_of, store, warn};
 use crate::io::text::decode_name;
 use crate::io::{LoadError, LoadErrorKind};
@@ -174,7 +172,7 @@ pub(super) fn parse_soft_skin_body(
             .with_kind(LoadErrorKind::Truncated)
         })?;
         let mut skin = RawSkin { line, ..RawSkin::default() };
-        let mut lookup = HashMap::new();
+        let mut lookup = BoneLookup::default();
         for vertex in 0..count {
             let n = soft_int(lx, keyword)?;
             let n = usize::try_from(n).ok().filter(|&n| n <= lx.remaining() / 2).ok_or_else(|| {
@@ -186,12 +184,9 @@ pub(super) fn parse_soft_skin_body(
             })?;
             let first = skin.pairs.len() as u32;
             for _ in 0..n {
-                let bone = match lx.next_token() {
-                    Token::Str(t) | Token::Word(t) => name_of(t),
-                    _ => {
-                        return Err(LoadError::at_line(lx.line(), format!("*{}: expected a bone name", kw(keyword)))
-                            .with_kind(lx.bad_value_kind()));
-                    }
+                let (Token::Str(bone) | Token::Word(bone)) = lx.next_token() else {
+                    return Err(LoadError::at_line(lx.line(), format!("*{}: expected a bone name", kw(keyword)))
+                        .with_kind(lx.bad_value_kind()));
                 };
                 let weight = match lx.next_token() {
                     Token::Word(t) => crate::io::text::parse_f32(t),
