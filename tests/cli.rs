@@ -97,9 +97,9 @@ fn info_and_pose_on_a_recording() {
     assert!((len - 1.0).abs() < 1e-4, "gaze direction is normalised: {len}");
 }
 
-/// Each subcommand's arguments are built only when it runs or its help is printed: the overview lists every
-/// subcommand with its help line, a subcommand's help has its own line (not that of an argument group it shares)
-/// and its options, and its argument errors are clap's usual ones.
+/// The overview lists every subcommand with its help line; a subcommand's help (`info --help`, `help info`)
+/// starts with its own line, not the doc comment of the loading options it shares, and lists its options; an
+/// unknown option or a missing file is a usage error (exit code 2).
 #[test]
 fn help_lists_every_subcommand_and_each_has_its_options() {
     let (code, out, _) = bonescope(&["--help"]);
