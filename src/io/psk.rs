@@ -590,11 +590,11 @@ fn finish_normals(
         )));
     }
     if matches!(normals, FileNormals::None) {
-        mesh.normals = computed_normals(file, wedge_points, &faces::kept_faces(file.faces, &clean.dropped));
+        mesh.normals = computed_normals(file, wedge_points, &clean.dropped);
         return;
     }
     if bad > 0 {
-        let computed = computed_normals(file, wedge_points, &faces::kept_faces(file.faces, &clean.dropped));
+        let computed = computed_normals(file, wedge_points, &clean.dropped);
         for (normal, c) in mesh.normals.iter_mut().zip(computed) {
             if *normal == Vec3::ZERO {
                 *normal = c;
@@ -607,16 +607,19 @@ fn finish_normals(
 /// Smooth normals per wedge (the shared smoothing-group builder, `io::smoothing`): the angle-weighted normals of
 /// the faces around the wedge's point that use this wedge or share a smoothing group with a face that does. Faces
 /// wind clockwise.
-fn computed_normals(file: &PskRecords, wedge_points: &[u32], faces: &[Face]) -> Vec<Vec3> {
-    let corners: Vec<[u32; 3]> =
-        faces.iter().map(|f| f.wedges.map(|w| wedge_points.get(w as usize).copied().unwrap_or(u32::MAX))).collect();
-    let groups: Vec<u32> = faces.iter().map(|f| f.smoothing_groups).collect();
+/// `dropped`: the faces left out of the mesh (degenerate or duplicate), ascending.
+fn computed_normals(file: &PskRecords, wedge_points: &[u32], dropped: &[u32]) -> Vec<Vec3> {
+    let (face_wedges, groups) = faces::kept_wedges_and_groups(file.faces, dropped);
+    let corners: Vec<[u32; 3]> = face_wedges
+        .iter()
+        .map(|wedges| wedges.map(|w| wedge_points.get(w as usize).copied().unwrap_or(u32::MAX)))
+        .collect();
     // Smoothing groups of the faces that use each wedge directly.
     let mut wedge_groups = vec![0u32; wedge_points.len()];
-    for f in faces {
-        for &w in &f.wedges {
+    for (wedges, &face_groups) in face_wedges.iter().zip(&groups) {
+        for &w in wedges {
             if let Some(g) = wedge_groups.get_mut(w as usize) {
-                *g |= f.smoothing_groups;
+                *g |= face_groups;
             }
         }
     }
@@ -628,7 +631,9 @@ fn computed_normals(file: &PskRecords, wedge_points: &[u32], faces: &[Face]) -> 
         .enumerate()
         .map(|(w, (&p, &mask))| {
             // Unreal is Z up: an isolated wedge gets "up".
-            smoothing.normal(p, mask, |f, c| faces.get(f).is_some_and(|f| f.wedges[c] == w as u32)).unwrap_or(Vec3::Z)
+            smoothing
+                .normal(p, mask, |f, c| face_wedges.get(f).is_some_and(|wedges| wedges[c] == w as u32))
+                .unwrap_or(Vec3::Z)
         })
         .collect()
 }

@@ -8,7 +8,7 @@
 //! fingerprint of the other two points along each chain; real meshes have none, and only when two fingerprints
 //! match are the faces sorted to name the duplicates exactly.
 
-use super::{Face, FaceRecord, FaceRecords};
+use super::{FaceRecord, FaceRecords};
 use crate::io::LoadError;
 use crate::io::actorx::{Chunk, Records};
 use crate::scene::{Mesh, Subset, Warning};
@@ -307,17 +307,21 @@ fn indices<R: FaceRecord>(faces: Records<R>, clean: &CleanFaces) -> Vec<u32> {
     indices
 }
 
-/// The kept faces, in file order (for computing normals).
-pub(super) fn kept_faces(faces: FaceRecords, dropped: &[u32]) -> Vec<Face> {
-    fn kept<R: FaceRecord>(faces: Records<R>, dropped: &[u32]) -> Vec<Face> {
+/// The kept faces' wedges and smoothing groups, in file order (for computing normals): two arrays rather than
+/// a copy of the faces, whose material bytes the normals do not need.
+pub(super) fn kept_wedges_and_groups(faces: FaceRecords, dropped: &[u32]) -> (Vec<[u32; 3]>, Vec<u32>) {
+    fn kept<R: FaceRecord>(faces: Records<R>, dropped: &[u32]) -> (Vec<[u32; 3]>, Vec<u32>) {
         let mut dropped = dropped.iter().copied().peekable();
-        let mut out = Vec::with_capacity(faces.len());
+        let mut wedges = Vec::with_capacity(faces.len());
+        let mut groups = Vec::with_capacity(faces.len());
         for (i, record) in faces.iter().enumerate() {
             if dropped.next_if_eq(&(i as u32)).is_none() {
-                out.push(record.face());
+                let face = record.face();
+                wedges.push(face.wedges);
+                groups.push(face.smoothing_groups);
             }
         }
-        out
+        (wedges, groups)
     }
     match faces {
         FaceRecords::Short(records) => kept(records, dropped),
