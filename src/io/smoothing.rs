@@ -42,7 +42,10 @@ impl<'a> SmoothingGroups<'a> {
             let cross = if clockwise { (c - a).cross(b - a) } else { (b - a).cross(c - a) };
             // |u × v| is twice the area at every corner, so each angle is one atan2 of it and a dot product.
             let twice_area = cross.length();
-            let normal = cross.normalize_or_zero();
+            // `cross.normalize_or_zero()` without a second square root: it multiplies by 1 / length too, so the
+            // normal is the same to the bit.
+            let recip = 1.0 / twice_area;
+            let normal = if recip.is_finite() && recip > 0.0 { cross * recip } else { Vec3::ZERO };
             let angle = |at: Vec3, u: Vec3, v: Vec3| {
                 let angle = twice_area.atan2((u - at).dot(v - at));
                 if angle.is_finite() { angle } else { 0.0 }
