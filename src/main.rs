@@ -71,8 +71,9 @@ fn report(result: Result<(), impl std::fmt::Display>) -> ExitCode {
 fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), bonescope::AppError> {
     let _ = files;
     Err(bonescope::AppError::Window(
-        "this build has no viewer (it was built without the `gui` feature); rebuild with default features, or use \
-         the `info`, `pose` and `export` subcommands"
+        "this build has no viewer (it was built without the `gui` feature, as scripts/build-cli.sh builds it for \
+         batch work); build with default features (`cargo build --release`) for the viewer, or use the `info`, \
+         `pose`, `export` and `check` subcommands"
             .into(),
     ))
 }
