@@ -311,15 +311,16 @@ fn build_clip(
         let first_key = (range.first + frame) * stride;
         let keys = file.keys.range(first_key, animated);
         for (bone, ((translations, rotations, scales), key)) in curves.iter_mut().zip(keys.iter()).enumerate() {
-            let bind = skeleton.bind_local.get(bone).copied().unwrap_or_default();
+            // The bind pose only replaces a bad first key, so it is looked up only then.
+            let bind = || skeleton.bind_local.get(bone).copied().unwrap_or_default();
             let mut t = Vec3::from_array(key.position);
             if !t.is_finite() {
                 bad_positions += 1;
-                t = translations.last().copied().unwrap_or(bind.translation);
+                t = translations.last().copied().unwrap_or_else(|| bind().translation);
             }
             let r = actorx::bone_rotation(key.orientation, bone == 0).unwrap_or_else(|| {
                 bad_rotations += 1;
-                rotations.last().copied().unwrap_or(bind.rotation)
+                rotations.last().copied().unwrap_or_else(|| bind().rotation)
             });
             translations.push(t);
             rotations.push(r);

@@ -56,24 +56,22 @@ impl<'a> SmoothingGroups<'a> {
         // A counting sort of the corners by point, filled from the back: `starts[p]` first counts p's corners,
         // then (inclusive prefix sums) marks where they end, and each corner placed, last first, moves it down to
         // where they begin — so each point's corners keep their order, with no second array of cursors.
+        // Corners naming a point past `positions` are left out.
         let mut starts = vec![0u32; point_count + 1];
-        for &p in corners.iter().flatten() {
-            if let Some(count) = starts.get_mut(p as usize).filter(|_| (p as usize) < point_count) {
-                *count += 1;
-            }
+        for &p in corners.iter().flatten().filter(|&&p| (p as usize) < point_count) {
+            starts[p as usize] += 1;
         }
         for i in 1..point_count {
             starts[i] += starts[i - 1];
         }
-        let total = if point_count > 0 { starts[point_count - 1] } else { 0 };
+        let total = point_count.checked_sub(1).map_or(0, |last| starts[last]);
         starts[point_count] = total;
         let mut around = vec![0u32; total as usize];
         for (f, face) in corners.iter().enumerate().rev() {
-            for (k, &p) in face.iter().enumerate().rev() {
-                if let Some(end) = starts.get_mut(p as usize).filter(|_| (p as usize) < point_count) {
-                    *end -= 1;
-                    around[*end as usize] = (f * 3 + k) as u32;
-                }
+            for (k, &p) in face.iter().enumerate().rev().filter(|&(_, &p)| (p as usize) < point_count) {
+                let end = &mut starts[p as usize];
+                *end -= 1;
+                around[*end as usize] = (f * 3 + k) as u32;
             }
         }
         Self { groups, angles, face_normal, starts, around }

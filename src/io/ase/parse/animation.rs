@@ -90,7 +90,8 @@ pub(super) fn parse_tm_animation(
     }
 }
 
-/// The keyword of the key lines a controller block of this channel and kind is made of.
+/// The keyword of the key lines a controller block of this channel and kind is made of (every key keyword of a
+/// channel is one of its four).
 fn usual_key(channel: Channel, kind: TrackKind) -> &'static str {
     match (channel, kind) {
         (Channel::Pos, TrackKind::Sampled) => "CONTROL_POS_SAMPLE",
@@ -133,7 +134,6 @@ fn parse_track(
     };
     let mut nums = [0f32; 16];
     parse_list_of(lx, block, open, Some(usual.as_bytes()), |lx, key, line| {
-        // The keyword for messages, as a literal (no conversion or check per key line).
         let name = if std::ptr::eq(key, usual.as_bytes()) || key == usual.as_bytes() {
             // The usual line of a sampled or linear track, in one pass.
             let read = match channel {
@@ -146,20 +146,11 @@ fn parse_track(
             }
             usual
         } else {
-            match (channel, key) {
-                (Channel::Pos, b"CONTROL_POS_SAMPLE") => "CONTROL_POS_SAMPLE",
-                (Channel::Pos, b"CONTROL_POS_KEY") => "CONTROL_POS_KEY",
-                (Channel::Pos, b"CONTROL_TCB_POS_KEY") => "CONTROL_TCB_POS_KEY",
-                (Channel::Pos, b"CONTROL_BEZIER_POS_KEY") => "CONTROL_BEZIER_POS_KEY",
-                (Channel::Rot, b"CONTROL_ROT_SAMPLE") => "CONTROL_ROT_SAMPLE",
-                (Channel::Rot, b"CONTROL_ROT_KEY") => "CONTROL_ROT_KEY",
-                (Channel::Rot, b"CONTROL_TCB_ROT_KEY") => "CONTROL_TCB_ROT_KEY",
-                (Channel::Rot, b"CONTROL_BEZIER_ROT_KEY") => "CONTROL_BEZIER_ROT_KEY",
-                (Channel::Scale, b"CONTROL_SCALE_SAMPLE") => "CONTROL_SCALE_SAMPLE",
-                (Channel::Scale, b"CONTROL_SCALE_KEY") => "CONTROL_SCALE_KEY",
-                (Channel::Scale, b"CONTROL_TCB_SCALE_KEY") => "CONTROL_TCB_SCALE_KEY",
-                (Channel::Scale, b"CONTROL_BEZIER_SCALE_KEY") => "CONTROL_BEZIER_SCALE_KEY",
-                _ => return Ok(false),
+            // Any key line of the channel (the keyword for messages as a literal, no conversion per key line).
+            let kinds = [TrackKind::Sampled, TrackKind::Linear, TrackKind::Tcb, TrackKind::Bezier];
+            match kinds.into_iter().map(|kind| usual_key(channel, kind)).find(|name| name.as_bytes() == key) {
+                Some(name) => name,
+                None => return Ok(false),
             }
         };
         let tick = lx.arg_int(name)?;
