@@ -90,22 +90,25 @@ pub(super) fn parse_tm_animation(
     }
 }
 
-/// The keyword of the key lines a controller block of this channel and kind is made of (every key keyword of a
-/// channel is one of its four).
+/// The keywords of a channel's key lines, by key type: sampled, linear, TCB, Bezier.
+fn key_keywords(channel: Channel) -> [&'static str; 4] {
+    match channel {
+        Channel::Pos => ["CONTROL_POS_SAMPLE", "CONTROL_POS_KEY", "CONTROL_TCB_POS_KEY", "CONTROL_BEZIER_POS_KEY"],
+        Channel::Rot => ["CONTROL_ROT_SAMPLE", "CONTROL_ROT_KEY", "CONTROL_TCB_ROT_KEY", "CONTROL_BEZIER_ROT_KEY"],
+        Channel::Scale => {
+            ["CONTROL_SCALE_SAMPLE", "CONTROL_SCALE_KEY", "CONTROL_TCB_SCALE_KEY", "CONTROL_BEZIER_SCALE_KEY"]
+        }
+    }
+}
+
+/// The keyword of the key lines a controller block of this channel and kind is made of.
 fn usual_key(channel: Channel, kind: TrackKind) -> &'static str {
-    match (channel, kind) {
-        (Channel::Pos, TrackKind::Sampled) => "CONTROL_POS_SAMPLE",
-        (Channel::Pos, TrackKind::Linear) => "CONTROL_POS_KEY",
-        (Channel::Pos, TrackKind::Tcb) => "CONTROL_TCB_POS_KEY",
-        (Channel::Pos, TrackKind::Bezier) => "CONTROL_BEZIER_POS_KEY",
-        (Channel::Rot, TrackKind::Sampled) => "CONTROL_ROT_SAMPLE",
-        (Channel::Rot, TrackKind::Linear) => "CONTROL_ROT_KEY",
-        (Channel::Rot, TrackKind::Tcb) => "CONTROL_TCB_ROT_KEY",
-        (Channel::Rot, TrackKind::Bezier) => "CONTROL_BEZIER_ROT_KEY",
-        (Channel::Scale, TrackKind::Sampled) => "CONTROL_SCALE_SAMPLE",
-        (Channel::Scale, TrackKind::Linear) => "CONTROL_SCALE_KEY",
-        (Channel::Scale, TrackKind::Tcb) => "CONTROL_TCB_SCALE_KEY",
-        (Channel::Scale, TrackKind::Bezier) => "CONTROL_BEZIER_SCALE_KEY",
+    let [sampled, linear, tcb, bezier] = key_keywords(channel);
+    match kind {
+        TrackKind::Sampled => sampled,
+        TrackKind::Linear => linear,
+        TrackKind::Tcb => tcb,
+        TrackKind::Bezier => bezier,
     }
 }
 
@@ -147,8 +150,7 @@ fn parse_track(
             usual
         } else {
             // Any key line of the channel (the keyword for messages as a literal, no conversion per key line).
-            let kinds = [TrackKind::Sampled, TrackKind::Linear, TrackKind::Tcb, TrackKind::Bezier];
-            match kinds.into_iter().map(|kind| usual_key(channel, kind)).find(|name| name.as_bytes() == key) {
+            match key_keywords(channel).into_iter().find(|name| name.as_bytes() == key) {
                 Some(name) => name,
                 None => return Ok(false),
             }
