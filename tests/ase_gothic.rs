@@ -110,6 +110,8 @@ struct Figures {
     worst_stretch: f32,
     frames: u32,
     samples: usize,
+    /// How many key-time arrays the clip's translation and rotation curves hold between them.
+    time_arrays: usize,
 }
 
 fn measure(body_path: &Path, anim_path: &Path) -> Figures {
@@ -161,7 +163,22 @@ fn measure(body_path: &Path, anim_path: &Path) -> Figures {
         changes.iter().filter(|(_, c)| **c > 0.05).map(|(n, c)| (n.clone(), *c)).collect();
     stretched_bones.sort_by(|a, b| a.0.cmp(&b.0));
     let worst_bone_change = changes.values().copied().fold(0.0, f32::max);
-    Figures { world_error, stretched_bones, worst_bone_change, worst_stretch, frames: clip.frame_count, samples }
+    let time_arrays: std::collections::HashSet<*const f32> = clip
+        .tracks
+        .iter()
+        .flat_map(|t| [&t.translation.times, &t.rotation.times])
+        .filter(|times| !times.is_empty())
+        .map(|times| times.as_ptr())
+        .collect();
+    Figures {
+        world_error,
+        stretched_bones,
+        worst_bone_change,
+        worst_stretch,
+        frames: clip.frame_count,
+        samples,
+        time_arrays: time_arrays.len(),
+    }
 }
 
 #[test]
@@ -184,6 +201,7 @@ fn bloodfly_animations_reach_the_stated_world_transforms_and_keep_the_body_whole
     }
     for (name, f) in &rows {
         assert_eq!(f.frames as usize, f.samples, "{name}: LASTFRAME − FIRSTFRAME + 1 frames, one sample each");
+        assert_eq!(f.time_arrays, 1, "{name}: every world-sampled channel is keyed at the same ticks, one array");
         assert!(f.world_error <= 1e-4 * size, "{name}: world transforms off by {} (size {size})", f.world_error);
         if name.contains("ATTACK") {
             // The data stretches the tail tip in both attack files (the sting shoots out), and nothing else.

@@ -356,7 +356,7 @@ fn step_and_hermite_curves_sample_through_the_controller() {
             BoneTrack {
                 bone_name: "spine".into(),
                 translation: Curve {
-                    times: vec![0.0, 1.0, 2.0],
+                    times: vec![0.0, 1.0, 2.0].into(),
                     values: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
                     interpolation: Interpolation::Step,
                     tangents: Vec::new(),
@@ -367,7 +367,7 @@ fn step_and_hermite_curves_sample_through_the_controller() {
                 bone_name: "head".into(),
                 // x(t) = t³ on [0, 2] as Hermite: tangents 0 and 12 per second.
                 translation: Curve {
-                    times: vec![0.0, 2.0],
+                    times: vec![0.0, 2.0].into(),
                     values: vec![Vec3::ZERO, Vec3::splat(8.0)],
                     interpolation: Interpolation::Hermite,
                     tangents: vec![(Vec3::ZERO, Vec3::ZERO), (Vec3::splat(12.0), Vec3::splat(12.0))],

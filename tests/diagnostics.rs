@@ -257,7 +257,9 @@ fn invalid_data_is_reported_not_panicked_on() {
     let mut asset = clean_demo();
     asset.meshes[0].indices[7] = 1_000_000;
     asset.meshes[0].positions[3] = Vec3::NAN;
-    asset.clips[0].tracks[0].rotation.times.swap(3, 4);
+    let mut times = asset.clips[0].tracks[0].rotation.times.to_vec();
+    times.swap(3, 4);
+    asset.clips[0].tracks[0].rotation.times = times.into();
     let findings = run(&asset);
     let invalid = of_kind(&findings, FindingKind::InvalidData);
     let subjects: Vec<Subject> = invalid.iter().map(|f| f.subject).collect();

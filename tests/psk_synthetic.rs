@@ -224,6 +224,11 @@ fn psa_alone_gives_skeleton_and_every_sequence() {
     assert!((spine.translation.times[2] - 2.0 / 133.0).abs() < 1e-7);
     assert!(spine.rotation.values[2].abs_diff_eq(Quat::from_rotation_z(0.02), 1e-6));
     assert_eq!(spine.scale.values[3], Vec3::splat(4.0));
+    // Every channel of a sequence is keyed at its frames: one time array serves them all.
+    let times = &clip.tracks[0].translation.times;
+    for curve in clip.tracks.iter().flat_map(|t| [&t.translation.times, &t.rotation.times, &t.scale.times]) {
+        assert!(std::sync::Arc::ptr_eq(curve, times), "a sequence's channels hold copies of its key times");
+    }
 }
 
 fn small_psa(sequences: Vec<Sequence>, frames_of_keys: usize) -> Psa {

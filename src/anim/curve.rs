@@ -198,7 +198,7 @@ mod tests {
 
     fn vec_curve(interpolation: Interpolation) -> Curve<Vec3> {
         Curve {
-            times: vec![0.0, 1.0, 3.0],
+            times: vec![0.0, 1.0, 3.0].into(),
             values: vec![Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 4.0, 0.0)],
             interpolation,
             tangents: Vec::new(),
@@ -226,7 +226,7 @@ mod tests {
     fn hermite_uses_per_second_tangents() {
         // x(t) = t^3 on [0, 2]: tangents 0 at t=0 and 12 at t=2; midpoint value must be 1.
         let c = Curve {
-            times: vec![0.0, 2.0],
+            times: vec![0.0, 2.0].into(),
             values: vec![Vec3::ZERO, Vec3::splat(8.0)],
             interpolation: Interpolation::Hermite,
             tangents: vec![(Vec3::ZERO, Vec3::ZERO), (Vec3::splat(12.0), Vec3::splat(12.0))],

@@ -141,8 +141,12 @@ mod tests {
     fn zero_tcb_passes_through_every_key_and_is_catmull_rom() {
         let (times, values) = keys();
         let tangents = tcb_tangents(&times, &values, &[]);
-        let curve =
-            Curve { times: times.clone(), values: values.clone(), interpolation: Interpolation::Hermite, tangents };
+        let curve = Curve {
+            times: times.clone().into(),
+            values: values.clone(),
+            interpolation: Interpolation::Hermite,
+            tangents,
+        };
         for (t, v) in times.iter().zip(&values) {
             assert!(sample_vec3(&curve, *t).unwrap().abs_diff_eq(*v, 1e-5));
         }
@@ -164,7 +168,7 @@ mod tests {
         let params: Vec<TcbParams> = (0..5).map(|i| TcbParams::new(0.3, -0.2 + 0.1 * i as f32, 0.25)).collect();
         let tangents = tcb_tangents(&times, &values, &params);
         let curve = Curve {
-            times: times.clone(),
+            times: times.clone().into(),
             values: values.clone(),
             interpolation: Interpolation::Hermite,
             tangents: tangents.clone(),

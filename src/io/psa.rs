@@ -18,7 +18,7 @@ use glam::{Quat, Vec3};
 
 use super::actorx::{self, Chunk, Records, VBone};
 use super::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, Position, Skeleton, Warning};
+use crate::scene::{Asset, BoneTrack, Clip, Curve, Format, KeyTimes, Position, Skeleton, Warning};
 
 /// `AnimInfoBinary` of `ANIMINFO`, 168 bytes: one sequence.
 #[repr(C)]
@@ -297,7 +297,8 @@ fn build_clip(
     }
     *budget = budget.saturating_sub(cost);
 
-    let times: Vec<f32> = (0..range.count).map(|f| f as f32 / rate).collect();
+    // One time array for the whole sequence, shared by every curve of it.
+    let times: KeyTimes = (0..range.count).map(|f| f as f32 / rate).collect();
     // Keys are stored frame by frame, so they are read in that order (one pass over the sequence's bytes) and each
     // is appended to its bone's curves; a bone's keys still arrive in frame order.
     let mut curves: Vec<(Vec<Vec3>, Vec<Quat>, Vec<Vec3>)> = (0..animated)

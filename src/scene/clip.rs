@@ -5,7 +5,14 @@
 //! does); loaders turn format-specific keys (TCB, 3ds Max Bezier) into Hermite tangents once, at load time, so
 //! sampling needs only step, linear and Hermite.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec3};
+
+/// The key times of a curve, shared: the channels of one clip are usually keyed at the same frames (every bone
+/// of a PSA sequence, the position and rotation samples of an ASE node), so one array serves them all instead
+/// of a copy per channel. Cloning shares it; a loader that needs other times builds a new array.
+pub type KeyTimes = Arc<[f32]>;
 
 /// How values between two keys are found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -24,19 +31,20 @@ pub enum Interpolation {
 /// interpolation is Hermite, in which case it holds one `(in, out)` pair per key.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Curve<T> {
-    pub times: Vec<f32>,
+    pub times: KeyTimes,
     pub values: Vec<T>,
     pub interpolation: Interpolation,
     pub tangents: Vec<(T, T)>,
 }
 
 impl<T: Copy> Curve<T> {
-    pub fn linear(times: Vec<f32>, values: Vec<T>) -> Self {
-        Self { times, values, interpolation: Interpolation::Linear, tangents: Vec::new() }
+    /// A linearly interpolated curve; `times` is shared when given as [`KeyTimes`], taken over otherwise.
+    pub fn linear(times: impl Into<KeyTimes>, values: Vec<T>) -> Self {
+        Self { times: times.into(), values, interpolation: Interpolation::Linear, tangents: Vec::new() }
     }
 
     pub fn constant(value: T) -> Self {
-        Self::linear(vec![0.0], vec![value])
+        Self::linear([0.0], vec![value])
     }
 
     pub fn is_empty(&self) -> bool {
@@ -50,6 +58,28 @@ impl<T: Copy> Curve<T> {
     /// Time of the last key (0 for an empty curve).
     pub fn end_time(&self) -> f32 {
         self.times.last().copied().unwrap_or(0.0)
+    }
+}
+
+/// Hands out shared key times while a loader builds a clip's curves: times equal to those handed out last are
+/// that array again, so the tracks of a clip keyed at the same frames (the usual case) hold one array between
+/// them.
+#[derive(Default)]
+pub struct SharedTimes {
+    last: Option<KeyTimes>,
+}
+
+impl SharedTimes {
+    /// `times` as a shared array: the last one handed out when equal, a new one otherwise.
+    pub fn share(&mut self, times: &[f32]) -> KeyTimes {
+        if let Some(last) = &self.last
+            && **last == *times
+        {
+            return last.clone();
+        }
+        let shared: KeyTimes = times.into();
+        self.last = Some(shared.clone());
+        shared
     }
 }
 

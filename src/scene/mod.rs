@@ -31,7 +31,7 @@ pub use asset::{
 };
 pub use bone_match::{NameRule, match_tracks};
 pub use bounds::Bounds;
-pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack};
+pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, KeyTimes, MorphTrack, SharedTimes};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureFolder, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};

@@ -74,7 +74,10 @@ pub fn tween_tracks(times: &[f32], targets: &[Option<&str>], mesh: Option<&str>)
             tracks.push(MorphTrack {
                 target: name.to_owned(),
                 mesh: mesh.map(str::to_owned),
-                weights: Curve::linear(keys.iter().map(|k| k.0).collect(), keys.iter().map(|k| k.1).collect()),
+                weights: Curve::linear(
+                    keys.iter().map(|k| k.0).collect::<Vec<f32>>(),
+                    keys.iter().map(|k| k.1).collect(),
+                ),
             });
         }
     }
@@ -331,7 +334,7 @@ mod tests {
         assert_eq!(tracks.len(), 2);
         assert_eq!(tracks[0].mesh.as_deref(), Some("face"));
         assert_eq!(
-            (tracks[0].weights.times.clone(), tracks[0].weights.values.clone()),
+            (tracks[0].weights.times.to_vec(), tracks[0].weights.values.clone()),
             (vec![0.0, 1.0, 2.0], vec![0.0, 1.0, 0.0])
         );
         assert_eq!(sample(&tracks[1].weights, 5.0), Some(1.0));

@@ -16,7 +16,7 @@ use glam::{Quat, Vec3};
 
 use crate::anim::curve::{KeyGrid, key_index, sample_quat_in_grid, sample_vec3_in_grid};
 use crate::anim::sample::ClipBinding;
-use crate::scene::{Clip, Curve, Interpolation, Skeleton, Transform};
+use crate::scene::{Clip, Curve, Interpolation, KeyTimes, Skeleton, Transform};
 
 /// Key spans up to this angle (degrees of rotation) interpolate by nlerp; wider ones by slerp.
 pub const NLERP_MAX_ANGLE_DEG: f32 = 10.0;
@@ -60,7 +60,7 @@ enum At {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BakedClip {
-    times: Vec<f32>,
+    times: KeyTimes,
     grid: KeyGrid,
     bones: usize,
     /// `frames × bones`, frame-major; empty when no bone's channel of that kind is baked.
@@ -72,9 +72,13 @@ pub(crate) struct BakedClip {
 }
 
 fn source_for<T: Copy>(curve: &Curve<T>, times: &[f32]) -> Source {
+    // Loaders share one time array between the channels keyed at the same frames, so most checks are one
+    // pointer comparison; equal times in arrays of their own are found by their values.
+    let same_times = curve.times.len() == times.len()
+        && (std::ptr::eq(curve.times.as_ptr(), times.as_ptr()) || curve.times[..] == *times);
     if curve.is_empty() {
         Source::Bind
-    } else if times.len() >= 2 && curve.times == times && curve.values.len() == times.len() {
+    } else if times.len() >= 2 && same_times && curve.values.len() == times.len() {
         match curve.interpolation {
             Interpolation::Linear => Source::Linear,
             Interpolation::Step => Source::Step,
@@ -90,7 +94,7 @@ impl BakedClip {
         let bones = skeleton.len();
         let track = |bone: usize| binding.bone_tracks.get(bone).copied().flatten().and_then(|t| clip.tracks.get(t));
         // The shared key times: those of the first channel with two or more keys that could be baked.
-        let times: Vec<f32> = (0..bones)
+        let times: KeyTimes = (0..bones)
             .filter_map(track)
             .flat_map(|t| [&t.translation.times, &t.rotation.times, &t.scale.times])
             .find(|times| times.len() >= 2)
@@ -362,7 +366,7 @@ mod tests {
             vec![Quat::IDENTITY, Quat::from_rotation_x(1.0), Quat::from_rotation_y(2.0)],
         );
         clip.tracks[3].translation = Curve {
-            times: vec![0.0, 2.0],
+            times: vec![0.0, 2.0].into(),
             values: vec![Vec3::ZERO, Vec3::splat(8.0)],
             interpolation: Interpolation::Hermite,
             tangents: vec![(Vec3::ZERO, Vec3::ZERO), (Vec3::splat(12.0), Vec3::splat(12.0))],
@@ -384,7 +388,7 @@ mod tests {
         let asset = crate::scene::samples::demo::demo_asset();
         let mut clip = asset.clips[1].clone();
         for (i, track) in clip.tracks.iter_mut().enumerate() {
-            track.rotation.times.iter_mut().for_each(|t| *t *= 1.0 + i as f32 * 0.1);
+            track.rotation.times = track.rotation.times.iter().map(|t| t * (1.0 + i as f32 * 0.1)).collect();
         }
         assert_same_as_binding(&asset.skeleton, &clip, (0..300).map(|i| i as f32 * 0.007));
         let empty = Clip { tracks: Vec::new(), ..clip };

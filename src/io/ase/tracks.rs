@@ -28,7 +28,7 @@ use glam::{Mat3, Quat, Vec3, Vec4};
 use super::records::{KeyExtras, RawAnim, RawTrack, TrackKind};
 use super::timing::Timing;
 use crate::anim::tcb::{TcbParams, tcb_tangents, tcb_tangents_quat};
-use crate::scene::{BoneTrack, Curve, Interpolation, Warning};
+use crate::scene::{BoneTrack, Curve, Interpolation, SharedTimes, Warning};
 
 /// 3ds Max axis-angle (left-handed sense) → glam quaternion.
 pub(super) fn max_axis_angle(v: Vec4) -> Quat {
@@ -163,18 +163,18 @@ fn tcb_params(keys: &Keys) -> Vec<TcbParams> {
         .collect()
 }
 
-fn vec_curve(keys: &Keys, kind: TrackKind, timing: &Timing) -> Curve<Vec3> {
+fn vec_curve(keys: &Keys, kind: TrackKind, timing: &Timing, shared: &mut SharedTimes) -> Curve<Vec3> {
     let values: Vec<Vec3> = keys.values.iter().map(|v| v.truncate()).collect();
     match kind {
         TrackKind::Sampled => {
             let (times, values) = hold_filled(&keys.ticks, values, timing, None);
-            Curve::linear(times, values)
+            Curve::linear(shared.share(&times), values)
         }
-        TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
+        TrackKind::Linear => Curve::linear(shared.share(&times_of(keys, timing)), values),
         TrackKind::Tcb => {
             let times = times_of(keys, timing);
             let tangents = tcb_tangents(&times, &values, &tcb_params(keys));
-            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+            Curve { times: times.into(), values, interpolation: Interpolation::Hermite, tangents }
         }
         TrackKind::Bezier => {
             let times = times_of(keys, timing);
@@ -191,12 +191,18 @@ fn vec_curve(keys: &Keys, kind: TrackKind, timing: &Timing) -> Curve<Vec3> {
             } else {
                 tcb_tangents(&times, &values, &[])
             };
-            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+            Curve { times: times.into(), values, interpolation: Interpolation::Hermite, tangents }
         }
     }
 }
 
-fn rot_curve(keys: &Keys, kind: TrackKind, timing: &Timing, rotations: Rotations) -> Curve<Quat> {
+fn rot_curve(
+    keys: &Keys,
+    kind: TrackKind,
+    timing: &Timing,
+    rotations: Rotations,
+    shared: &mut SharedTimes,
+) -> Curve<Quat> {
     // Accumulate relative keys (or take absolute ones as they are), keeping neighbours in one hemisphere so
     // interpolation takes the short way.
     let mut values = Vec::with_capacity(keys.values.len());
@@ -218,14 +224,14 @@ fn rot_curve(keys: &Keys, kind: TrackKind, timing: &Timing, rotations: Rotations
             // Before a late first sample: a relative track held the identity, an absolute one its first value.
             let before = (rotations == Rotations::Relative).then_some(Quat::IDENTITY);
             let (times, values) = hold_filled(&keys.ticks, values, timing, before);
-            Curve::linear(times, values)
+            Curve::linear(shared.share(&times), values)
         }
-        TrackKind::Linear => Curve::linear(times_of(keys, timing), values),
+        TrackKind::Linear => Curve::linear(shared.share(&times_of(keys, timing)), values),
         TrackKind::Tcb | TrackKind::Bezier => {
             let times = times_of(keys, timing);
             let params = if kind == TrackKind::Tcb { tcb_params(keys) } else { Vec::new() };
             let tangents = tcb_tangents_quat(&times, &values, &params);
-            Curve { times, values, interpolation: Interpolation::Hermite, tangents }
+            Curve { times: times.into(), values, interpolation: Interpolation::Hermite, tangents }
         }
     }
 }
@@ -247,13 +253,15 @@ pub(super) fn build_track(
     warnings: &mut Vec<Warning>,
 ) -> BoneTrack {
     let mut track = BoneTrack { bone_name: name.to_owned(), ..BoneTrack::default() };
+    // Position and rotation samples are written at the same frames: their curves share one time array.
+    let mut shared = SharedTimes::default();
     if let Some(pos) = &anim.pos {
         let keys = sorted_keys(pos, name, warnings);
-        track.translation = vec_curve(&keys, pos.kind, timing);
+        track.translation = vec_curve(&keys, pos.kind, timing, &mut shared);
     }
     if let Some(rot) = &anim.rot {
         let keys = sorted_keys(rot, name, warnings);
-        track.rotation = rot_curve(&keys, rot.kind, timing, rotations);
+        track.rotation = rot_curve(&keys, rot.kind, timing, rotations, &mut shared);
     }
     if let Some(scale) = &anim.scale {
         let keys = sorted_keys(scale, name, warnings);
@@ -277,7 +285,7 @@ pub(super) fn build_track(
                 ),
             ));
         }
-        track.scale = vec_curve(&keys, scale.kind, timing);
+        track.scale = vec_curve(&keys, scale.kind, timing, &mut shared);
     }
     track
 }
@@ -317,7 +325,13 @@ mod tests {
             key(1600, Vec4::new(0.0, 0.0, 1.0, a)),
         ];
         let keys = track(&keys);
-        let c = rot_curve(&in_order(&keys), TrackKind::Sampled, &timing(), Rotations::Relative);
+        let c = rot_curve(
+            &in_order(&keys),
+            TrackKind::Sampled,
+            &timing(),
+            Rotations::Relative,
+            &mut SharedTimes::default(),
+        );
         let expected = [-30f32, -60.0, -90.0].map(|d| Quat::from_rotation_z(d.to_radians()));
         for (i, e) in expected.iter().enumerate() {
             assert!(c.values[i].angle_between(*e) < 1e-5, "{i}: {:?}", c.values[i]);
@@ -340,14 +354,20 @@ mod tests {
         // Written at 0 and 2400 only: 800 and 1600 equalled the value at 0.
         let keys = [key(0, Vec4::new(1.0, 0.0, 0.0, 0.0)), key(2400, Vec4::new(4.0, 0.0, 0.0, 0.0))];
         let keys = track(&keys);
-        let c = vec_curve(&in_order(&keys), TrackKind::Sampled, &timing());
+        let c = vec_curve(&in_order(&keys), TrackKind::Sampled, &timing(), &mut SharedTimes::default());
         let ticks: Vec<f32> = c.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 1600.0, 2400.0, 4000.0]);
         assert_eq!(c.values[1], Vec3::X);
         assert_eq!(c.values[3], Vec3::new(4.0, 0.0, 0.0));
         // A rotation track whose first sample comes late held the identity before it.
         let late = track(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))]);
-        let r = rot_curve(&in_order(&late), TrackKind::Sampled, &timing(), Rotations::Relative);
+        let r = rot_curve(
+            &in_order(&late),
+            TrackKind::Sampled,
+            &timing(),
+            Rotations::Relative,
+            &mut SharedTimes::default(),
+        );
         let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
         assert_eq!(r.values[1], Quat::IDENTITY);

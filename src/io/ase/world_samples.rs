@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use crate::anim::curve::{KeyGrid, Keyable, sample_in_grid};
 use crate::io::{LoadError, LoadErrorKind};
-use crate::scene::{BoneTrack, Clip, Curve, Interpolation, Skeleton, Transform};
+use crate::scene::{BoneTrack, Clip, Curve, Interpolation, KeyTimes, Skeleton, Transform};
 
 /// Which channels of a bone's track hold world values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -151,6 +151,8 @@ fn convert(
     };
     let keys = join(parts, world_bones.len());
     drop(bones);
+    // Every converted channel is keyed at the same ticks: one array serves them all.
+    let times: KeyTimes = times.into();
     for (&b, (translations, rotations)) in world_bones.iter().zip(keys) {
         let Some(t) = track(b).and_then(|t| clip.tracks.get_mut(t)) else { continue };
         t.translation = Curve::linear(times.clone(), translations);
@@ -217,7 +219,7 @@ struct Sampled<'a, T> {
 
 impl<'a, T: Keyable + PartialEq + Finite> Sampled<'a, T> {
     fn new(curve: &'a Curve<T>, ticks: &[f32]) -> Self {
-        let on_ticks = curve.times == ticks && curve.values.len() == ticks.len();
+        let on_ticks = curve.times[..] == *ticks && curve.values.len() == ticks.len();
         let values = &curve.values[..curve.len()];
         // Hermite tangents can swing between equal values; a single key or straight lines cannot.
         let flat = values.len() == 1 || curve.interpolation != Interpolation::Hermite;

@@ -181,10 +181,7 @@ fn reverse_curve<T: Copy + Neg<Output = T>>(c: &mut Curve<T>, duration: f32) {
     if c.len() <= 1 {
         return;
     }
-    for t in &mut c.times {
-        *t = (duration - *t).max(0.0);
-    }
-    c.times.reverse();
+    c.times = c.times.iter().rev().map(|t| (duration - t).max(0.0)).collect();
     c.values.reverse();
     if c.interpolation == Interpolation::Hermite {
         c.tangents.reverse();
@@ -217,11 +214,16 @@ where
 {
     let n = c.len();
     if n == 0 {
-        return Curve { times: Vec::new(), values: Vec::new(), interpolation: c.interpolation, tangents: Vec::new() };
+        return Curve {
+            times: Default::default(),
+            values: Vec::new(),
+            interpolation: c.interpolation,
+            tangents: Vec::new(),
+        };
     }
     if n == 1 {
         return Curve {
-            times: vec![0.0],
+            times: vec![0.0].into(),
             values: vec![c.values[0]],
             interpolation: c.interpolation,
             tangents: c.tangents.clone(),
@@ -279,7 +281,7 @@ where
         *t = t.max(0.0);
     }
     Curve {
-        times: out_times,
+        times: out_times.into(),
         values,
         interpolation: if hermite || c.interpolation != Interpolation::Hermite {
             c.interpolation

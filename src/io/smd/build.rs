@@ -7,7 +7,7 @@ use glam::{EulerRot, Quat, Vec3};
 use super::parse::{Frame, Parsed};
 use crate::io::LoadOptions;
 use crate::io::textures::find_texture;
-use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, Skeleton, Transform, Warning};
+use crate::scene::{BoneTrack, Clip, Curve, Material, Mesh, Position, SharedTimes, Skeleton, Transform, Warning};
 
 /// SMD Euler angles (radians) as a rotation. The file's row-vector `Rx · Ry · Rz` is `Rz · Ry · Rx` with glam's
 /// column vectors: X is applied first, then Y, then Z, all about the parent's fixed axes.
@@ -103,7 +103,7 @@ pub(super) fn clip(p: &Parsed, name: &str, fps: f32, warnings: &mut Vec<Warning>
     let frames = frames_in_order(&p.skeleton_frames, warnings);
     let (first, last) = (frames.first()?.0, frames.last()?.0);
     let bones = p.names.len();
-    let mut tracks: Vec<Option<BoneTrack>> = vec![None; bones];
+    let mut keys: Vec<Option<BoneKeys>> = vec![None; bones];
     // Index (into `frames`) of the last frame that listed each bone, and the frame that wrote it last (so a frame
     // listing a bone twice keeps one key).
     let mut last_listed = vec![usize::MAX; bones];
@@ -113,35 +113,47 @@ pub(super) fn clip(p: &Parsed, name: &str, fps: f32, warnings: &mut Vec<Warning>
         for range in ranges {
             for e in p.bone_entries.get(range.clone()).unwrap_or_default() {
                 let b = e.bone as usize;
-                let Some(track) = tracks.get_mut(b) else { continue };
-                let track = track.get_or_insert_with(|| BoneTrack {
-                    bone_name: p.names.get(b).cloned().unwrap_or_default(),
-                    ..BoneTrack::default()
-                });
+                let Some(bone_keys) = keys.get_mut(b) else { continue };
+                let bone_keys = bone_keys.get_or_insert_with(BoneKeys::default);
                 let value = transform(&e.values);
                 if last_listed[b] == u {
                     // Listed again in the same frame: the later line wins.
-                    if let Some(v) = track.translation.values.last_mut() {
+                    if let Some(v) = bone_keys.translations.last_mut() {
                         *v = value.translation;
                     }
-                    if let Some(v) = track.rotation.values.last_mut() {
+                    if let Some(v) = bone_keys.rotations.last_mut() {
                         *v = value.rotation;
                     }
                     continue;
                 }
                 if last_listed[b] != usize::MAX && last_listed[b] + 1 < u {
                     let hold_time = time_of(frames[u - 1].0);
-                    let (Some(&tv), Some(&rv)) = (track.translation.values.last(), track.rotation.values.last()) else {
+                    let (Some(&tv), Some(&rv)) = (bone_keys.translations.last(), bone_keys.rotations.last()) else {
                         continue;
                     };
-                    push_key(track, hold_time, tv, rv);
+                    bone_keys.push(hold_time, tv, rv);
                 }
-                push_key(track, t, value.translation, value.rotation);
+                bone_keys.push(t, value.translation, value.rotation);
                 last_listed[b] = u;
             }
         }
     }
-    let tracks: Vec<BoneTrack> = tracks.into_iter().flatten().collect();
+    // Bones listed in every frame (the usual animation SMD) share one time array.
+    let mut shared = SharedTimes::default();
+    let tracks: Vec<BoneTrack> = keys
+        .into_iter()
+        .enumerate()
+        .filter_map(|(b, k)| Some((b, k?)))
+        .map(|(b, k)| {
+            let times = shared.share(&k.times);
+            BoneTrack {
+                bone_name: p.names.get(b).cloned().unwrap_or_default(),
+                translation: Curve::linear(times.clone(), k.translations),
+                rotation: Curve::linear(times, k.rotations),
+                ..BoneTrack::default()
+            }
+        })
+        .collect();
     if tracks.is_empty() {
         return None;
     }
@@ -156,14 +168,20 @@ pub(super) fn clip(p: &Parsed, name: &str, fps: f32, warnings: &mut Vec<Warning>
     })
 }
 
-fn push_key(track: &mut BoneTrack, t: f32, translation: Vec3, rotation: Quat) {
-    push(&mut track.translation, t, translation);
-    push(&mut track.rotation, t, rotation);
+/// One bone's keys while the frames are read.
+#[derive(Clone, Default)]
+struct BoneKeys {
+    times: Vec<f32>,
+    translations: Vec<Vec3>,
+    rotations: Vec<Quat>,
 }
 
-fn push<T: Copy>(curve: &mut Curve<T>, t: f32, v: T) {
-    curve.times.push(t);
-    curve.values.push(v);
+impl BoneKeys {
+    fn push(&mut self, t: f32, translation: Vec3, rotation: Quat) {
+        self.times.push(t);
+        self.translations.push(translation);
+        self.rotations.push(rotation);
+    }
 }
 
 /// Fills normals the file left at zero (some exporters write `0 0 0`) from the faces around each vertex.

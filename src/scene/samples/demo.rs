@@ -8,7 +8,7 @@ use std::f32::consts::{PI, TAU};
 use glam::{Quat, Vec2, Vec3};
 
 use crate::scene::{
-    Asset, BoneTrack, CallbackKey, Clip, Curve, InfluenceReport, Material, Mesh, Skeleton, Subset, Transform,
+    Asset, BoneTrack, CallbackKey, Clip, Curve, InfluenceReport, KeyTimes, Material, Mesh, Skeleton, Subset, Transform,
     reduce_influences,
 };
 
@@ -143,7 +143,7 @@ fn demo_mesh() -> Mesh {
 fn sampled_clip(name: &str, skeleton: &Skeleton, duration: f32, rotation: impl Fn(usize, f32) -> Quat) -> Clip {
     let fps = 30.0;
     let frames = (duration * fps).round() as u32 + 1;
-    let times: Vec<f32> = (0..frames).map(|f| f as f32 / fps).collect();
+    let times: KeyTimes = (0..frames).map(|f| f as f32 / fps).collect();
     let tracks = (0..skeleton.len())
         .map(|bone| BoneTrack {
             bone_name: skeleton.names[bone].clone(),
