@@ -325,13 +325,7 @@ mod tests {
             key(1600, Vec4::new(0.0, 0.0, 1.0, a)),
         ];
         let keys = track(&keys);
-        let c = rot_curve(
-            &in_order(&keys),
-            TrackKind::Sampled,
-            &timing(),
-            Rotations::Relative,
-            &mut SharedTimes::default(),
-        );
+        let c = relative_samples(&keys);
         let expected = [-30f32, -60.0, -90.0].map(|d| Quat::from_rotation_z(d.to_radians()));
         for (i, e) in expected.iter().enumerate() {
             assert!(c.values[i].angle_between(*e) < 1e-5, "{i}: {:?}", c.values[i]);
@@ -339,6 +333,11 @@ mod tests {
         // Padded to the scene end with the last value.
         assert_eq!(*c.times.last().unwrap(), 4000.0 / 4800.0);
         assert!(c.values.last().unwrap().angle_between(expected[2]) < 1e-5);
+    }
+
+    /// The curve of a sampled rotation track read as 3ds Max's exporter writes it (changes from the previous key).
+    fn relative_samples(track: &RawTrack) -> Curve<Quat> {
+        rot_curve(&in_order(track), TrackKind::Sampled, &timing(), Rotations::Relative, &mut SharedTimes::default())
     }
 
     #[test]
@@ -361,13 +360,7 @@ mod tests {
         assert_eq!(c.values[3], Vec3::new(4.0, 0.0, 0.0));
         // A rotation track whose first sample comes late held the identity before it.
         let late = track(&[key(1600, Vec4::new(0.0, 0.0, 1.0, 0.5))]);
-        let r = rot_curve(
-            &in_order(&late),
-            TrackKind::Sampled,
-            &timing(),
-            Rotations::Relative,
-            &mut SharedTimes::default(),
-        );
+        let r = relative_samples(&late);
         let ticks: Vec<f32> = r.times.iter().map(|t| t * 4800.0).collect();
         assert_eq!(ticks, vec![0.0, 800.0, 1600.0, 4000.0]);
         assert_eq!(r.values[1], Quat::IDENTITY);
