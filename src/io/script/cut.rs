@@ -13,7 +13,9 @@
 use std::ops::{Mul, Neg, Sub};
 
 use crate::anim::curve::{Keyable, sample};
-use crate::scene::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack, ScriptEvent, VertexFrame};
+use crate::scene::{
+    BoneTrack, CallbackKey, Clip, Curve, Interpolation, MorphTrack, ScriptEvent, SharedTimes, VertexFrame,
+};
 
 /// Where a clip's frames come from and how they are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,10 +107,16 @@ fn frames_between(from: i32, to: i32) -> f32 {
 /// file at its own rate keeps its keys as they are.
 pub fn cut_clip(mut source: Clip, name: &str, cut: &Cut) -> Clip {
     let identity = cut.is_identity();
+    // Channels keyed at the same frames before the cut are keyed at the same frames after it: one array again.
+    let mut shared = SharedTimes::default();
     let morph_tracks = if identity {
         std::mem::take(&mut source.morph_tracks)
     } else {
-        source.morph_tracks.iter().map(|t| MorphTrack { weights: cut_curve(&t.weights, cut), ..t.clone() }).collect()
+        source
+            .morph_tracks
+            .iter()
+            .map(|t| MorphTrack { weights: cut_curve(&t.weights, cut, &mut shared), ..t.clone() })
+            .collect()
     };
     let tracks = if identity {
         source.tracks
@@ -118,9 +126,9 @@ pub fn cut_clip(mut source: Clip, name: &str, cut: &Cut) -> Clip {
             .iter()
             .map(|t| BoneTrack {
                 bone_name: t.bone_name.clone(),
-                translation: cut_curve(&t.translation, cut),
-                rotation: cut_curve(&t.rotation, cut),
-                scale: cut_curve(&t.scale, cut),
+                translation: cut_curve(&t.translation, cut, &mut shared),
+                rotation: cut_curve(&t.rotation, cut, &mut shared),
+                scale: cut_curve(&t.scale, cut, &mut shared),
             })
             .collect()
     };
@@ -155,13 +163,14 @@ pub fn event_keys(events: &[ScriptEvent], cut: &Cut) -> (Vec<CallbackKey>, Vec<i
 /// `clip` played backwards: keys and callback keys at `duration − t`.
 pub fn reverse_clip(clip: &mut Clip) {
     let d = clip.duration;
+    let mut shared = SharedTimes::default();
     for t in &mut clip.tracks {
-        reverse_curve(&mut t.translation, d);
-        reverse_curve(&mut t.rotation, d);
-        reverse_curve(&mut t.scale, d);
+        reverse_curve(&mut t.translation, d, &mut shared);
+        reverse_curve(&mut t.rotation, d, &mut shared);
+        reverse_curve(&mut t.scale, d, &mut shared);
     }
     for t in &mut clip.morph_tracks {
-        reverse_curve(&mut t.weights, d);
+        reverse_curve(&mut t.weights, d, &mut shared);
     }
     for k in &mut clip.callback_keys {
         k.time = (d - k.time).clamp(0.0, d);
@@ -177,11 +186,12 @@ pub fn reverse_clip(clip: &mut Clip) {
     }
 }
 
-fn reverse_curve<T: Copy + Neg<Output = T>>(c: &mut Curve<T>, duration: f32) {
+fn reverse_curve<T: Copy + Neg<Output = T>>(c: &mut Curve<T>, duration: f32, shared: &mut SharedTimes) {
     if c.len() <= 1 {
         return;
     }
-    c.times = c.times.iter().rev().map(|t| (duration - t).max(0.0)).collect();
+    let reversed: Vec<f32> = c.times.iter().rev().map(|t| (duration - t).max(0.0)).collect();
+    c.times = shared.share(&reversed);
     c.values.reverse();
     if c.interpolation == Interpolation::Hermite {
         c.tangents.reverse();
@@ -208,7 +218,7 @@ pub fn cut_vertex_frame_times(frames: &[VertexFrame], cut: &Cut) -> Vec<(usize, 
     out
 }
 
-fn cut_curve<T>(c: &Curve<T>, cut: &Cut) -> Curve<T>
+fn cut_curve<T>(c: &Curve<T>, cut: &Cut, shared: &mut SharedTimes) -> Curve<T>
 where
     T: Keyable + Sub<Output = T> + Mul<f32, Output = T> + Neg<Output = T>,
 {
@@ -223,7 +233,7 @@ where
     }
     if n == 1 {
         return Curve {
-            times: vec![0.0].into(),
+            times: shared.share(&[0.0]),
             values: vec![c.values[0]],
             interpolation: c.interpolation,
             tangents: c.tangents.clone(),
@@ -281,7 +291,7 @@ where
         *t = t.max(0.0);
     }
     Curve {
-        times: out_times.into(),
+        times: shared.share(&out_times),
         values,
         interpolation: if hermite || c.interpolation != Interpolation::Hermite {
             c.interpolation
@@ -375,6 +385,28 @@ mod tests {
         assert!((x_at(&c, 1.0) - 0.0).abs() < 1e-4);
         assert_eq!(c.callback_keys[0].data, "b");
         assert!((c.callback_keys[0].time - 0.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn channels_sharing_key_times_still_share_them_after_a_cut_and_a_reversal() {
+        let mut clip = ramp();
+        let source = clip.tracks[0].translation.clone();
+        let rotations = vec![glam::Quat::IDENTITY; source.values.len()];
+        clip.tracks[0].rotation = Curve::linear(source.times.clone(), rotations);
+        clip.tracks.push(BoneTrack { bone_name: "c".into(), translation: source, ..BoneTrack::default() });
+        let cut =
+            Cut { file_first: 0, file_fps: 10.0, file_frames: 11, first: 2, last: 6, play_fps: 20.0, reversed: false };
+        let mut c = cut_clip(clip, "part", &cut);
+        let shared = |c: &Clip| {
+            let first = &c.tracks[0].translation.times;
+            std::sync::Arc::ptr_eq(first, &c.tracks[0].rotation.times)
+                && std::sync::Arc::ptr_eq(first, &c.tracks[1].translation.times)
+        };
+        assert!(shared(&c), "the cut gave each channel its own copy");
+        assert_eq!(c.tracks[1].translation.times.len(), 5);
+        reverse_clip(&mut c);
+        assert!(shared(&c), "the reversal gave each channel its own copy");
+        assert!((x_at(&c, 0.0) - 6.0).abs() < 1e-4);
     }
 
     #[test]
