@@ -5,7 +5,9 @@
 #   (b) a generated Source-style SMD (~20 MB: 30 bones, two links per vertex)
 #   (c) MotionCaptureROM.ase (corpus) with its objects repeated to ~20 MB
 #   (d) a generated GothicSourcer-shaped ASC (~20 MB: bones with long *TM_ANIMATION lists, small skinned meshes)
-#       (a)–(d) each with both cores and pinned to one (`taskset -c 0`)
+#       (a)–(d) each with both cores and pinned to one (`taskset -c 0`), and next to both the floor of any loader
+#       here (`examples/read_floor.rs`): the process started, the file read into fresh memory as the loaders
+#       read it, one pass over its lines; assimp's time over the floor is the highest ratio a loader could reach
 #   (e) one ~100 kB SMD and one ~100 kB ASC: CPU time (user + sys) of the whole process
 #   (f) a loop over 300 generated ~100 kB files of the shapes real files have (SMD reference, SMD animation,
 #       Gothic ASC body, Gothic ASC animation), each in a folder of its own: one process per file
@@ -40,11 +42,12 @@ fi
 
 # The program as built for batch work (scripts/build-cli.sh: no viewer, static on Linux with glibc).
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
-  scripts/build-cli.sh --example generate >/dev/null
+  scripts/build-cli.sh --example generate --example read_floor >/dev/null
 fi
 out=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
 bin=$(realpath "${BONESCOPE_BIN:-$out/bonescope}")
 gen=$(realpath "$out/examples/generate")
+floor=$(realpath "$out/examples/read_floor")
 
 has() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -64,7 +67,7 @@ if has g; then
   [ -s "$work/tiny.smd" ] || printf 'version 1\nnodes\n0 "root" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n' >"$work/tiny.smd"
 fi
 
-# measure LABEL CMD_A [CMD_B]: ROUNDS alternating hyperfine rounds; appends one JSON line per round.
+# measure LABEL CMD_A [CMD_B [CMD_C]]: ROUNDS alternating hyperfine rounds; appends one JSON line per round.
 measure() {
   local label=$1; shift
   local r
@@ -76,7 +79,8 @@ measure() {
   done
 }
 
-# row LABEL FILE CORES TARGET: one table row from the rounds of LABEL (bonescope first, assimp second).
+# row LABEL FILE CORES TARGET: one table row from the rounds of LABEL (bonescope first, assimp second, the floor
+# third where measured).
 row() {
   python3 - "$work/$1.rounds" "$2" "$3" "$4" <<'PY'
 import json, statistics, sys, os
@@ -92,9 +96,10 @@ size = sum(os.path.getsize(l.strip()) for l in open(file)) if file.endswith(".li
 name = f"{sum(1 for _ in open(file))} files" if file.endswith(".list") else os.path.basename(file)
 ratio = theirs[0] / ours[0]
 cpu_ratio = theirs[3] / ours[3]
+floor = f"{ms(stats(2)[0])} ({theirs[0] / stats(2)[0]:.1f}×)" if len(rounds[0]) > 2 else "—"
 print(f"| {name} | {size / 1e6:.2f} MB | {cores} | {ms(ours[0])} ({ms(ours[1])}–{ms(ours[2])}) | "
       f"{ms(theirs[0])} ({ms(theirs[1])}–{ms(theirs[2])}) | **{ratio:.1f}×** | {ms(ours[3])} / {ms(theirs[3])} "
-      f"({cpu_ratio:.1f}×) | {target} |")
+      f"({cpu_ratio:.1f}×) | {floor} | {target} |")
 PY
 }
 
@@ -113,7 +118,7 @@ mbs = sorted(size / l / 1e6 for l in load)
 print(f"| {os.path.basename(file)} (bonescope alone) | {size / 1e6:.2f} MB | 2 | {statistics.median(times) * 1000:.1f} "
       f"({min(times) * 1000:.1f}–{max(times) * 1000:.1f}) | — | — | {statistics.mean(big) * 1000:.1f} / — "
       f"(load {statistics.mean(load) * 1000:.1f} ms: {statistics.median(mbs):.0f} MB/s, {mbs[0]:.0f}–{mbs[-1]:.0f}) "
-      f"| ≥ 1,000 MB/s CPU |")
+      f"| — | ≥ 1,000 MB/s CPU |")
 PY
 }
 
@@ -126,9 +131,9 @@ for c in a b c d; do
     c) f=$work/mocap.ase ;;
     d) f=$work/gothic.asc ;;
   esac
-  measure "$c-2" "$bin info $f" "assimp info $f"
+  measure "$c-2" "$bin info $f" "assimp info $f" "$floor $f"
   rows+=("$(row "$c-2" "$f" 2 "≥ 10×")")
-  measure "$c-1" "taskset -c 0 $bin info $f" "taskset -c 0 assimp info $f"
+  measure "$c-1" "taskset -c 0 $bin info $f" "taskset -c 0 assimp info $f" "taskset -c 0 $floor $f"
   rows+=("$(row "$c-1" "$f" "1 (taskset)" "≥ 6×")")
 done
 if has e; then
@@ -163,6 +168,6 @@ echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(grep -m1 'model name' /
   "(× 10 for the 100 kB files and the PSK/PSA); bonescope ${BONESCOPE_BIN:-$(git rev-parse --short HEAD)},"\
   "assimp $(assimp version 2>/dev/null | grep -m1 -io 'version [0-9.]*' || echo '(version unknown)')"
 echo
-echo "| file | size | cores | bonescope median (min–max), ms | assimp median (min–max), ms | ratio (wall) | CPU user + sys, ms: bonescope / assimp | target |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| file | size | cores | bonescope median (min–max), ms | assimp median (min–max), ms | ratio (wall) | CPU user + sys, ms: bonescope / assimp | floor: read + one pass, median ms (assimp ÷ floor) | target |"
+echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
