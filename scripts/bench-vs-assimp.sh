@@ -13,6 +13,10 @@
 #       Gothic ASC body, Gothic ASC animation), each in a folder of its own: one process per file
 #   (g) bonescope alone: a 17.5 MB PSK (200k wedges, normals in the file) and a 12.8 MB PSA (400k keys), CPU
 #       time of the whole process less that of the same program on a tiny file, as file bytes per second
+#   (h) not in the default set: (a) and (d) on both cores as a user meets them, each run after three idle
+#       seconds (`--prepare "sleep 3"`): on a virtual machine that hands freed memory back to its host, a first
+#       open pays for fresh memory far more than back-to-back runs do (BENCHMARKS.md, "First open after an idle
+#       moment")
 # Runs alternate: ROUNDS rounds, each running both programs RUNS times (hyperfine, one warm-up); medians and
 # min–max over all runs, CPU time the mean of hyperfine's user + sys.
 #
@@ -29,6 +33,7 @@ runs=${2:-3}
 corpus=${BONESCOPE_CORPUS:-../shared/corpus}
 work=${BENCH_DIR:-$(mktemp -d)}
 cases=${BENCH_CASES:-a b c d e f g}
+prepare=""  # a command hyperfine runs before each run (case h)
 mkdir -p "$work"
 
 need=()
@@ -73,7 +78,8 @@ measure() {
   local r
   : >"$work/$label.rounds"
   for r in $(seq "$rounds"); do
-    hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/$label.json" "$@" >/dev/null 2>&1
+    hyperfine -N --warmup 1 --runs "$runs" ${prepare:+--prepare "$prepare"} --export-json "$work/$label.json" "$@" \
+      >/dev/null 2>&1
     python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["results"]))' "$work/$label.json" \
       >>"$work/$label.rounds"
   done
@@ -149,6 +155,17 @@ fi
 if has f; then
   measure f "xargs -a $work/small.list -n 1 $bin info" "xargs -a $work/small.list -n 1 assimp info"
   rows+=("$(row f "$work/small.list" 2 "≥ 3×")")
+fi
+if has h; then
+  [ -s "$work/wuson.smd" ] || "$gen" repeat "$corpus/smd/WusonSMD.smd" "$work/wuson.smd" 18.4 2>/dev/null
+  [ -s "$work/gothic.asc" ] || "$gen" gothic "$work/gothic.asc" 20 2>/dev/null
+  prepare="sleep 3"
+  for f in "$work/wuson.smd" "$work/gothic.asc"; do
+    label=h-$(basename "$f")
+    measure "$label" "$bin info $f" "assimp info $f" "$floor $f"
+    rows+=("$(row "$label" "$f" "2, after 3 s idle" "—")")
+  done
+  prepare=""
 fi
 if has g; then
   # Ten times the runs, as for the 100 kB files: a load of 20 ms swings by a third from run to run here, and
