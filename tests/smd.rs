@@ -339,8 +339,38 @@ fn error_messages_name_line_and_expectation() {
     assert_eq!(load_err(bad_parent), "line 4: parent 4 of bone 1 \"arm\" is not in the `nodes` block");
     let cycle = "version 1\nnodes\n0 \"a\" 1\n1 \"b\" 0\nend\n";
     assert!(load_err(cycle).contains("parent cycle"), "{}", load_err(cycle));
-    let dup = "version 1\nnodes\n0 \"a\" -1\n0 \"b\" -1\nend\n";
-    assert_eq!(load_err(dup), "line 4: bone index 0 is defined twice (lines 3 and 4)");
+}
+
+#[test]
+fn a_repeated_node_is_read_once_and_the_last_definition_wins() {
+    // Identical repeats (as the GoldSrc-derived engine's exporters write them): one warning naming every pair.
+    let same = "version 1\nnodes\n0 \"a\" -1\n1 \"b\" 0\n2 \"c\" -1\n1 \"b\" 0\n2 \"c\" -1\nend\n";
+    let asset = load_str(same);
+    assert_eq!(asset.skeleton.names, ["a", "b", "c"]);
+    assert_eq!(asset.skeleton.parents, [None, Some(0), None]);
+    let repeats: Vec<String> =
+        asset.warnings.iter().map(ToString::to_string).filter(|w| w.contains("repeats")).collect();
+    assert_eq!(repeats.len(), 1, "{:?}", asset.warnings);
+    assert!(repeats[0].contains("1 (lines 4 and 6), 2 (lines 5 and 7)"), "{}", repeats[0]);
+    // A repeat that differs: the later definition is used (studiomdl overwrites by index); both lines reported.
+    let differs = "version 1\nnodes\n0 \"a\" -1\n1 \"old\" -1\n1 \"new\" 0\nend\n";
+    let asset = load_str(differs);
+    assert_eq!(asset.skeleton.names, ["a", "new"]);
+    assert_eq!(asset.skeleton.parents, [None, Some(0)]);
+    let warning = asset.warnings.iter().map(ToString::to_string).find(|w| w.contains("differently")).unwrap();
+    assert!(warning.contains("line 4 \"old\" (parent -1), line 5 \"new\" (parent 0)"), "{warning}");
+}
+
+#[test]
+fn corpus_pathos_walk_with_repeated_nodes_loads() {
+    let Some(path) = common::corpus_file("smd/pathos_replica_walk.smd") else { return };
+    let asset = io::load_path(&path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let names = &asset.skeleton.names;
+    assert_eq!(names.iter().filter(|n| *n == "smdimport").count(), 1);
+    assert_eq!(names.iter().filter(|n| *n == "smdimport02").count(), 1);
+    assert_eq!(asset.clips.len(), 1);
+    let warning = asset.warnings.iter().map(ToString::to_string).find(|w| w.contains("repeats")).unwrap();
+    assert!(warning.contains("98 (lines 94 and 101), 99 (lines 95 and 102)"), "{warning}");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,13 +1,13 @@
 //! Which way a character faces, so the viewer's "Front" shows its face whatever the exporter's conventions.
 //!
-//! Formats disagree on where "forward" is (Valve and 3ds Max characters usually face −Y of their Z-up files,
-//! Unreal ones ±X or ±Y depending on the game), and the axis conversion into the viewer frame cannot know which
+//! Formats disagree on where "forward" is (Valve, 3ds Max and most Unreal characters face −Y of their Z-up
+//! files, some Unreal ones +X), and the axis conversion into the viewer frame cannot know which
 //! one a file followed. The skeleton can: nearly every rig names its sides (`Bip01 L Thigh`, `ValveBiped.Bip01_R_Hand`,
 //! `thigh_l`, `LeftUpLeg`, `UpperArm.L`). In the bind pose, in the viewer frame, the mean of the left-side joints
 //! minus the mean of the right-side joints is the character's left; with Y up, its front is `left × up`. A rig
 //! without side names (a prop, a head alone, a recording) gets `None` and the viewer keeps its default (+Z), which
-//! is each format's own convention after the axis conversion: file −Y for Valve and 3ds Max (Z up, right-handed),
-//! file +Y for Unreal (Unreal's mannequin faces +Y in its mesh space, its left at +X).
+//! is each format's own convention after the axis conversion: file −Y for Valve, 3ds Max and ActorX (Z up,
+//! right-handed; a PSK character's toes point to −Y and its left is +X).
 //!
 //! Pure computation over the skeleton; reads nothing else.
 

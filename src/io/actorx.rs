@@ -12,11 +12,18 @@
 //!   ordinary quaternions used with the usual `T * R * S` maths on the file's raw coordinates. The rule follows
 //!   the format's documentation and the public importers (UE Viewer, the Blender add-on), and applies to PSK and
 //!   PSA alike.
-//! - **Axes.** Unreal is left-handed, Z up, centimetres. The loaders keep the data as written and declare
-//!   [`unreal_axes`]: `(x, y, z) → (x, z, y)`, a mirror (determinant −1) into the viewer's right-handed Y-up frame,
-//!   which keeps a character's own left and right.
-//! - **Winding.** PSK triangles wind clockwise seen from outside, so PSK meshes set `Mesh::clockwise = true`; in
-//!   the viewer frame triangles wind clockwise exactly when `mesh.clockwise != axes.mirrors()`.
+//! - **Axes.** The numbers stored in PSK/PSA files are right-handed, Z up, centimetres, like the 3ds Max, Maya
+//!   and Blender scenes they come from: UnrealEd mirrors a PSK into the engine's left-handed space when it
+//!   imports it, and UE Viewer mirrors back when it writes one from game data ("PSK uses right-hand
+//!   coordinates, but unreal uses left-hand. When importing PSK into UnrealEd, it mirrors model", its exporter
+//!   says); the Blender importers read the numbers as they are. The loaders keep the data as written and
+//!   declare [`unreal_axes`]: `(x, y, z) → (x, z, −y)`, a rotation into the viewer's right-handed Y-up frame, no
+//!   mirror. Evidence: on real characters from several independent sources (`tests/anatomy.rs`) the bones named
+//!   left lie on the character's left only under this reading (e.g. the corpus kit body: toes toward −Y,
+//!   `thigh_l` at +X).
+//! - **Winding.** PSK triangles wind clockwise seen from outside in the file's right-handed frame (every closed
+//!   corpus mesh has a negative signed volume under counter-clockwise orientation), so PSK meshes set
+//!   `Mesh::clockwise = true`; the rotation keeps winding, so in the viewer frame they wind clockwise too.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};
@@ -27,12 +34,13 @@ use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning};
 /// Size of a chunk header: `ChunkID[20]`, `TypeFlag`, `DataSize`, `DataCount`.
 pub const CHUNK_HEADER_SIZE: usize = 32;
 
-/// The axis conversion every PSK/PSA asset declares: Unreal's left-handed Z-up frame mirrored into the viewer's
-/// right-handed Y-up frame by swapping y and z (determinant −1, so triangle winding flips).
+/// The axis conversion every PSK/PSA asset declares: the files' right-handed Z-up frame turned into the viewer's
+/// right-handed Y-up frame, `(x, y, z) → (x, z, −y)` (a rotation: no mirror, winding kept). The same conversion
+/// as SMD and ASE; see the module notes for why PSK data is right-handed.
 pub fn unreal_axes() -> AxisConversion {
     AxisConversion {
-        to_viewer: Mat4::from_mat3(Mat3::from_cols(Vec3::X, Vec3::Z, Vec3::Y)),
-        description: "Unreal left-handed Z up → right-handed Y up: (x, y, z) → (x, z, y), a mirror (winding flips)",
+        description: "ActorX right-handed Z up → right-handed Y up: (x, y, z) → (x, z, −y), a rotation",
+        ..AxisConversion::z_up_right_handed()
     }
 }
 
@@ -559,9 +567,9 @@ mod tests {
     }
 
     #[test]
-    fn axes_mirror_y_and_z() {
+    fn axes_turn_z_up_to_y_up_without_a_mirror() {
         let axes = unreal_axes();
-        assert!(axes.mirrors());
-        assert_eq!(axes.to_viewer.transform_point3(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, 2.0));
+        assert!(!axes.mirrors());
+        assert_eq!(axes.to_viewer.transform_point3(Vec3::new(1.0, 2.0, 3.0)), Vec3::new(1.0, 3.0, -2.0));
     }
 }

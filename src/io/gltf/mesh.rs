@@ -202,7 +202,9 @@ impl Builder {
             attributes.insert(Valid(json::mesh::Semantic::Weights(0)), acc);
         }
         let targets = self.morph_targets(mesh);
-        let mirrored = self.mirrors();
+        // glTF's front faces wind counter-clockwise: reverse a mesh whose triangles wind clockwise in the viewer
+        // frame (a clockwise file, such as a PSK, or a mirroring conversion; both together cancel).
+        let reverse_winding = mesh.clockwise != self.mirrors();
         let mut primitives = Vec::new();
         let subsets: Vec<crate::scene::Subset> = if mesh.subsets.is_empty() {
             vec![crate::scene::Subset { material: 0, first_index: 0, index_count: mesh.indices.len() as u32 }]
@@ -213,7 +215,7 @@ impl Builder {
             let start = subset.first_index as usize;
             let Some(indices) = mesh.indices.get(start..start + subset.index_count as usize) else { continue };
             let mut indices = indices.to_vec();
-            if mirrored {
+            if reverse_winding {
                 for tri in indices.chunks_exact_mut(3) {
                     tri.swap(1, 2);
                 }

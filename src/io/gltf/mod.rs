@@ -4,7 +4,8 @@
 //!
 //! glTF is right-handed, Y up, so the asset's axis conversion `C` is baked in once, in `builder`: positions
 //! and normals become `C·v`, every bone matrix `C·M·C⁻¹` (which keeps local transforms proper rotations even
-//! when `C` mirrors), and triangle winding is reversed when `C` mirrors. The JSON is built with `gltf-json`, the
+//! when `C` mirrors), and triangle winding is reversed where it is clockwise in the viewer frame (a clockwise file
+//! such as a PSK, or a mirroring `C`). The JSON is built with `gltf-json`, the
 //! GLB container with `gltf::binary`.
 //!
 //! Layout: `builder` holds the document being written (buffer, accessors, the axis conversion); `mesh`

@@ -227,20 +227,14 @@ fn parse_nodes(r: &mut Reader<'_>, start: usize, p: &mut Parsed) -> Result<(), L
         });
     }
     p.has_nodes = true;
+    let nodes = drop_repeated_nodes(nodes, &mut p.warnings);
     // File index → position in `nodes`.
     let max = nodes.iter().map(|b| usize::from(b.index)).max().map_or(0, |m| m + 1);
     let mut position = vec![u32::MAX; max];
     for (i, node) in nodes.iter().enumerate() {
-        let slot = &mut position[usize::from(node.index)];
-        if *slot != u32::MAX {
-            let first = nodes.get(*slot as usize).map_or(0, |b| b.line);
-            return Err(err(
-                node.line,
-                format!("bone index {} is defined twice (lines {first} and {})", node.index, node.line),
-            ));
-        }
-        *slot = i as u32;
+        position[usize::from(node.index)] = i as u32;
     }
+    let mut nodes = nodes;
     let mut parent_pos: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
     for node in &nodes {
         parent_pos.push(match node.parent {
@@ -275,6 +269,65 @@ fn parse_nodes(r: &mut Reader<'_>, start: usize, p: &mut Parsed) -> Result<(), L
         p.parents.push(parent_pos[i].map(|q| skeleton_of[q]));
     }
     Ok(())
+}
+
+/// Keeps one node per file index: the last definition, as studiomdl (Valve's and the GoldSrc-derived engines')
+/// overwrites a node by index when the `nodes` block repeats it. Exporters of those engines write such blocks
+/// (the repeated nodes are usually identical); a repeat that is identical is reported once for all of them, a
+/// repeat that differs is reported with both lines and both definitions. The kept node stays at the position of
+/// the index's first definition (skeleton order follows the file's first mention) and errors about it name the
+/// line of the definition used.
+fn drop_repeated_nodes(nodes: Vec<Node>, warnings: &mut Vec<Warning>) -> Vec<Node> {
+    let max = nodes.iter().map(|b| usize::from(b.index)).max().map_or(0, |m| m + 1);
+    let mut first_at = vec![u32::MAX; max];
+    let mut kept: Vec<Node> = Vec::with_capacity(nodes.len());
+    let mut identical: Vec<(u16, usize, usize)> = Vec::new();
+    for node in nodes {
+        let slot = &mut first_at[usize::from(node.index)];
+        if *slot == u32::MAX {
+            *slot = kept.len() as u32;
+            kept.push(node);
+            continue;
+        }
+        let Some(earlier) = kept.get_mut(*slot as usize) else { continue };
+        if earlier.name == node.name && earlier.parent == node.parent {
+            identical.push((node.index, earlier.line, node.line));
+        } else {
+            warnings.push(Warning::new(
+                Position::Line(node.line),
+                format!(
+                    "bone index {} is defined twice, differently: line {} \"{}\" (parent {}), line {} \"{}\" \
+                     (parent {}); the later definition is used, as studiomdl does",
+                    node.index,
+                    earlier.line,
+                    earlier.name,
+                    show_parent(earlier.parent),
+                    node.line,
+                    node.name,
+                    show_parent(node.parent)
+                ),
+            ));
+        }
+        *earlier = node;
+    }
+    if let Some(&(_, _, again)) = identical.first() {
+        let list: Vec<String> =
+            identical.iter().map(|(index, first, again)| format!("{index} (lines {first} and {again})")).collect();
+        warnings.push(Warning::new(
+            Position::Line(again),
+            format!(
+                "the `nodes` block repeats {} bone {} with the same name and parent: {}; each is read once",
+                identical.len(),
+                if identical.len() == 1 { "index" } else { "indices" },
+                list.join(", ")
+            ),
+        ));
+    }
+    kept
+}
+
+fn show_parent(parent: Option<u16>) -> String {
+    parent.map_or_else(|| "-1".to_owned(), |p| p.to_string())
 }
 
 /// An order in which every parent comes before its children: the file's order when it already is one (the
