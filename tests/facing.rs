@@ -58,16 +58,20 @@ fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
     }
 }
 
-/// The corpus characters whose bones name their sides — SMD through its QC (Half-Life), ASC through its MDS
-/// (Gothic), ASE (3ds Max motion capture) — and, for PSK (the corpus has no Unreal character with named sides),
-/// a generated one laid out as Unreal's mannequin is; each loaded, with the front derived from it. Only the PSK
-/// without the corpus.
+/// The corpus characters whose bones name their sides — PSK (a UE4-era kit's body, a UE1 game's gnome), SMD
+/// through its QC (Half-Life), ASC through its MDS (Gothic), ASE (3ds Max motion capture) — and a generated PSK
+/// laid out as the kit's body is; each loaded, with the front derived from it. Only the generated PSK without the
+/// corpus.
 fn characters_with_a_front() -> Vec<(&'static str, Asset, Vec3)> {
     let mut paths: Vec<(&'static str, std::path::PathBuf)> = vec![("generated mannequin.psk", mannequin_psk())];
     if let Some(corpus) = common::corpus() {
-        for relative in
-            ["qc/halflife/models/headcrab/headcrab.qc", "mds/gothic/Anims/BLOODFLY.MDS", "ase/MotionCaptureROM.ase"]
-        {
+        for relative in [
+            "psk/kit_SK_MaleBase_01_Body.psk",
+            "psk/hp2_skgnomeMesh.psk",
+            "qc/halflife/models/headcrab/headcrab.qc",
+            "mds/gothic/Anims/BLOODFLY.MDS",
+            "ase/MotionCaptureROM.ase",
+        ] {
             paths.push((relative, corpus.join(relative)));
         }
     }
@@ -81,10 +85,9 @@ fn characters_with_a_front() -> Vec<(&'static str, Asset, Vec3)> {
         .collect()
 }
 
-/// A PSK with the legs and head of Unreal's mannequin, in Unreal's conventions: Z up, the character facing +Y,
-/// its left side (`thigh_l`, `foot_l`, `ball_l`) at +X — with Y right of X forward in Unreal's left-handed frame,
-/// a character turned to face +Y has its left at +X — and the balls of the feet ahead of the ankles. The mesh is
-/// a stand-in tube; only the skeleton matters here.
+/// A PSK with the legs and head of Unreal's mannequin, laid out as the corpus kit's body is (PSK data is
+/// right-handed, Z up): the character faces −Y, its left side (`thigh_l`, `foot_l`, `ball_l`) at +X, and the balls
+/// of the feet ahead of the ankles. The mesh is a stand-in tube; only the skeleton matters here.
 fn mannequin_psk() -> std::path::PathBuf {
     use glam::Quat;
     use psk_writer::Bone;
@@ -99,7 +102,7 @@ fn mannequin_psk() -> std::path::PathBuf {
         bones.push(Bone::new(&format!("thigh_{side}"), 1, Quat::IDENTITY, at(x, 0.0, -5.0)));
         bones.push(Bone::new(&format!("calf_{side}"), thigh, Quat::IDENTITY, at(0.0, 0.0, -42.0)));
         bones.push(Bone::new(&format!("foot_{side}"), thigh + 1, Quat::IDENTITY, at(0.0, 0.0, -40.0)));
-        bones.push(Bone::new(&format!("ball_{side}"), thigh + 2, Quat::IDENTITY, at(0.0, 14.0, -7.0)));
+        bones.push(Bone::new(&format!("ball_{side}"), thigh + 2, Quat::IDENTITY, at(0.0, -14.0, -7.0)));
     }
     bones.push(Bone::new("head", 1, Quat::IDENTITY, at(0.0, 0.0, 65.0)));
     psk.bones = bones;

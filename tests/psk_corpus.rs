@@ -3,12 +3,14 @@
 //! animation (rigid, and it swings). Skipped (with a message) when `BONESCOPE_CORPUS` is not set.
 
 mod common;
+mod psk_writer;
 
 use std::path::{Path, PathBuf};
 
 use bonescope::anim::{Pose, bind_pose_error, skin_mesh};
 use bonescope::io::{LoadOptions, psa, psk};
 use bonescope::scene::{Asset, Clip, Mesh, Skeleton};
+use bonescope::source::{Source, load_set};
 use glam::{Mat4, Quat, Vec3};
 
 fn opts_for(path: &Path) -> LoadOptions {
@@ -177,7 +179,7 @@ fn corpus_meshes_wind_clockwise_and_normals_point_out() {
         let asset = psk::load(&bytes, &LoadOptions::default()).unwrap();
         let mesh = &asset.meshes[0];
         assert!(mesh.clockwise);
-        assert!(asset.axes.mirrors(), "Unreal → viewer must mirror");
+        assert!(!asset.axes.mirrors(), "PSK data is right-handed: turned into the viewer frame, not mirrored");
         let volume: f32 = mesh
             .indices
             .chunks_exact(3)
@@ -195,9 +197,9 @@ fn corpus_meshes_wind_clockwise_and_normals_point_out() {
             path.display(),
             mesh.positions.len()
         );
-        // In the viewer frame the mirror makes the same triangles enclose a positive volume (counter-clockwise).
+        // The rotation into the viewer frame keeps the winding: still clockwise there, as the renderer culls it.
         let m = asset.axes.to_viewer;
-        let mirrored: f32 = mesh
+        let turned: f32 = mesh
             .indices
             .chunks_exact(3)
             .map(|t| {
@@ -205,7 +207,7 @@ fn corpus_meshes_wind_clockwise_and_normals_point_out() {
                 a.dot(b.cross(c)) / 6.0
             })
             .sum();
-        assert!(mirrored > 0.0);
+        assert!((turned - volume).abs() <= volume.abs() * 1e-3, "{}: {turned} vs {volume}", path.display());
     }
 }
 
@@ -362,4 +364,126 @@ fn rotation_convention_against_alternatives() {
             assert!(pivot.z > 200.0, "pivot at {pivot}");
         }
     }
+}
+
+fn load_files(relative: &[&str]) -> Option<bonescope::io::LoadedSet> {
+    let corpus = common::corpus()?;
+    let sources: Vec<Source> = relative.iter().map(|r| Source::File(corpus.join(r))).collect();
+    let set = load_set(&sources, &LoadOptions::default());
+    assert!(set.errors.is_empty(), "{:?}", set.errors);
+    Some(set)
+}
+
+/// The UE1 game's gnome: its PSA stores children before their parents (bone 1 'GNOME Pelvis' names parent 2),
+/// which plays no part in binding: it loads, says how it was read, and all 38 tracks of its 22 sequences bind.
+#[test]
+fn gnome_psa_with_children_before_parents_loads_and_binds_every_track() {
+    let Some((alone, _)) = load_psa("psa/hp2_skgnomeAnims.psa") else { return };
+    assert_eq!(alone.skeleton.len(), 38);
+    assert_eq!(alone.skeleton.validate(), Ok(()));
+    assert_eq!(alone.clips.len(), 22);
+    assert!(
+        alone.warnings.iter().any(|w| w.message.contains("children before their parents")),
+        "{:?}",
+        alone.warnings
+    );
+    let Some(set) = load_files(&["psk/hp2_skgnomeMesh.psk", "psa/hp2_skgnomeAnims.psa"]) else { return };
+    let report = &set.reports[0];
+    assert_eq!(report.clips.len(), 22);
+    assert_eq!(report.matched.len(), 38, "{:?}", report.matched);
+    assert!(report.unmatched_tracks.is_empty() && report.unanimated_bones.is_empty(), "{report:?}");
+    assert!(report.ambiguous_names.is_empty(), "same list, same order: bound by index");
+}
+
+/// A Biped rig that repeats names (two `bip01 Head`, two `bip01 L Finger0`, as the UE1 game's characters do):
+/// with the PSK's own bone list every track binds to its own bone, and each of the pair moves.
+#[test]
+fn duplicate_bone_names_bind_every_track_of_the_pair() {
+    use psk_writer::{Bone, Psa, Sequence};
+    let names = ["bip01", "bip01 Head", "bip01 L Finger0", "bip01 Head", "bip01 L Finger0"];
+    let bones: Vec<Bone> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Bone::new(n, if i == 0 { 0 } else { i as i32 - 1 }, Quat::IDENTITY, Vec3::new(0.0, 0.0, 10.0)))
+        .collect();
+    let mut mesh = psk_writer::tube(4, 6, names.len(), 50.0);
+    mesh.bones = bones.clone();
+    // One frame: every bone but the root turned 30° about X, so each bone's own key shows in its pose.
+    let turn = Quat::from_rotation_x(0.5);
+    let keys: Vec<(Vec3, Quat)> =
+        (0..names.len()).map(|i| (Vec3::new(0.0, 0.0, 10.0), if i == 0 { Quat::IDENTITY } else { turn })).collect();
+    let psa = Psa {
+        bones,
+        sequences: vec![Sequence { name: "turn".into(), rate: 30.0, first_frame: 0, frames: 1, total_bones: 5 }],
+        keys,
+        ..Psa::default()
+    };
+    let mut model = psk::load(&mesh.to_bytes(), &LoadOptions::default()).unwrap();
+    let animation = psa::load(&psa.to_bytes(), &LoadOptions::default()).unwrap();
+    let report = model.bind_animations(animation.clone());
+    assert_eq!(report.matched.len(), 5, "{:?}", report.matched);
+    assert!(report.unanimated_bones.is_empty(), "{:?}", report.unanimated_bones);
+    let pose = Pose::from_clip(&model.skeleton, &model.clips[0], 0.0);
+    for b in 1..5 {
+        assert!(pose.local[b].rotation.abs_diff_eq(turn, 1e-5), "bone {b} '{}' is not animated", names[b]);
+    }
+    // Another order of the same names: bound by name, in order, and the repeated names are reported.
+    let mut shuffled = animation;
+    shuffled.clips[0].tracks.swap(1, 2);
+    let mut model = psk::load(&mesh.to_bytes(), &LoadOptions::default()).unwrap();
+    let report = model.bind_animations(shuffled);
+    assert_eq!(report.matched.len(), 5);
+    assert_eq!(report.ambiguous_names, ["bip01 L Finger0", "bip01 Head"]);
+}
+
+/// A modular character: the kit's body and T-shirt are separate PSKs on one 70-bone skeleton, and the walk PSA
+/// names the bones with other case, in another order, with 22 face bones more. Opened together they are one
+/// character: both meshes skinned, the walk drives both, and the shirt stays on the body while it walks.
+#[test]
+fn kit_body_shirt_and_walk_open_as_one_character() {
+    let Some(set) = load_files(&[
+        "psk/kit_SK_MaleBase_01_Body.psk",
+        "psk/kit_SK_Male_TShirt_01.psk",
+        "psa/kit_MOB1_M1_Walk_Relaxed_F_Loop_IP.psa",
+    ]) else {
+        return;
+    };
+    let asset = set.asset.as_ref().unwrap();
+    assert_eq!(asset.meshes.len(), 2);
+    assert_eq!(asset.parts.len(), 2);
+    assert_eq!(asset.skeleton.len(), 70, "the shirt's bones are the body's");
+    let part = set.reports[0].part.as_ref().expect("the shirt joined as a part");
+    assert_eq!((part.meshes, part.bones_matched), (1, 70));
+    assert!(part.bones_added.is_empty() && part.bind_differences.is_empty(), "{part:?}");
+    let walk = &set.reports[1];
+    assert_eq!(walk.clips.len(), 1);
+    assert_eq!(walk.matched.len(), 70, "every body bone is driven");
+    assert_eq!(walk.unmatched_tracks.len(), 22, "the face bones the body lacks");
+    assert!(walk.unanimated_bones.is_empty());
+    // Mid-walk, each shirt vertex keeps its distance to the nearest body vertex (within 2 cm for nine in ten).
+    let clip = &asset.clips[0];
+    let pose = Pose::from_clip(&asset.skeleton, clip, clip.duration * 0.5);
+    let skinned = |mesh: &Mesh| {
+        let (mut p, mut n) = (Vec::new(), Vec::new());
+        skin_mesh(mesh, &pose.palette, &mut p, &mut n);
+        p
+    };
+    let (body, shirt) = (&asset.meshes[0], &asset.meshes[1]);
+    let (body_now, shirt_now) = (skinned(body), skinned(shirt));
+    let moved = shirt.positions.iter().zip(&shirt_now).filter(|(a, b)| a.distance(**b) > 1.0).count();
+    assert!(moved * 2 > shirt.positions.len(), "the walk moves the shirt ({moved} vertices moved)");
+    let nearest = |points: &[Vec3], p: Vec3| (0..points.len()).min_by(|&a, &b| points[a].distance(p).total_cmp(&points[b].distance(p))).unwrap();
+    let mut changes: Vec<f32> = shirt
+        .positions
+        .iter()
+        .enumerate()
+        .step_by(7)
+        .map(|(i, &p)| {
+            let n = nearest(&body.positions, p);
+            (shirt_now[i].distance(body_now[n]) - p.distance(body.positions[n])).abs()
+        })
+        .collect();
+    changes.sort_by(f32::total_cmp);
+    let p90 = changes[changes.len() * 9 / 10];
+    assert!(p90 < 2.0, "the shirt drifts off the body: 90th percentile {p90} cm");
 }

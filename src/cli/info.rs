@@ -330,6 +330,34 @@ fn print_text(out: &mut String, report: &Value) {
     }
 }
 
+/// A joined part's line: its meshes, the bones that matched or were added, and where its bind pose differs.
+fn print_part(out: &mut String, part: &Value) {
+    let count = |key: &str| part[key].as_u64().unwrap_or_default();
+    let added: Vec<String> =
+        part["bones_added"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect();
+    let _ = write!(
+        out,
+        "    part:    {} mesh(es) on the model's skeleton, {} bone(s) matched by name",
+        count("meshes"),
+        count("bones_matched")
+    );
+    if !added.is_empty() {
+        let _ = write!(out, ", {} added: {}", added.len(), added.join(", "));
+    }
+    let _ = writeln!(out);
+    let differences = part["bind_differences"].as_array().cloned().unwrap_or_default();
+    if let Some(first) = differences.first() {
+        let _ = writeln!(
+            out,
+            "    bind pose differs from the model's at {} bone(s); most: {} ({:.3} apart, {:.1}°)",
+            differences.len(),
+            first["bone"].as_str().unwrap_or_default(),
+            first["distance"].as_f64().unwrap_or_default(),
+            first["degrees"].as_f64().unwrap_or_default()
+        );
+    }
+}
+
 /// Text lines of a bound file's report beyond this many are counted, not listed (JSON lists them all).
 const TEXT_BIND_LINES: usize = 12;
 
@@ -353,8 +381,16 @@ fn print_bind_report(out: &mut String, bound: &Value) {
     let clips: Vec<String> = names("clips").iter().map(|c| format!("\"{c}\"")).collect();
     let matched = list("matched");
     let unmatched = names("unmatched_tracks");
-    let what = if clips.is_empty() { "nothing bound (see the warnings)".to_owned() } else { clips.join(", ") };
+    let part = &bound["part"];
+    let what = match (clips.is_empty(), part.is_object()) {
+        (true, true) => "joined as a part".to_owned(),
+        (true, false) => "nothing bound (see the warnings)".to_owned(),
+        (false, _) => clips.join(", "),
+    };
     let _ = writeln!(out, "  bound:     {source} → {what}");
+    if part.is_object() {
+        print_part(out, part);
+    }
     if matched.is_empty() && unmatched.is_empty() {
         return;
     }
@@ -373,6 +409,15 @@ fn print_bind_report(out: &mut String, bound: &Value) {
     }
     if !unmatched.is_empty() {
         let _ = writeln!(out, "    no bone for {} track(s): {}", unmatched.len(), some(unmatched));
+    }
+    let ambiguous = names("ambiguous_names");
+    if !ambiguous.is_empty() {
+        let _ = writeln!(
+            out,
+            "    {} name(s) the skeleton repeats, bound in order (the animation's bone list is not the model's): {}",
+            ambiguous.len(),
+            some(ambiguous)
+        );
     }
     let unanimated = names("unanimated_bones");
     if !unanimated.is_empty() {

@@ -29,7 +29,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::{LoadError, LoadErrorKind};
-use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning};
+use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning, parent_first_order};
 
 /// Size of a chunk header: `ChunkID[20]`, `TypeFlag`, `DataSize`, `DataCount`.
 pub const CHUNK_HEADER_SIZE: usize = 32;
@@ -394,6 +394,82 @@ pub fn bone_rotation(raw: [f32; 4], is_root: bool) -> Option<Quat> {
     }
     let q = q.normalize();
     Some(if is_root { q } else { q.conjugate() })
+}
+
+/// Builds a PSA's skeleton from its `BONENAMES` records in whatever order the file stores them, and returns it
+/// with, for each file bone, its index in the skeleton.
+///
+/// A PSA's parent indices play no part in binding (tracks bind to a model's bones by name), and real PSAs store
+/// children before their parents (UE Viewer's re-exports of UE1 games: bone 1 'GNOME Pelvis' names parent 2),
+/// so such a file is not rejected: its bones are put in parent-first order (the file's order where it already
+/// is one, else depth first from the roots in file order), with a warning that says so. Keys stay in the file's
+/// bone order; the caller maps them through the returned indices. A parent index out of range attaches the bone
+/// to the root (with a warning); bones whose parents form a cycle are an error.
+pub fn build_skeleton_any_order(
+    bones: &[VBone],
+    chunk: &Chunk,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Skeleton, Vec<usize>), LoadError> {
+    let parents: Vec<Option<usize>> = bones
+        .iter()
+        .enumerate()
+        .map(|(i, bone)| match usize::try_from(bone.parent_index) {
+            _ if i == 0 => None,
+            Ok(p) if p < bones.len() && p != i => Some(p),
+            // Negative, out of range or itself: `build_skeleton` attaches it to the root and says so.
+            _ => None,
+        })
+        .collect();
+    let in_file_order = bones.iter().enumerate().skip(1).all(|(i, b)| b.parent_index < 0 || (b.parent_index as usize) < i);
+    if in_file_order {
+        let skeleton = build_skeleton(bones, chunk, warnings)?;
+        return Ok((skeleton, (0..bones.len()).collect()));
+    }
+    // Bone 0 is the root in ActorX (its parent field is ignored), and bones with no usable parent hang below it,
+    // so every bone but 0 gets a parent for the ordering.
+    let rooted: Vec<Option<usize>> =
+        parents.iter().enumerate().map(|(i, p)| if i == 0 { None } else { Some(p.unwrap_or(0)) }).collect();
+    let order = parent_first_order(&rooted).map_err(|i| {
+        let name = bones.get(i).map(|b| decode_name(&b.name)).unwrap_or_default();
+        chunk.record_error(i, format_args!("bone {i} '{name}' is part of a parent cycle"))
+    })?;
+    let mut skeleton_index = vec![0usize; bones.len()];
+    for (k, &i) in order.iter().enumerate() {
+        skeleton_index[i] = k;
+    }
+    let first = parents.iter().enumerate().find(|(i, p)| p.is_some_and(|p| p > *i)).map(|(i, p)| (i, *p));
+    if let Some((i, Some(p))) = first {
+        let name = bones.get(i).map(|b| decode_name(&b.name)).unwrap_or_default();
+        warnings.push(chunk.warning(format_args!(
+            "bones are stored children before their parents (first: bone {i} '{name}' names parent {p}); the \
+             skeleton is read in parent-first order (a PSA's parents play no part in binding)"
+        )));
+    }
+    let mut reordered: Vec<VBone> = Vec::with_capacity(bones.len());
+    for &i in &order {
+        let mut bone = bones[i];
+        // The file's bone 0 stays the root (first in the order); every other bone names its parent's new index.
+        if skeleton_index[i] > 0 {
+            match parents[i] {
+                Some(p) => bone.parent_index = skeleton_index[p] as i32,
+                None if bone.parent_index >= 0 => {
+                    warnings.push(chunk.warning(format_args!(
+                        "bone {i} '{}' names parent {}, which is not another of the {} bones; attached to the root",
+                        decode_name(&bone.name),
+                        bone.parent_index,
+                        bones.len()
+                    )));
+                    bone.parent_index = 0;
+                }
+                // Negative: `build_skeleton` attaches it to the root and says so.
+                None => {}
+            }
+        }
+        reordered.push(bone);
+    }
+    // Rotations are conjugated for every bone but the file's bone 0, which the order keeps first.
+    let skeleton = build_skeleton(&reordered, chunk, warnings)?;
+    Ok((skeleton, skeleton_index))
 }
 
 /// Builds the skeleton from `REFSKELT` / `BONENAMES` records.

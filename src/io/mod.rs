@@ -371,7 +371,8 @@ pub fn binds_to_model(asset: &Asset) -> bool {
 }
 
 /// Binds what another file holds to `asset`, as [`LoadedSet::add`] does: vertex animation (VTA morphs, an ASE/ASC file of
-/// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; anything else by bone name
+/// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; a skeletal mesh whose bones match
+/// the model's as a part of a modular character ([`crate::scene::parts`]); anything else by bone name
 /// ([`Asset::bind_animations`]). Errors name `other`'s file.
 pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindReport, LoadError> {
     let path = other.path.clone();
@@ -386,6 +387,14 @@ pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindR
         BindReport { source: other.path, ..BindReport::default() }
     } else if ase::is_vertex_animation(&other) {
         ase::bind_vertex_animation(asset, other).map_err(in_file)?
+    } else if crate::scene::parts::is_part_of(asset, &other) {
+        // A skeletal mesh of the same skeleton (a modular character's shirt or head): its meshes join the model,
+        // and any clips it carries bind as an animation file's would.
+        let mut other = other;
+        let part = crate::scene::parts::add_part(asset, &mut other);
+        let mut report = asset.bind_animations_with(other, &opts.retarget);
+        report.part = Some(part);
+        return Ok(report);
     } else {
         return Ok(asset.bind_animations_with(other, &opts.retarget));
     };

@@ -188,7 +188,7 @@ fn assemble(mut file: PsaRecords, opts: &LoadOptions) -> Result<Asset, LoadError
     if file.bones.is_empty() {
         return Err(bones_chunk.error("no bones: a PSA needs at least one bone to animate"));
     }
-    let skeleton = actorx::build_skeleton(&file.bones.to_vec(), &bones_chunk, &mut warnings)?;
+    let (skeleton, skeleton_index) = actorx::build_skeleton_any_order(&file.bones.to_vec(), &bones_chunk, &mut warnings)?;
 
     let use_scale = if file.scale_keys.is_empty() {
         false
@@ -216,6 +216,7 @@ fn assemble(mut file: PsaRecords, opts: &LoadOptions) -> Result<Asset, LoadError
             &info,
             &file,
             &skeleton,
+            &skeleton_index,
             use_scale,
             &mut previous_end,
             &mut budget,
@@ -240,6 +241,7 @@ fn build_clip(
     info: &AnimInfoBinary,
     file: &PsaRecords,
     skeleton: &Skeleton,
+    skeleton_index: &[usize],
     use_scale: bool,
     previous_end: &mut usize,
     budget: &mut usize,
@@ -313,7 +315,7 @@ fn build_clip(
         let keys = file.keys.range(first_key, animated);
         for (bone, ((translations, rotations, scales), key)) in curves.iter_mut().zip(keys.iter()).enumerate() {
             // The bind pose only replaces a bad first key, so it is looked up only then.
-            let bind = || skeleton.bind_local.get(bone).copied().unwrap_or_default();
+            let bind = || skeleton_index.get(bone).and_then(|&b| skeleton.bind_local.get(b)).copied().unwrap_or_default();
             let mut t = Vec3::from_array(key.position);
             if !t.is_finite() {
                 bad_positions += 1;
@@ -335,7 +337,7 @@ fn build_clip(
         .into_iter()
         .enumerate()
         .map(|(bone, (translations, rotations, scales))| BoneTrack {
-            bone_name: skeleton.names.get(bone).cloned().unwrap_or_default(),
+            bone_name: skeleton_index.get(bone).and_then(|&b| skeleton.names.get(b)).cloned().unwrap_or_default(),
             translation: Curve::linear(times.clone(), translations),
             rotation: Curve::linear(times.clone(), rotations),
             scale: if use_scale { Curve::linear(times.clone(), scales) } else { Curve::default() },

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::{Clip, Material, Mesh, ModelScript, NameRule, Reading, Recording, Retarget, Skeleton, match_tracks};
+use super::{
+    Clip, Material, Mesh, ModelScript, NameRule, Reading, Recording, Retarget, Skeleton, ambiguous_names, match_tracks,
+};
 
 /// The file formats bonescope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -183,6 +185,9 @@ pub struct Asset {
     pub clips: Vec<Clip>,
     pub recordings: Vec<Recording>,
     pub axes: AxisConversion,
+    /// The files a modular character was joined from ([`super::parts`]), each with its meshes; empty for a
+    /// character from one file.
+    pub parts: Vec<super::Part>,
     pub warnings: Vec<Warning>,
     /// How the file was read where its meaning depends on the tool that wrote it (dialects), and why.
     pub readings: Vec<Reading>,
@@ -239,8 +244,15 @@ impl Asset {
         let up = self.axes.to_viewer.inverse().transform_vector3(Vec3::Y).normalize_or(Vec3::Y);
         let mut animated = vec![false; self.skeleton.len()];
         let mut first_translation: Vec<Option<Vec3>> = vec![None; self.skeleton.len()];
+        let mut reported = vec![false; self.skeleton.len()];
         for mut clip in other.clips {
-            let matches = match_tracks(&self.skeleton, clip.tracks.iter().map(|t| t.bone_name.as_str()));
+            let names = || clip.tracks.iter().map(|t| t.bone_name.as_str());
+            let matches = match_tracks(&self.skeleton, names());
+            for name in ambiguous_names(&self.skeleton, names()) {
+                if !report.ambiguous_names.contains(&name) {
+                    report.ambiguous_names.push(name);
+                }
+            }
             for (track, matched) in clip.tracks.iter().zip(matches) {
                 match matched {
                     Some((bone, rule)) => {
@@ -248,7 +260,8 @@ impl Asset {
                         if first_translation[bone].is_none() {
                             first_translation[bone] = track.translation.values.first().copied();
                         }
-                        if !report.matched.iter().any(|m| m.track == track.bone_name) {
+                        // Once per bone: a repeated name drives two bones and is listed for each.
+                        if !std::mem::replace(&mut reported[bone], true) {
                             let bone_name = self.skeleton.names[bone].clone();
                             report.matched.push(TrackMatch { track: track.bone_name.clone(), bone: bone_name, rule });
                         }
@@ -272,6 +285,17 @@ impl Asset {
         self.recordings.extend(other.recordings);
         self.warnings.extend(other.warnings);
         self.take_readings_of(other.path.as_deref(), other.readings);
+        if !report.ambiguous_names.is_empty() {
+            self.warnings.push(Warning::new(
+                Position::File,
+                format!(
+                    "{} bone name(s) repeat in the skeleton and the animation's bone list is not the model's, so \
+                     their tracks were bound in order: {}",
+                    report.ambiguous_names.len(),
+                    report.ambiguous_names.join(", ")
+                ),
+            ));
+        }
         if !report.unmatched_tracks.is_empty() {
             self.warnings.push(Warning::new(
                 Position::File,
@@ -314,6 +338,9 @@ pub struct BindReport {
     pub matched: Vec<TrackMatch>,
     /// Tracks whose bone the skeleton does not have.
     pub unmatched_tracks: Vec<String>,
+    /// Track names the skeleton has more than once (Biped rigs repeat names), bound by their order because the
+    /// animation's bone list is not the model's ([`ambiguous_names`]).
+    pub ambiguous_names: Vec<String>,
     /// Skeleton bones that no track of the file drives (they keep the bind pose).
     pub unanimated_bones: Vec<String>,
     /// Bones whose bind translation differs from the animation's first frame by more than
@@ -321,6 +348,9 @@ pub struct BindReport {
     pub skeleton_differences: Vec<SkeletonDifference>,
     /// How the file's clips are retargeted.
     pub retarget: Retarget,
+    /// Set when the file was a skeletal mesh of the same skeleton, joined to the model as a part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<super::PartReport>,
 }
 
 impl BindReport {

@@ -77,33 +77,86 @@ fn strip_prefix(name: &str) -> String {
 }
 
 /// For each track name, the bone it drives and by which rule (`None`: no bone). Every bone is driven by at most
-/// one track: the first with the strictest rule.
+/// one track.
+///
+/// Real skeletons repeat names (the Biped rigs of UE1 games hold two `bip01 Head`, two `bip01 L Finger0`, …).
+/// When the tracks are the skeleton's bones, name for name in the same order (as a PSA made with its PSK is),
+/// track `i` drives bone `i`, which binds every track of such a pair. Otherwise names decide: the first track
+/// with the strictest rule takes a bone, and a repeated name gives its bones to its tracks in order;
+/// [`ambiguous_names`] says which names that was.
 pub fn match_tracks<'a>(
     skeleton: &Skeleton,
     tracks: impl IntoIterator<Item = &'a str>,
 ) -> Vec<Option<(usize, NameRule)>> {
     let tracks: Vec<&str> = tracks.into_iter().collect();
+    if let Some(by_index) = match_by_index(skeleton, &tracks) {
+        return by_index;
+    }
     let mut out: Vec<Option<(usize, NameRule)>> = vec![None; tracks.len()];
     let mut taken = vec![false; skeleton.len()];
     for rule in NameRule::ALL {
         if out.iter().all(Option::is_some) {
             break;
         }
-        // Bone keys under this rule; the first bone of a key wins, as `Skeleton::find` does.
-        let mut bones: HashMap<String, usize> = HashMap::with_capacity(skeleton.len());
+        // Bone keys under this rule, each with its bones in skeleton order (more than one for a repeated name).
+        let mut bones: HashMap<String, Vec<usize>> = HashMap::with_capacity(skeleton.len());
         for (i, name) in skeleton.names.iter().enumerate() {
-            bones.entry(rule.key(name)).or_insert(i);
+            bones.entry(rule.key(name)).or_default().push(i);
         }
         for (slot, track) in out.iter_mut().zip(&tracks) {
             if slot.is_some() {
                 continue;
             }
-            if let Some(&bone) = bones.get(&rule.key(track))
-                && !taken[bone]
-            {
+            let free = bones.get(&rule.key(track)).and_then(|list| list.iter().copied().find(|&b| !taken[b]));
+            if let Some(bone) = free {
                 taken[bone] = true;
                 *slot = Some((bone, rule));
             }
+        }
+    }
+    out
+}
+
+/// Track `i` drives bone `i` when the tracks are the skeleton's bone names in the same order (the same but for
+/// case); `None` otherwise.
+fn match_by_index(skeleton: &Skeleton, tracks: &[&str]) -> Option<Vec<Option<(usize, NameRule)>>> {
+    if tracks.is_empty() || tracks.len() != skeleton.len() {
+        return None;
+    }
+    tracks
+        .iter()
+        .zip(&skeleton.names)
+        .enumerate()
+        .map(|(i, (track, bone))| {
+            let rule = if *track == bone.as_str() {
+                NameRule::Exact
+            } else if NameRule::CaseFolding.key(track) == NameRule::CaseFolding.key(bone) {
+                NameRule::CaseFolding
+            } else {
+                return None;
+            };
+            Some(Some((i, rule)))
+        })
+        .collect()
+}
+
+/// The track names that name more than one bone of the skeleton (after case folding) and so were bound by
+/// their order, not by name alone; empty when the tracks are the skeleton's bones in order ([`match_tracks`]
+/// binds those by index). Each name once, in track order.
+pub fn ambiguous_names<'a>(skeleton: &Skeleton, tracks: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let tracks: Vec<&str> = tracks.into_iter().collect();
+    if match_by_index(skeleton, &tracks).is_some() {
+        return Vec::new();
+    }
+    let mut count: HashMap<String, usize> = HashMap::with_capacity(skeleton.len());
+    for name in &skeleton.names {
+        *count.entry(normalize_bone_name(name)).or_default() += 1;
+    }
+    let mut out: Vec<String> = Vec::new();
+    for track in tracks {
+        let key = normalize_bone_name(track);
+        if count.get(&key).is_some_and(|&n| n > 1) && !out.iter().any(|o| normalize_bone_name(o) == key) {
+            out.push(track.to_owned());
         }
     }
     out
@@ -146,5 +199,23 @@ mod tests {
         assert_eq!(got, [None, Some((0, NameRule::Exact))]);
         assert_eq!(fold_separators("bip01__l--hand."), "bip01 l hand");
         assert_eq!(strip_prefix("valvebiped.bip01_spine"), "bip01_spine");
+    }
+
+    #[test]
+    fn repeated_names_bind_every_track() {
+        let s = skeleton(&["Bip01", "Bip01 Head", "Bip01 L Finger0", "Bip01 Head", "Bip01 L Finger0"]);
+        // The same list in the same order: by index, every track of each pair binds to its own bone.
+        let same = ["Bip01", "Bip01 Head", "bip01 l finger0", "Bip01 Head", "Bip01 L Finger0"];
+        let got: Vec<usize> = match_tracks(&s, same).into_iter().map(|m| m.unwrap().0).collect();
+        assert_eq!(got, [0, 1, 2, 3, 4]);
+        assert!(ambiguous_names(&s, same).is_empty());
+        // Another order: by name, the repeated names give their bones to their tracks in order, and are reported.
+        let other = ["Bip01 Head", "Bip01 L Finger0", "Bip01 Head", "Bip01", "Bip01 L Finger0"];
+        let got: Vec<usize> = match_tracks(&s, other).into_iter().map(|m| m.unwrap().0).collect();
+        assert_eq!(got, [1, 2, 3, 0, 4]);
+        assert_eq!(ambiguous_names(&s, other), ["Bip01 Head", "Bip01 L Finger0"]);
+        // A third track of a name the skeleton has twice binds to nothing.
+        let three = ["Bip01 Head", "Bip01 Head", "Bip01 Head"];
+        assert_eq!(match_tracks(&s, three).iter().filter(|m| m.is_some()).count(), 2);
     }
 }

@@ -18,6 +18,7 @@ mod clip;
 mod influences;
 mod material;
 mod mesh;
+pub mod parts;
 mod reading;
 mod recording;
 pub mod retarget;
@@ -29,12 +30,13 @@ pub mod vertex_animation;
 pub use asset::{
     Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, Warning,
 };
-pub use bone_match::{NameRule, match_tracks};
+pub use bone_match::{NameRule, ambiguous_names, match_tracks};
 pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, KeyTimes, MorphTrack, SharedTimes};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureFolder, TextureRef};
 pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
+pub use parts::{BindDifference, Part, PartReport};
 pub use reading::Reading;
 pub use recording::*;
 pub use retarget::{Retarget, RootMotion, TranslationMode};
@@ -42,5 +44,5 @@ pub use script::{
     Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, ClipScript, ClipVertexFrames, Hitbox,
     IgnoredCommand, ModelScript, ModelTag, Placement, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
 };
-pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name};
+pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name, parent_first_order};
 pub use vertex_animation::{VERTEX_ANIMATION_CLIP, convert_vertex_animation};

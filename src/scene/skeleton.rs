@@ -146,6 +146,34 @@ impl Skeleton {
     }
 }
 
+/// An order in which every parent comes before its children: the file's order when it already is one (the
+/// usual case), otherwise a depth-first walk from the roots in file order. `Err(i)` names a bone in a cycle.
+pub fn parent_first_order(parents: &[Option<usize>]) -> Result<Vec<usize>, usize> {
+    if parents.iter().enumerate().all(|(i, p)| p.is_none_or(|p| p < i)) {
+        return Ok((0..parents.len()).collect());
+    }
+    let mut children = vec![Vec::new(); parents.len()];
+    for (i, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(i);
+        }
+    }
+    let mut order = Vec::with_capacity(parents.len());
+    let mut stack: Vec<usize> = parents.iter().enumerate().rev().filter(|(_, p)| p.is_none()).map(|(i, _)| i).collect();
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        stack.extend(children[i].iter().rev());
+    }
+    if order.len() == parents.len() {
+        return Ok(order);
+    }
+    let mut placed = vec![false; parents.len()];
+    for &i in &order {
+        placed[i] = true;
+    }
+    Err(placed.iter().position(|p| !p).unwrap_or(0))
+}
+
 /// The key bones are matched by across files.
 pub fn normalize_bone_name(name: &str) -> String {
     name.trim_matches(|c: char| c == '\0' || c.is_whitespace()).to_lowercase()

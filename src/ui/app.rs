@@ -232,6 +232,7 @@ impl ViewerApp {
                 super::morphs::show(ui, &mut self.panels.morphs, &self.view.doc.asset, &self.view.player.morphs, cmds)
             }
             RightTab::Files => {
+                super::body_groups::show_parts(ui, &self.view.doc.asset, &self.view.hidden_parts, cmds);
                 super::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
                 inspector::files(ui, &self.view.doc, self.view.selected, cmds);
             }

@@ -170,7 +170,15 @@ impl ViewerApp {
                     choices.resize(group + 1, 0);
                 }
                 choices[group] = choice;
-                self.view.hidden_meshes = super::body_groups::hidden_meshes(asset, choices);
+                self.view.hidden_meshes = super::body_groups::hidden_meshes(asset, choices, &self.view.hidden_parts);
+            }
+            Command::SetPartVisible(part, visible) => {
+                self.view.hidden_parts.retain(|&p| p != part);
+                if !visible && part < asset.parts.len() {
+                    self.view.hidden_parts.push(part);
+                }
+                self.view.hidden_meshes =
+                    super::body_groups::hidden_meshes(asset, &self.view.body_choices, &self.view.hidden_parts);
             }
             Command::PickVertex(picked) => {
                 let valid = picked

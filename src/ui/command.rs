@@ -121,6 +121,8 @@ pub enum Command {
     SelectBone(Option<usize>),
     /// Show choice `.1` of body group `.0`.
     SetBodyChoice(usize, usize),
+    /// Show (true) or hide part `.0` of a modular character.
+    SetPartVisible(usize, bool),
     /// Pick a vertex (mesh, vertex) for the inspector, or clear the pick.
     PickVertex(Option<(usize, u32)>),
     /// Skin the mesh with the selected bone's matrix alone.

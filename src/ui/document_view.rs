@@ -42,6 +42,8 @@ pub struct DocumentView {
     pub picked_vertex: Option<(usize, u32)>,
     /// The choice shown of each body group of the model script, and the meshes the others hide.
     pub body_choices: Vec<usize>,
+    /// Parts of a modular character switched off in the Files tab (indices into `Asset::parts`).
+    pub hidden_parts: Vec<usize>,
     pub hidden_meshes: Vec<usize>,
     /// The focus clip moves its root far (root motion): the camera follows the root as with View › Follow
     /// the root, for this clip.
@@ -70,6 +72,7 @@ impl DocumentView {
             highlight: None,
             picked_vertex: None,
             body_choices: Vec::new(),
+            hidden_parts: Vec::new(),
             hidden_meshes: Vec::new(),
             follow_clip_root: false,
             log: VecDeque::new(),
@@ -123,8 +126,13 @@ impl ViewerApp {
         // A reload keeps the body-group choices (a choice the script no longer has shows none of its group).
         if purpose != Purpose::Reload {
             self.view.body_choices.clear();
+            self.view.hidden_parts.clear();
         }
-        self.view.hidden_meshes = super::body_groups::hidden_meshes(&self.view.doc.asset, &self.view.body_choices);
+        self.view.hidden_meshes = super::body_groups::hidden_meshes(
+            &self.view.doc.asset,
+            &self.view.body_choices,
+            &self.view.hidden_parts,
+        );
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
             self.view.selected = self

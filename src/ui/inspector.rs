@@ -392,6 +392,16 @@ fn bind_report(
             ),
         );
     }
+    if !r.ambiguous_names.is_empty() {
+        ui.colored_label(
+            warn,
+            format!(
+                "{} name(s) the skeleton repeats, bound in order (the animation's bone list is not the model's): {}",
+                r.ambiguous_names.len(),
+                r.ambiguous_names.join(", ")
+            ),
+        );
+    }
     if !r.unanimated_bones.is_empty() {
         egui::CollapsingHeader::new(format!("{} bone(s) no track drives (bind pose)", r.unanimated_bones.len()))
             .id_salt(("unanimated", index))

@@ -12,7 +12,7 @@ use super::lex::{FieldError, Fields, Reader, first_token, trim};
 use super::weld::{Corner, MeshBuilder};
 use crate::io::text::{self, decode_name, parse_i64};
 use crate::io::{LoadError, LoadErrorKind};
-use crate::scene::{InfluenceReport, Position, Warning, reduce_influences};
+use crate::scene::{InfluenceReport, Position, Warning, parent_first_order, reduce_influences};
 
 /// Bone indices are stored as u16 in render vertices.
 const MAX_BONE_INDEX: i64 = u16::MAX as i64;
@@ -328,34 +328,6 @@ fn drop_repeated_nodes(nodes: Vec<Node>, warnings: &mut Vec<Warning>) -> Vec<Nod
 
 fn show_parent(parent: Option<u16>) -> String {
     parent.map_or_else(|| "-1".to_owned(), |p| p.to_string())
-}
-
-/// An order in which every parent comes before its children: the file's order when it already is one (the
-/// usual case), otherwise a depth-first walk from the roots in file order. `Err(i)` names a bone in a cycle.
-fn parent_first_order(parents: &[Option<usize>]) -> Result<Vec<usize>, usize> {
-    if parents.iter().enumerate().all(|(i, p)| p.is_none_or(|p| p < i)) {
-        return Ok((0..parents.len()).collect());
-    }
-    let mut children = vec![Vec::new(); parents.len()];
-    for (i, p) in parents.iter().enumerate() {
-        if let Some(p) = *p {
-            children[p].push(i);
-        }
-    }
-    let mut order = Vec::with_capacity(parents.len());
-    let mut stack: Vec<usize> = parents.iter().enumerate().rev().filter(|(_, p)| p.is_none()).map(|(i, _)| i).collect();
-    while let Some(i) = stack.pop() {
-        order.push(i);
-        stack.extend(children[i].iter().rev());
-    }
-    if order.len() == parents.len() {
-        return Ok(order);
-    }
-    let mut placed = vec![false; parents.len()];
-    for &i in &order {
-        placed[i] = true;
-    }
-    Err(placed.iter().position(|p| !p).unwrap_or(0))
 }
 
 /// `time N` (with an optional `# name` comment) → (N, name).

@@ -1,0 +1,302 @@
+//! Modular characters: skeletal meshes that share one skeleton (a body, a head, a shirt, boots — each exported
+//! as its own PSK or reference SMD, as modern Unreal characters and many mods ship them) joined into one
+//! character. A later file whose bones match the model's by name ([`match_tracks`], the rule animation binding
+//! uses) adds its meshes to the model as further skinned meshes: their bone indices are remapped to the model's
+//! skeleton, bones the part has and the model lacks are added under their named parent, and its materials are
+//! appended. Where the part's bind pose disagrees with the model's, the disagreement is reported bone by bone and
+//! the part's vertices are moved so that the model's skeleton reproduces them as the part's own skeleton would
+//! (rigidly per bone: exact for vertices with one influence).
+//!
+//! Pure data manipulation over [`Asset`]s; reads no files.
+
+use std::path::PathBuf;
+
+use glam::Mat4;
+
+use super::{Asset, Position, Warning, match_tracks};
+
+/// A file's meshes within a joined character, for the Files tab's visibility switches.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Part {
+    /// What to call it: its file name, or "model" for one made by code.
+    pub name: String,
+    pub source: Option<PathBuf>,
+    /// Indices into `Asset::meshes`.
+    pub meshes: Vec<usize>,
+}
+
+/// What joining a part did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PartReport {
+    /// How many meshes it added.
+    pub meshes: usize,
+    /// How many of its bones matched a bone of the model.
+    pub bones_matched: usize,
+    /// Bones it had and the model lacked, added under their named parents.
+    pub bones_added: Vec<String>,
+    /// Bones whose bind pose differs between the part and the model, most different first.
+    pub bind_differences: Vec<BindDifference>,
+}
+
+/// A bone whose bind to-root transform differs between a part and the model it joins.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BindDifference {
+    pub bone: String,
+    /// How far apart the bone's origins are, in the file's units.
+    pub distance: f32,
+    /// The angle between its orientations, in degrees.
+    pub degrees: f32,
+}
+
+/// Origins closer than this fraction of the model's skeleton size, and orientations closer than
+/// [`ANGLE_TOLERANCE_DEGREES`], are the same bind pose (exporters round differently).
+const DISTANCE_TOLERANCE: f32 = 1e-3;
+const ANGLE_TOLERANCE_DEGREES: f32 = 0.5;
+
+/// Whether `other` is a part of `model`: it has meshes, is in the same frame, and the bones its vertices are
+/// weighted to mostly (at least half of them, and at least one) have a bone of the same name in the model.
+pub fn is_part_of(model: &Asset, other: &Asset) -> bool {
+    if other.meshes.is_empty() || model.skeleton.is_empty() || model.axes.to_viewer != other.axes.to_viewer {
+        return false;
+    }
+    let used = used_bones(other);
+    let matched = match_tracks(&model.skeleton, other.skeleton.names.iter().map(String::as_str));
+    let used_count = used.iter().filter(|&&u| u).count();
+    let used_matched = used.iter().zip(&matched).filter(|(u, m)| **u && m.is_some()).count();
+    used_matched > 0 && used_matched * 2 >= used_count
+}
+
+/// Which of `asset`'s bones carry weight in some vertex.
+fn used_bones(asset: &Asset) -> Vec<bool> {
+    let mut used = vec![false; asset.skeleton.len()];
+    for mesh in &asset.meshes {
+        for (joints, weights) in mesh.joints.iter().zip(&mesh.weights) {
+            for (&j, &w) in joints.iter().zip(weights) {
+                if w > 0.0
+                    && let Some(u) = used.get_mut(usize::from(j))
+                {
+                    *u = true;
+                }
+            }
+        }
+    }
+    used
+}
+
+/// Joins the meshes and materials of `other` to `model` (see the module notes), leaving `other`'s clips,
+/// recordings and warnings for the caller to bind. Call when [`is_part_of`] holds.
+pub fn add_part(model: &mut Asset, other: &mut Asset) -> PartReport {
+    let mut report = PartReport::default();
+    if model.parts.is_empty() && !model.meshes.is_empty() {
+        model.parts.push(Part {
+            name: part_name(model.path.as_ref()),
+            source: model.path.clone(),
+            meshes: (0..model.meshes.len()).collect(),
+        });
+    }
+    let matched = match_tracks(&model.skeleton, other.skeleton.names.iter().map(String::as_str));
+    report.bones_matched = matched.iter().filter(|m| m.is_some()).count();
+
+    // Part bone → model bone; bones the model lacks are added under their parent's model bone (parents come
+    // first in the part's skeleton, so a parent is always mapped before its children).
+    let mut model_bone: Vec<usize> = Vec::with_capacity(other.skeleton.len());
+    for (b, found) in matched.iter().enumerate() {
+        let index = match found {
+            Some((bone, _)) => *bone,
+            None => {
+                let parent = other.skeleton.parents.get(b).copied().flatten().and_then(|p| model_bone.get(p)).copied();
+                let local = other.skeleton.bind_local.get(b).copied().unwrap_or_default();
+                let name = other.skeleton.names.get(b).cloned().unwrap_or_default();
+                let index = model.skeleton.push(name.clone(), parent, local);
+                let parent_to_root =
+                    parent.and_then(|p| model.skeleton.inverse_bind.get(p)).map_or(Mat4::IDENTITY, |m| m.inverse());
+                model.skeleton.inverse_bind[index] = (parent_to_root * local.to_matrix()).inverse();
+                report.bones_added.push(name);
+                index
+            }
+        };
+        model_bone.push(index);
+    }
+
+    // Bind-pose agreement, and the per-bone correction that carries the part's vertices into the model's bind.
+    let part_to_root = other.skeleton.bind_to_root();
+    let size = skeleton_size(model).max(f32::EPSILON);
+    let mut correction: Vec<Option<Mat4>> = vec![None; other.skeleton.len()];
+    for (b, &mb) in model_bone.iter().enumerate() {
+        let (Some(part_offset), Some(model_offset)) =
+            (other.skeleton.inverse_bind.get(b), model.skeleton.inverse_bind.get(mb))
+        else {
+            continue;
+        };
+        let model_to_root = model_offset.inverse();
+        let part_bind = part_to_root.get(b).copied().unwrap_or_else(|| part_offset.inverse());
+        let distance = model_to_root.w_axis.truncate().distance(part_bind.w_axis.truncate());
+        let (_, model_rotation, _) = model_to_root.to_scale_rotation_translation();
+        let (_, part_rotation, _) = part_bind.to_scale_rotation_translation();
+        let degrees = model_rotation.angle_between(part_rotation).to_degrees();
+        if distance > DISTANCE_TOLERANCE * size || degrees > ANGLE_TOLERANCE_DEGREES {
+            report.bind_differences.push(BindDifference {
+                bone: other.skeleton.names.get(b).cloned().unwrap_or_default(),
+                distance,
+                degrees,
+            });
+            correction[b] = Some(model_to_root * *part_offset);
+        }
+    }
+    report.bind_differences.sort_by(|a, b| (b.distance / size + b.degrees / 90.0).total_cmp(&(a.distance / size + a.degrees / 90.0)));
+
+    // Meshes: remapped joints, corrected vertices, materials after the model's.
+    let material_base = model.materials.len();
+    model.materials.append(&mut other.materials);
+    let first_mesh = model.meshes.len();
+    for mut mesh in std::mem::take(&mut other.meshes) {
+        if correction.iter().any(Option::is_some) {
+            rebind_vertices(&mut mesh, &correction);
+        }
+        for joints in &mut mesh.joints {
+            for j in joints.iter_mut() {
+                *j = model_bone.get(usize::from(*j)).map_or(0, |&m| m as u16);
+            }
+        }
+        for subset in &mut mesh.subsets {
+            subset.material += material_base;
+        }
+        model.meshes.push(mesh);
+    }
+    report.meshes = model.meshes.len() - first_mesh;
+    model.parts.push(Part {
+        name: part_name(other.path.as_ref()),
+        source: other.path.clone(),
+        meshes: (first_mesh..model.meshes.len()).collect(),
+    });
+    if !report.bind_differences.is_empty() {
+        let first = &report.bind_differences[0];
+        model.warnings.push(Warning {
+            file: other.path.clone(),
+            ..Warning::new(
+                Position::File,
+                format!(
+                    "joined as a part, but its bind pose differs from the model's at {} bone(s) (most: '{}', {:.3} \
+                     apart, turned {:.1}°); its vertices were moved to follow the model's skeleton",
+                    report.bind_differences.len(),
+                    first.bone,
+                    first.distance,
+                    first.degrees
+                ),
+            )
+        });
+    }
+    report
+}
+
+/// Moves each vertex by its weighted blend of per-bone corrections (a bone without one counts as the identity).
+fn rebind_vertices(mesh: &mut super::Mesh, correction: &[Option<Mat4>]) {
+    for (v, (joints, weights)) in mesh.joints.iter().zip(&mesh.weights).enumerate() {
+        let mut blended = Mat4::ZERO;
+        let mut any = false;
+        for (&j, &w) in joints.iter().zip(weights) {
+            if w <= 0.0 {
+                continue;
+            }
+            let m = correction.get(usize::from(j)).copied().flatten();
+            any |= m.is_some();
+            blended += m.unwrap_or(Mat4::IDENTITY) * w;
+        }
+        if !any {
+            continue;
+        }
+        if let Some(p) = mesh.positions.get_mut(v) {
+            *p = blended.transform_point3(*p);
+        }
+        if let Some(n) = mesh.normals.get_mut(v) {
+            *n = blended.transform_vector3(*n).normalize_or(*n);
+        }
+    }
+}
+
+/// The diagonal of the model's bind-pose joints' box (1 when it has no extent), for relative tolerances.
+fn skeleton_size(model: &Asset) -> f32 {
+    let mut bounds = super::Bounds::EMPTY;
+    for m in model.skeleton.bind_to_root() {
+        bounds.add(m.w_axis.truncate());
+    }
+    let size = bounds.radius() * 2.0;
+    if size.is_finite() && size > 0.0 { size } else { 1.0 }
+}
+
+fn part_name(path: Option<&PathBuf>) -> String {
+    path.and_then(|p| p.file_name()).map_or_else(|| "model".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Material, Mesh, Subset, Transform};
+    use glam::{Quat, Vec3};
+
+    /// A chain root → spine → arm (each 10 up the previous), and one vertex per bone at its joint.
+    fn character(names: &[&str], arm_turn: f32) -> Asset {
+        let mut asset = Asset::default();
+        for (i, name) in names.iter().enumerate() {
+            let rotation = if i == 2 { Quat::from_rotation_z(arm_turn) } else { Quat::IDENTITY };
+            let local = Transform::from_translation_rotation(Vec3::new(0.0, 10.0 * (i.min(1) as f32), 0.0), rotation);
+            asset.skeleton.push(*name, i.checked_sub(1), local);
+        }
+        asset.skeleton.recompute_inverse_bind();
+        let to_root = asset.skeleton.bind_to_root();
+        let mut mesh = Mesh::default();
+        for (b, m) in to_root.iter().enumerate() {
+            mesh.positions.push(m.transform_point3(Vec3::new(1.0, 0.0, 0.0)));
+            mesh.normals.push(Vec3::Y);
+            mesh.joints.push([b as u16, 0, 0, 0]);
+            mesh.weights.push([1.0, 0.0, 0.0, 0.0]);
+        }
+        mesh.indices = vec![0, 1, 2];
+        mesh.subsets = vec![Subset { material: 0, first_index: 0, index_count: 3 }];
+        asset.meshes.push(mesh);
+        asset.materials.push(Material { name: names[0].into(), ..Material::default() });
+        asset
+    }
+
+    #[test]
+    fn a_part_with_the_same_skeleton_joins_with_its_bones_remapped() {
+        let mut body = character(&["root", "spine", "arm"], 0.0);
+        // The shirt names its bones with other case, in another order, and has a bone the body lacks.
+        let mut shirt = character(&["ROOT", "Spine", "Arm"], 0.0);
+        shirt.skeleton.names.swap(1, 2);
+        shirt.skeleton.names[2] = "Spine".into();
+        shirt.skeleton.names[1] = "ribbon".into();
+        assert!(is_part_of(&body, &shirt));
+        let report = add_part(&mut body, &mut shirt);
+        assert_eq!(report.meshes, 1);
+        assert_eq!(report.bones_added, ["ribbon"]);
+        assert_eq!(body.skeleton.len(), 4);
+        assert_eq!(body.skeleton.parents[3], Some(0), "added under its named parent (ROOT → root)");
+        assert_eq!(body.meshes[1].joints.iter().map(|j| j[0]).collect::<Vec<_>>(), [0, 3, 1]);
+        assert_eq!(body.meshes[1].subsets[0].material, 1);
+        assert_eq!(body.materials.len(), 2);
+        assert_eq!(body.parts.len(), 2);
+        assert_eq!(body.parts[1].meshes, [1]);
+        assert_eq!(body.skeleton.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_part_with_another_bind_pose_is_reported_and_follows_the_model() {
+        let mut body = character(&["root", "spine", "arm"], 0.0);
+        let mut sleeve = character(&["root", "spine", "arm"], 0.5);
+        let report = add_part(&mut body, &mut sleeve);
+        assert_eq!(report.bind_differences.len(), 1);
+        assert_eq!(report.bind_differences[0].bone, "arm");
+        assert!((report.bind_differences[0].degrees - 0.5f32.to_degrees()).abs() < 0.01);
+        // The sleeve's vertex on the arm now sits where the body's own arm vertex is.
+        assert!(body.meshes[1].positions[2].abs_diff_eq(body.meshes[0].positions[2], 1e-4));
+        assert!(body.warnings.iter().any(|w| w.message.contains("bind pose differs")));
+    }
+
+    #[test]
+    fn an_unrelated_mesh_is_not_a_part() {
+        let body = character(&["root", "spine", "arm"], 0.0);
+        let prop = character(&["Box01", "Box02", "Box03"], 0.0);
+        assert!(!is_part_of(&body, &prop));
+    }
+}
