@@ -1,7 +1,7 @@
 //! The least any loader can cost on this machine, whole process: start, read the file into fresh memory the way
 //! the loaders do (`io::file_bytes`), one pass over its lines. `scripts/bench-vs-assimp.sh` runs it beside
 //! `bonescope info` and `assimp info`: assimp's time divided by this floor is the highest ratio a loader could
-//! show on that file, whatever its parser does (BENCHMARKS.md, "Physical limit").
+//! show on that file, whatever its parser does (BENCHMARKS.md, "Whole process, side by side with assimp").
 //!
 //! `cargo run --release --no-default-features --example read_floor -- FILE` prints the number of lines (so that
 //! the pass is not optimised away) and, on stderr, the time spent reading and in all after the start.

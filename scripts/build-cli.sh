@@ -6,8 +6,8 @@
 # the start-up is a large part of what a user waits for. The viewer needs the system's graphics libraries, which
 # it loads at run time, so its program is linked dynamically; then every start maps libc, libm and libgcc_s and
 # binds their symbols: `bonescope --version` costs 0.81 ms of CPU, the static program 0.33 ms, no more than
-# `/bin/true` (BENCHMARKS.md "Start-up"). Both programs run the same loaders and print the same output (.ci/run
-# compares them).
+# `/bin/true` (BENCHMARKS.md "Start-up and linking"). Both programs run the same loaders and print the same
+# output (.ci/run compares them).
 #
 # Usage: scripts/build-cli.sh [CARGO ARGS…]   (e.g. `--example generate` to build the benchmark's generator too)
 # Prints the path of the program. Environment: CARGO_TARGET_DIR as for cargo.

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// The system allocator, with huge pages for large blocks (see `large_pages.rs`, figures in BENCHMARKS.md).
+/// The system allocator, with huge pages for large blocks (see `large_pages.rs`; figures in BENCHMARKS.md,
+/// "Start-up and linking").
 #[global_allocator]
 static ALLOCATOR: large_pages::LargePages = large_pages::LargePages;
 

@@ -3,7 +3,7 @@
 //!   becomes the open document;
 //! - `jobs.rs` ([`Jobs`]): loading, the file dialog and the export on worker threads;
 //! - `script.rs` ([`Script`]): the scripted start-up of the command line (`--screenshot`, `--time`, …);
-//! - `keymap.rs`: the key table behind key dispatch, the Help window and the README's table;
+//! - `keymap.rs`: the key table behind key dispatch, the Help window and docs/viewer.md's table;
 //! - `apply.rs`: [`ViewerApp::apply`], the one place where state changes;
 //! - `menu.rs`, `windows.rs` and the panel modules: what is drawn.
 //!

@@ -1,6 +1,6 @@
 //! The viewer's keyboard and mouse controls as one table, [`KEYMAP`]: key dispatch reads its key presses, the
-//! Help window (F1) lists its rows, and README.md's shortcut table must match it row for row (a test below
-//! reads the README). Mouse rows have no key presses: the viewport and the timeline handle those gestures.
+//! Help window (F1) lists its rows, and docs/viewer.md's shortcut table must match it row for row (a test
+//! below reads that page). Mouse rows have no key presses: the viewport and the timeline handle those gestures.
 
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers};
@@ -63,7 +63,7 @@ impl Press {
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct Binding {
-    /// The keys or gesture, as the Help window and the README show them.
+    /// The keys or gesture, as the Help window and docs/viewer.md show them.
     pub keys: &'static str,
     /// What they do.
     pub does: &'static str,
@@ -75,7 +75,7 @@ const fn row(keys: &'static str, does: &'static str, presses: &'static [Press]) 
     Binding { keys, does, presses }
 }
 
-/// Every control, in the order the Help window and the README list them.
+/// Every control, in the order the Help window and docs/viewer.md list them.
 pub const KEYMAP: &[Binding] = &[
     row("Space", "play / pause", &[Press::key(Key::Space, Action::TogglePlay)]),
     row(
@@ -185,14 +185,14 @@ pub fn dispatch(input: &mut egui::InputState, typing: bool) -> Vec<Action> {
 mod tests {
     use super::*;
 
-    /// The rows of README.md's "| keys | action |" table.
+    /// The rows of docs/viewer.md's "| keys | action |" table.
     fn readme_rows() -> Vec<(String, String)> {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/viewer.md");
         let mut lines = readme.lines().skip_while(|l| l.trim() != "| keys | action |").skip(2);
         let mut rows = Vec::new();
         while let Some(line) = lines.next().filter(|l| l.starts_with('|')) {
             let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").map(str::trim).collect();
-            assert_eq!(cells.len(), 2, "README shortcut row with {} cells: {line}", cells.len());
+            assert_eq!(cells.len(), 2, "docs/viewer.md shortcut row with {} cells: {line}", cells.len());
             rows.push((cells[0].to_owned(), cells[1].to_owned()));
         }
         rows
@@ -202,11 +202,11 @@ mod tests {
     fn readme_shortcut_table_is_the_keymap() {
         let readme = readme_rows();
         let keymap: Vec<(String, String)> = KEYMAP.iter().map(|b| (b.keys.to_owned(), b.does.to_owned())).collect();
-        assert!(!readme.is_empty(), "README.md has no `| keys | action |` table");
+        assert!(!readme.is_empty(), "docs/viewer.md has no `| keys | action |` table");
         for (i, (r, k)) in readme.iter().zip(&keymap).enumerate() {
-            assert_eq!(r, k, "row {i} differs between README.md and KEYMAP");
+            assert_eq!(r, k, "row {i} differs between docs/viewer.md and KEYMAP");
         }
-        assert_eq!(readme.len(), keymap.len(), "README.md and KEYMAP list a different number of controls");
+        assert_eq!(readme.len(), keymap.len(), "docs/viewer.md and KEYMAP list a different number of controls");
     }
 
     #[test]
