@@ -110,7 +110,7 @@ fn assert_round_trip(asset: &Asset, bytes: &[u8], times: &[f32]) {
         .map(|m| m.primitives().next().unwrap().reader(|_| Some(blob)).read_positions().unwrap().count())
         .sum();
     assert_eq!(exported_vertices, asset.vertex_count(), "vertex count");
-    let convert = asset.axes.to_viewer;
+    let convert = io::gltf::export_frame(asset, io::gltf::Facing::Detected);
     let extent = asset
         .meshes
         .iter()
@@ -227,6 +227,23 @@ fn psk_with_psa_exports_valid_and_round_trips() {
     }
 }
 
+/// The Unreal characters of the corpus: the kit's body and shirt joined on one skeleton with their walk, and the
+/// gnome (which faces +X in its file, so the export turns it to face +Z) with its 22 sequences.
+#[test]
+fn unreal_characters_export_valid_and_round_trip() {
+    if let Some(asset) = corpus_set(&[
+        "psk/kit_SK_MaleBase_01_Body.psk",
+        "psk/kit_SK_Male_TShirt_01.psk",
+        "psa/kit_MOB1_M1_Walk_Relaxed_F_Loop_IP.psa",
+    ]) {
+        assert_eq!(asset.meshes.len(), 2);
+        export_and_check("kit", &asset);
+    }
+    if let Some(asset) = corpus_set(&["psk/hp2_skgnomeMesh.psk", "psa/hp2_skgnomeAnims.psa"]) {
+        export_and_check("gnome", &asset);
+    }
+}
+
 #[test]
 fn smd_reference_mesh_exports_valid_and_round_trips() {
     if let Some(asset) = corpus_set(&["smd/holy_grailref.smd"]) {
@@ -311,7 +328,7 @@ fn channel_weights(times: &[f32], values: &[f32], targets: usize, t: f32, step: 
 /// binding of the clip gives.
 fn assert_morphs_round_trip(name: &str, asset: &Asset, defaults: &[f32]) {
     use bonescope::anim::{MorphBinding, MorphLayout};
-    let options = ExportOptions { morph_weights: defaults.to_vec() };
+    let options = ExportOptions { morph_weights: defaults.to_vec(), ..ExportOptions::default() };
     let (bytes, report) = export_glb_with(asset, &options).expect("export");
     // A clip that animates nothing (an MMS `morphAni` showing the head as it is) has nothing to export.
     let animating = asset.clips.iter().filter(|c| !c.tracks.is_empty() || !c.morph_tracks.is_empty()).count();

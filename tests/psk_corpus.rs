@@ -170,8 +170,8 @@ fn every_corpus_psk_reproduces_its_points_in_the_bind_pose() {
 }
 
 /// The winding convention, measured: with the right-handed cross product on the raw coordinates the corpus
-/// meshes enclose a negative volume (clockwise from outside), so `clockwise = true` and computed normals point
-/// outward.
+/// meshes enclose a negative volume (clockwise from outside), so `clockwise = true`, and the normals point the
+/// way the winding says is out.
 #[test]
 fn corpus_meshes_wind_clockwise_and_normals_point_out() {
     for path in all_corpus_psks() {
@@ -189,14 +189,19 @@ fn corpus_meshes_wind_clockwise_and_normals_point_out() {
             })
             .sum();
         assert!(volume < 0.0, "{}: signed volume {volume}", path.display());
-        let centre = mesh.positions.iter().copied().sum::<Vec3>() / mesh.positions.len() as f32;
-        let outward = mesh.positions.iter().zip(&mesh.normals).filter(|(p, n)| n.dot(**p - centre) > 0.0).count();
-        assert!(
-            outward * 10 >= mesh.positions.len() * 8,
-            "{}: {outward} of {} normals point out",
-            path.display(),
-            mesh.positions.len()
-        );
+        // Normals agree with the winding: a clockwise triangle's outward normal is (c − a) × (b − a), and the
+        // file's vertex normals point the same way for nearly every triangle.
+        let agree = mesh
+            .indices
+            .chunks_exact(3)
+            .filter(|t| {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                let face = (mesh.positions[c] - mesh.positions[a]).cross(mesh.positions[b] - mesh.positions[a]);
+                face.dot(mesh.normals[a] + mesh.normals[b] + mesh.normals[c]) > 0.0
+            })
+            .count();
+        let triangles = mesh.indices.len() / 3;
+        assert!(agree * 10 >= triangles * 9, "{}: {agree} of {triangles} triangles' normals agree", path.display());
         // The rotation into the viewer frame keeps the winding: still clockwise there, as the renderer culls it.
         let m = asset.axes.to_viewer;
         let turned: f32 = mesh
@@ -382,11 +387,7 @@ fn gnome_psa_with_children_before_parents_loads_and_binds_every_track() {
     assert_eq!(alone.skeleton.len(), 38);
     assert_eq!(alone.skeleton.validate(), Ok(()));
     assert_eq!(alone.clips.len(), 22);
-    assert!(
-        alone.warnings.iter().any(|w| w.message.contains("children before their parents")),
-        "{:?}",
-        alone.warnings
-    );
+    assert!(alone.warnings.iter().any(|w| w.message.contains("children before their parents")), "{:?}", alone.warnings);
     let Some(set) = load_files(&["psk/hp2_skgnomeMesh.psk", "psa/hp2_skgnomeAnims.psa"]) else { return };
     let report = &set.reports[0];
     assert_eq!(report.clips.len(), 22);
@@ -424,8 +425,8 @@ fn duplicate_bone_names_bind_every_track_of_the_pair() {
     assert_eq!(report.matched.len(), 5, "{:?}", report.matched);
     assert!(report.unanimated_bones.is_empty(), "{:?}", report.unanimated_bones);
     let pose = Pose::from_clip(&model.skeleton, &model.clips[0], 0.0);
-    for b in 1..5 {
-        assert!(pose.local[b].rotation.abs_diff_eq(turn, 1e-5), "bone {b} '{}' is not animated", names[b]);
+    for (b, name) in names.iter().enumerate().skip(1) {
+        assert!(pose.local[b].rotation.abs_diff_eq(turn, 1e-5), "bone {b} '{name}' is not animated");
     }
     // Another order of the same names: bound by name, in order, and the repeated names are reported.
     let mut shuffled = animation;
@@ -472,7 +473,9 @@ fn kit_body_shirt_and_walk_open_as_one_character() {
     let (body_now, shirt_now) = (skinned(body), skinned(shirt));
     let moved = shirt.positions.iter().zip(&shirt_now).filter(|(a, b)| a.distance(**b) > 1.0).count();
     assert!(moved * 2 > shirt.positions.len(), "the walk moves the shirt ({moved} vertices moved)");
-    let nearest = |points: &[Vec3], p: Vec3| (0..points.len()).min_by(|&a, &b| points[a].distance(p).total_cmp(&points[b].distance(p))).unwrap();
+    let nearest = |points: &[Vec3], p: Vec3| {
+        (0..points.len()).min_by(|&a, &b| points[a].distance(p).total_cmp(&points[b].distance(p))).unwrap()
+    };
     let mut changes: Vec<f32> = shirt
         .positions
         .iter()

@@ -25,7 +25,7 @@ pub fn run(args: &ExportArgs) -> Result<(), AppError> {
     let opts = args.load.options();
     let opened = super::Opened::args(&args.files, &opts)?;
     let asset = &opened.asset;
-    let options = gltf::ExportOptions { morph_weights: args.morph.weights(asset, None, 0.0)? };
+    let options = gltf::ExportOptions { morph_weights: args.morph.weights(asset, None, 0.0)?, ..Default::default() };
     let (bytes, report) = gltf::export_glb_with(asset, &options)?;
     std::fs::write(&args.output, &bytes).map_err(|e| AppError::write(&args.output, e))?;
     println!(

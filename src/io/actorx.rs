@@ -26,7 +26,7 @@
 //!   `Mesh::clockwise = true`; the rotation keeps winding, so in the viewer frame they wind clockwise too.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::{LoadError, LoadErrorKind};
 use crate::scene::{AxisConversion, Position, Skeleton, Transform, Warning, parent_first_order};
@@ -420,19 +420,52 @@ pub fn build_skeleton_any_order(
             _ => None,
         })
         .collect();
-    let in_file_order = bones.iter().enumerate().skip(1).all(|(i, b)| b.parent_index < 0 || (b.parent_index as usize) < i);
+    let in_file_order =
+        bones.iter().enumerate().skip(1).all(|(i, b)| b.parent_index < 0 || (b.parent_index as usize) < i);
     if in_file_order {
         let skeleton = build_skeleton(bones, chunk, warnings)?;
         return Ok((skeleton, (0..bones.len()).collect()));
     }
     // Bone 0 is the root in ActorX (its parent field is ignored), and bones with no usable parent hang below it,
     // so every bone but 0 gets a parent for the ordering.
-    let rooted: Vec<Option<usize>> =
+    let mut parents = parents;
+    let mut rooted: Vec<Option<usize>> =
         parents.iter().enumerate().map(|(i, p)| if i == 0 { None } else { Some(p.unwrap_or(0)) }).collect();
-    let order = parent_first_order(&rooted).map_err(|i| {
-        let name = bones.get(i).map(|b| decode_name(&b.name)).unwrap_or_default();
-        chunk.record_error(i, format_args!("bone {i} '{name}' is part of a parent cycle"))
-    })?;
+    // Parents that form a cycle cannot be ordered; as they play no part in binding, each cycle is broken by
+    // hanging one of its bones from the root (one cycle per round, so at most one round per bone).
+    let mut cut = Vec::new();
+    let order = loop {
+        match parent_first_order(&rooted) {
+            Ok(order) => break order,
+            Err(i) if cut.len() < bones.len() => {
+                // `i` cannot be reached from the root, so following its parents ends in a cycle: cut there.
+                let mut seen = vec![false; bones.len()];
+                let mut on_cycle = i;
+                while !seen[on_cycle] {
+                    seen[on_cycle] = true;
+                    on_cycle = rooted[on_cycle].unwrap_or(0);
+                }
+                rooted[on_cycle] = Some(0);
+                parents[on_cycle] = Some(0);
+                cut.push(on_cycle);
+            }
+            Err(i) => {
+                let name = bones.get(i).map(|b| decode_name(&b.name)).unwrap_or_default();
+                return Err(chunk.record_error(i, format_args!("bone {i} '{name}' is part of a parent cycle")));
+            }
+        }
+    };
+    if !cut.is_empty() {
+        let names: Vec<String> = cut
+            .iter()
+            .map(|&i| format!("{i} '{}'", bones.get(i).map(|b| decode_name(&b.name)).unwrap_or_default()))
+            .collect();
+        warnings.push(chunk.warning(format_args!(
+            "the parent indices of {} bone(s) form cycles; hung from the root bone to read the file: {}",
+            cut.len(),
+            names.join(", ")
+        )));
+    }
     let mut skeleton_index = vec![0usize; bones.len()];
     for (k, &i) in order.iter().enumerate() {
         skeleton_index[i] = k;

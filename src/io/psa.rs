@@ -188,7 +188,8 @@ fn assemble(mut file: PsaRecords, opts: &LoadOptions) -> Result<Asset, LoadError
     if file.bones.is_empty() {
         return Err(bones_chunk.error("no bones: a PSA needs at least one bone to animate"));
     }
-    let (skeleton, skeleton_index) = actorx::build_skeleton_any_order(&file.bones.to_vec(), &bones_chunk, &mut warnings)?;
+    let (skeleton, skeleton_index) =
+        actorx::build_skeleton_any_order(&file.bones.to_vec(), &bones_chunk, &mut warnings)?;
 
     let use_scale = if file.scale_keys.is_empty() {
         false
@@ -315,7 +316,8 @@ fn build_clip(
         let keys = file.keys.range(first_key, animated);
         for (bone, ((translations, rotations, scales), key)) in curves.iter_mut().zip(keys.iter()).enumerate() {
             // The bind pose only replaces a bad first key, so it is looked up only then.
-            let bind = || skeleton_index.get(bone).and_then(|&b| skeleton.bind_local.get(b)).copied().unwrap_or_default();
+            let bind =
+                || skeleton_index.get(bone).and_then(|&b| skeleton.bind_local.get(b)).copied().unwrap_or_default();
             let mut t = Vec3::from_array(key.position);
             if !t.is_finite() {
                 bad_positions += 1;

@@ -34,7 +34,8 @@ pub struct PartReport {
     pub bones_matched: usize,
     /// Bones it had and the model lacked, added under their named parents.
     pub bones_added: Vec<String>,
-    /// Bones whose bind pose differs between the part and the model, most different first.
+    /// Bones the part's vertices are weighted to whose bind pose differs between the part and the model, most
+    /// different first.
     pub bind_differences: Vec<BindDifference>,
 }
 
@@ -122,7 +123,13 @@ pub fn add_part(model: &mut Asset, other: &mut Asset) -> PartReport {
     let part_to_root = other.skeleton.bind_to_root();
     let size = skeleton_size(model).max(f32::EPSILON);
     let mut correction: Vec<Option<Mat4>> = vec![None; other.skeleton.len()];
+    // Only the bones the part's vertices follow can make it disagree with the model (exporters leave helper
+    // bones such as `ik_hand_gun` wherever the rig had them when each part was exported).
+    let used = used_bones(other);
     for (b, &mb) in model_bone.iter().enumerate() {
+        if !used.get(b).copied().unwrap_or(false) {
+            continue;
+        }
         let (Some(part_offset), Some(model_offset)) =
             (other.skeleton.inverse_bind.get(b), model.skeleton.inverse_bind.get(mb))
         else {
@@ -143,7 +150,9 @@ pub fn add_part(model: &mut Asset, other: &mut Asset) -> PartReport {
             correction[b] = Some(model_to_root * *part_offset);
         }
     }
-    report.bind_differences.sort_by(|a, b| (b.distance / size + b.degrees / 90.0).total_cmp(&(a.distance / size + a.degrees / 90.0)));
+    report
+        .bind_differences
+        .sort_by(|a, b| (b.distance / size + b.degrees / 90.0).total_cmp(&(a.distance / size + a.degrees / 90.0)));
 
     // Meshes: remapped joints, corrected vertices, materials after the model's.
     let material_base = model.materials.len();

@@ -43,7 +43,8 @@ pub fn show_parts(ui: &mut egui::Ui, asset: &Asset, hidden_parts: &[usize], cmds
     ui.strong(format!("Parts ({} files on one skeleton)", asset.parts.len()));
     for (p, part) in asset.parts.iter().enumerate() {
         let mut visible = !hidden_parts.contains(&p);
-        let label = format!("{} ({} mesh{})", part.name, part.meshes.len(), if part.meshes.len() == 1 { "" } else { "es" });
+        let label =
+            format!("{} ({} mesh{})", part.name, part.meshes.len(), if part.meshes.len() == 1 { "" } else { "es" });
         if ui.checkbox(&mut visible, label).changed() {
             cmds.push(Command::SetPartVisible(p, visible));
         }

@@ -128,11 +128,8 @@ impl ViewerApp {
             self.view.body_choices.clear();
             self.view.hidden_parts.clear();
         }
-        self.view.hidden_meshes = super::body_groups::hidden_meshes(
-            &self.view.doc.asset,
-            &self.view.body_choices,
-            &self.view.hidden_parts,
-        );
+        self.view.hidden_meshes =
+            super::body_groups::hidden_meshes(&self.view.doc.asset, &self.view.body_choices, &self.view.hidden_parts);
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
             self.view.selected = self

@@ -2,7 +2,8 @@
 //! bind matrices, the bone hierarchy as nodes, every clip as an animation, materials with their base-colour
 //! textures embedded, morph targets, and MRTK recordings.
 //!
-//! glTF is right-handed, Y up, so the asset's axis conversion `C` is baked in once, in `builder`: positions
+//! glTF is right-handed, Y up, with the front toward +Z, so the asset's axis conversion into the viewer frame,
+//! turned so the character's front is +Z ([`export_frame`]), is baked in once as `C`, in `builder`: positions
 //! and normals become `C·v`, every bone matrix `C·M·C⁻¹` (which keeps local transforms proper rotations even
 //! when `C` mirrors), and triangle winding is reversed where it is clockwise in the viewer frame (a clockwise file
 //! such as a PSK, or a mirroring `C`). The JSON is built with `gltf-json`, the
@@ -54,6 +55,50 @@ pub struct ExportOptions {
     /// Default morph weights, one per slot of `MorphLayout::of_meshes(&asset.meshes)` (the weights a glTF viewer
     /// shows when no animation plays, e.g. set with `export --morph NAME=WEIGHT`); missing ones are 0.
     pub morph_weights: Vec<f32>,
+    /// Which way the exported character faces.
+    pub facing: Facing,
+}
+
+/// Which way an exported character faces. glTF's convention is the front toward +Z, the left at +X; characters
+/// are written facing +Z of the viewer frame by some tools and +X (UE1 games) or −X by others.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Facing {
+    /// Turned about the up axis, a quarter turn at a time, so that the front the bones' side names give
+    /// ([`crate::anim::facing`]) is +Z; as the viewer frame has it when they say nothing.
+    #[default]
+    Detected,
+    /// As the viewer frame has it, never turned.
+    AsIs,
+    /// The front at this yaw about +Y in the viewer frame (radians; 0 is +Z), as a user set it.
+    Yaw(f32),
+}
+
+/// The conversion from the asset's file frame to the exported glTF's: the axis conversion into the viewer
+/// frame, then the quarter turns about +Y that `facing` asks for. Quarter turns keep the conversion a signed
+/// permutation of the axes (exact numbers, positive scales).
+pub fn export_frame(asset: &Asset, facing: Facing) -> glam::Mat4 {
+    let yaw = match facing {
+        Facing::Detected => crate::anim::facing::front_direction(asset).map(crate::anim::facing::yaw_facing),
+        Facing::AsIs => None,
+        Facing::Yaw(yaw) => Some(yaw),
+    };
+    let quarter_turns = yaw.filter(|y| y.is_finite()).map_or(0, |y| (y / std::f32::consts::FRAC_PI_2).round() as i32);
+    glam::Mat4::from_mat3(turn_front_to_plus_z(quarter_turns)) * asset.axes.to_viewer
+}
+
+/// The rotation about +Y that brings a front `quarter_turns` quarter turns from +Z (towards +X) back to +Z,
+/// written with exact zeros and ones.
+fn turn_front_to_plus_z(quarter_turns: i32) -> glam::Mat3 {
+    use glam::{Mat3, Vec3};
+    match quarter_turns.rem_euclid(4) {
+        // Front +X: x → z, z → −x.
+        1 => Mat3::from_cols(Vec3::Z, Vec3::Y, -Vec3::X),
+        // Front −Z: half a turn.
+        2 => Mat3::from_cols(-Vec3::X, Vec3::Y, -Vec3::Z),
+        // Front −X: x → −z, z → x.
+        3 => Mat3::from_cols(-Vec3::Z, Vec3::Y, Vec3::X),
+        _ => Mat3::IDENTITY,
+    }
 }
 
 /// Exports the asset (with the clips bound to it) as a `.glb` byte buffer, every morph weight at 0 by default.
@@ -66,7 +111,7 @@ pub fn export_glb_with(asset: &Asset, options: &ExportOptions) -> Result<(Vec<u8
     if asset.meshes.is_empty() && asset.skeleton.is_empty() && asset.recordings.is_empty() {
         return Err(ExportError::Empty);
     }
-    let mut builder = Builder::new(asset.axes.to_viewer);
+    let mut builder = Builder::new(export_frame(asset, options.facing));
     let bone_nodes = builder.skeleton_nodes(&asset.skeleton);
     let skin =
         (!asset.skeleton.is_empty() && !asset.meshes.is_empty()).then(|| builder.skin(&asset.skeleton, &bone_nodes));
