@@ -35,8 +35,9 @@ impl CameraMatrices {
     }
 }
 
-/// Named directions the numeric keys jump to.
+/// Named directions the numeric keys (and the viewer's `--view`) jump to, relative to the character's front.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ViewPreset {
     Front,
     Back,

@@ -373,6 +373,9 @@ impl eframe::App for ViewerApp {
             // A new scene: frame the whole first clip, so that the animation stays in view.
             self.frame_next = false;
             self.face_front();
+            if let Some(view) = self.script.view.take() {
+                self.camera.set_preset(view);
+            }
             self.frame_clip();
             if let Some(z) = self.script.zoom.take() {
                 // Zoom towards the selection (`--select`), not the middle of the screen.

@@ -82,6 +82,10 @@ pub struct ViewerArgs {
     /// Zoom in by this factor after framing the scene (2 = twice as close).
     #[arg(long, value_name = "FACTOR")]
     pub zoom: Option<f32>,
+    /// Look from this side of the character (its front is the one its bones' side names give, or the one made
+    /// the front in View) instead of from the front right.
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub view: Option<crate::render::camera::ViewPreset>,
     /// Draw the viewport with the egui painter (the CPU fallback) instead of the GPU renderer.
     #[arg(long)]
     pub painter: bool,
