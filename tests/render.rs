@@ -406,6 +406,44 @@ fn render_command(out: &Path, args: &[&str]) {
     );
 }
 
+/// `render model anim --time T` without `--clip` draws the animation's first clip at T, as the viewer plays it
+/// (not the bind pose); a `--time` with no clip to apply it to is a warning.
+#[test]
+fn render_command_plays_the_bound_animation_without_clip() {
+    if gpu().is_none() {
+        return;
+    }
+    let (Some(mesh), Some(anim)) =
+        (common::corpus_file("psk/examplemesh.psk"), common::corpus_file("psa/pendulum.psa"))
+    else {
+        return;
+    };
+    let (mesh, anim) = (mesh.to_str().unwrap(), anim.to_str().unwrap());
+    let dir = out_dir();
+    let common_args = ["--size", "160x120", "--no-floor", "--time", "0.3"];
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let args: Vec<&str> = extra.iter().chain(&common_args).copied().collect();
+        render_command(&out, &args);
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let default = render("pendulum_default.png", &[mesh, anim]);
+    let named = render("pendulum_named.png", &[mesh, anim, "--clip", "Swinging"]);
+    let (mean, _) = image_difference(&default, &named);
+    assert!(mean < 0.01, "without --clip the first bound clip plays: mean difference {mean}");
+    let still = std::process::Command::new(env!("CARGO_BIN_EXE_bonescope"))
+        .args(["render", mesh, "--size", "160x120", "--no-floor", "--time", "0.3", "-o"])
+        .arg(dir.join("pendulum_bind.png"))
+        .output()
+        .unwrap();
+    assert!(still.status.success());
+    let stderr = String::from_utf8_lossy(&still.stderr);
+    assert!(stderr.contains("warning: --time 0.3: the file has no clips"), "{stderr}");
+    let bind = image::open(dir.join("pendulum_bind.png")).unwrap().to_rgba8();
+    let (mean, _) = image_difference(&default, &bind);
+    assert!(mean > 0.5, "the swing at 0.3 s differs from the bind pose: mean difference {mean}");
+}
+
 #[test]
 fn render_command_writes_a_framed_lit_png_of_the_demo() {
     if gpu().is_none() {

@@ -9,13 +9,14 @@ use crate::scene::{Asset, Bounds};
 
 /// Bounds of `asset` posed with `palette` and `to_root` (from a [`super::Pose`]), in the viewer frame: every
 /// skinned vertex, or, for an asset without mesh vertices, every joint origin (so a skeleton alone frames too).
+/// Meshes listed in `hidden` (body-group choices not shown, parts switched off) do not count.
 /// Joints do not count where there is a mesh: helper bones far from the body (cameras, weapon and effect
 /// attachments, a root left at the origin) would otherwise shrink the character to a speck. A mesh without
 /// weights, or an empty palette, counts with the positions it has in the file.
-pub fn posed_bounds(asset: &Asset, palette: &[Mat4], to_root: &[Mat4]) -> Bounds {
+pub fn posed_bounds(asset: &Asset, palette: &[Mat4], to_root: &[Mat4], hidden: &[usize]) -> Bounds {
     let to_viewer = asset.axes.to_viewer;
     let mut b = Bounds::EMPTY;
-    for mesh in &asset.meshes {
+    for (_, mesh) in asset.meshes.iter().enumerate().filter(|(m, _)| !hidden.contains(m)) {
         if palette.is_empty() || mesh.joints.is_empty() {
             mesh.positions.iter().for_each(|p| b.add(to_viewer.transform_point3(*p)));
             continue;
@@ -62,7 +63,7 @@ mod tests {
         let asset = demo_character();
         let clip = &asset.clips[1];
         let pose = Pose::from_clip(&asset.skeleton, clip, clip.duration * 0.5);
-        let b = posed_bounds(&asset, &pose.palette, &pose.to_root);
+        let b = posed_bounds(&asset, &pose.palette, &pose.to_root, &[]);
         let (mut positions, mut normals) = (Vec::new(), Vec::new());
         skin_mesh(&asset.meshes[0], &pose.palette, &mut positions, &mut normals);
         let expected = bounds_of_placed(&asset, &pose.to_root, [positions.as_slice()]);
@@ -78,10 +79,10 @@ mod tests {
         // No mesh: the joints frame.
         let mut skeleton_only = asset.clone();
         skeleton_only.meshes.clear();
-        assert!(!posed_bounds(&skeleton_only, &pose.palette, &pose.to_root).is_empty());
+        assert!(!posed_bounds(&skeleton_only, &pose.palette, &pose.to_root, &[]).is_empty());
         // No palette: the stored positions count.
         assert_eq!(
-            posed_bounds(&asset, &[], &[]),
+            posed_bounds(&asset, &[], &[], &[]),
             bounds_of_placed(&asset, &[], [asset.meshes[0].positions.as_slice()])
         );
     }

@@ -26,13 +26,14 @@ pub struct RenderArgs {
     /// The model, then animation files to bind to it by bone name (`@demo`: the built-in demo, also used when
     /// none is given).
     pub files: Vec<PathBuf>,
-    /// Clip to play (name, case-insensitive). Without it: the bind pose for a still, the first clip for
-    /// --frames, --gif, --grid and --bench-frames.
+    /// Clip to play (name, case-insensitive). Without it: the first clip of the animation files given after the
+    /// model, or with `--time`, `--frames`, `--gif`, `--grid` and `--bench-frames` the first clip there is; else
+    /// the bind pose.
     #[arg(long)]
     pub clip: Option<String>,
-    /// Time in seconds within the clip (clamped to its keys).
-    #[arg(long, default_value_t = 0.0)]
-    pub time: f32,
+    /// Time in seconds within the clip (clamped to its keys); 0 when not given.
+    #[arg(long)]
+    pub time: Option<f32>,
     /// Image size in pixels.
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -63,7 +64,8 @@ pub struct RenderArgs {
     /// Render without multisampling.
     #[arg(long)]
     pub no_msaa: bool,
-    /// Camera angle around the vertical axis, degrees (0 = from the front, +Z).
+    /// Camera angle around the vertical axis, degrees, from the character's front (0: the face, as the viewer's
+    /// Front view; the front is the one its bones' side names give, +Z of the viewer frame without them).
     #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
     pub yaw: f32,
     /// Camera angle above the horizon, degrees.
@@ -106,6 +108,22 @@ fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
     Ok((w, h))
 }
 
+/// The clip to draw: `--clip`; else the first clip of the animation files bound to the model (what the viewer
+/// plays when they are opened with it); else, when time matters (`--time`, an animation or a grid), the first
+/// clip there is; else none (the bind pose).
+fn default_clip(args: &RenderArgs, opened: &super::Opened, animated: bool) -> Option<String> {
+    if let Some(name) = &args.clip {
+        return Some(name.clone());
+    }
+    let clips = &opened.asset.clips;
+    let bound = opened.reports.iter().find_map(|r| r.clip_indices().next()).and_then(|i| clips.get(i));
+    match bound {
+        Some(clip) => Some(clip.name.clone()),
+        None if animated || args.time.is_some() => clips.first().map(|c| c.name.clone()),
+        None => None,
+    }
+}
+
 /// The `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let sources =
@@ -117,21 +135,22 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
         eprintln!("warning: {w}");
     }
     let animated = args.frames.is_some() || args.gif.is_some() || args.bench_frames.is_some() || args.grid.is_some();
-    let clip = match &args.clip {
-        Some(name) => Some(name.clone()),
-        None if animated => asset.clips.first().map(|c| c.name.clone()),
-        None => None,
-    };
-    if animated && clip.is_none() && args.grid.is_none() {
-        eprintln!("note: the file has no clips; rendering the bind pose");
+    let clip = default_clip(args, &opened, animated);
+    if clip.is_none() && args.grid.is_none() {
+        if let Some(t) = args.time {
+            eprintln!("warning: --time {t}: the file has no clips to play; rendering the bind pose");
+        } else if animated {
+            eprintln!("note: the file has no clips; rendering the bind pose");
+        }
     }
+    let time = args.time.unwrap_or(0.0);
 
     let ctx = GpuContext::headless()?;
     let samples = if args.no_msaa { 1 } else { ctx.msaa_samples(OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, samples);
     let (w, h) = args.size;
     let target = OffscreenTarget::new(&ctx.device, w, h, samples);
-    let framing = if animated { Framing::WholeClip } else { Framing::At(args.time) };
+    let framing = if animated { Framing::WholeClip } else { Framing::At(time) };
     let morphs = args.morph.resolve(asset, &MorphLayout::of_meshes(&asset.meshes))?;
     let grid = args.grid.unwrap_or(1);
     let mut scene = Scene::new_morphed(&mut renderer, asset, clip.as_deref(), morphs, grid, framing, args.size)?;
@@ -140,7 +159,9 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
             eprintln!("warning: {w}");
         }
     }
-    scene.reframe(args.yaw, args.pitch);
+    // The yaw is measured from the character's front, as the viewer's Front view is.
+    let front = bonescope::anim::facing::front_direction(asset).map_or(0.0, bonescope::anim::facing::yaw_facing);
+    scene.reframe(args.yaw + front.to_degrees(), args.pitch);
     scene.floor = !args.no_floor;
     if args.skeleton {
         let radius = scene.bounds.radius() / args.grid.unwrap_or(1).max(1) as f32;
@@ -159,12 +180,12 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     };
 
     if let Some(n) = args.bench_frames {
-        return bench(&ctx, &mut renderer, &target, &mut scene, n, args.time);
+        return bench(&ctx, &mut renderer, &target, &mut scene, n, time);
     }
     let duration = scene.posed.duration();
     if args.gif.is_some() || args.frames.is_some() {
         let count = args.frames.unwrap_or_else(|| default_frame_count(&scene)).max(1);
-        let times: Vec<f32> = (0..count).map(|k| args.time + duration * k as f32 / count as f32).collect();
+        let times: Vec<f32> = (0..count).map(|k| time + duration * k as f32 / count as f32).collect();
         let mut images = Vec::with_capacity(times.len());
         for &t in &times {
             scene.build(t);
@@ -187,7 +208,7 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
         }
         return opened.finish();
     }
-    scene.build(args.time);
+    scene.build(time);
     let image = target.render_image(&mut renderer, &scene.frame, BACKGROUND)?;
     save_png(&args.output, &image)?;
     println!("wrote {} ({w}x{h})", args.output.display());

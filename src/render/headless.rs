@@ -88,7 +88,8 @@ impl<'a> Scene<'a> {
         }
         let aspect = size.0 as f32 / size.1 as f32;
         let camera = OrbitCamera::framing(&bounds, aspect);
-        let frame = FrameData::new(camera.matrices(aspect), [size.0, size.1]);
+        let mut frame = FrameData::new(camera.matrices(aspect), [size.0, size.1]);
+        frame.hidden_meshes.clone_from(&posed.hidden_meshes);
         Ok(Self { posed, model, camera, copies, bounds, frame, skeleton: None, floor: true })
     }
 

@@ -23,6 +23,9 @@ pub struct PosedAsset<'a> {
     morph_overrides: Vec<(usize, f32)>,
     pub pose: Pose,
     joints: Vec<Mat4>,
+    /// Meshes not drawn and not framed: the body-group choices the viewer does not show at first (one body, not
+    /// every registered body and armour at once).
+    pub hidden_meshes: Vec<usize>,
 }
 
 impl<'a> PosedAsset<'a> {
@@ -53,6 +56,7 @@ impl<'a> PosedAsset<'a> {
             morph_overrides: Vec::new(),
             pose: Pose::bind(&asset.skeleton),
             joints: Vec::new(),
+            hidden_meshes: asset.hidden_meshes(&[], &[]),
         };
         posed.pose.morph_weights = vec![0.0; posed.morph_slots];
         Ok(posed)
@@ -102,7 +106,7 @@ impl<'a> PosedAsset<'a> {
     /// Viewer-frame bounds at the current pose (morphed, when any weight is set).
     pub fn bounds(&self) -> Bounds {
         if self.pose.morph_weights.iter().all(|w| *w == 0.0) {
-            return posed_bounds(self.asset, &self.pose.palette, &self.pose.to_root);
+            return posed_bounds(self.asset, &self.pose.palette, &self.pose.to_root, &self.hidden_meshes);
         }
         let layout = MorphLayout::of_meshes(&self.asset.meshes);
         let palette = if self.pose.palette.is_empty() { &[Mat4::IDENTITY][..] } else { &self.pose.palette[..] };
@@ -111,6 +115,7 @@ impl<'a> PosedAsset<'a> {
             .meshes
             .iter()
             .enumerate()
+            .filter(|(m, _)| !self.hidden_meshes.contains(m))
             .map(|(m, mesh)| {
                 let (mut p, mut n) = (Vec::new(), Vec::new());
                 let weights = self.pose.morph_weights.get(layout.mesh_range(m)).unwrap_or_default();
@@ -182,5 +187,35 @@ mod tests {
         assert!((PosedAsset::new(&asset, None).unwrap().bounds().size().y - 6.0).abs() < 0.1);
         let err = PosedAsset::new(&asset, Some("walk")).err().unwrap().to_string();
         assert!(err.contains("Sway") && err.contains("Curl"), "{err}");
+    }
+
+    /// A model script that registers two bodies (as a Gothic MDS registers every body and armour) draws and frames
+    /// the first only, as the viewer shows it.
+    #[test]
+    fn only_the_first_body_of_each_group_is_drawn_and_framed() {
+        use crate::scene::{BodyChoice, BodyGroup, ModelScript, ScriptLanguage};
+        let mut asset = demo_asset();
+        let mut far = asset.meshes[0].clone();
+        far.positions.iter_mut().for_each(|p| p.x += 100.0);
+        asset.meshes.push(far);
+        let choice = |name: &str, mesh: usize| BodyChoice {
+            name: name.into(),
+            path: None,
+            meshes: vec![mesh],
+            placement: None,
+            file: 0,
+            line: 1,
+        };
+        let mut script = ModelScript::new(ScriptLanguage::GothicMds);
+        script.body_groups.push(BodyGroup {
+            name: "bodies".into(),
+            choices: vec![choice("near", 0), choice("far", 1)],
+            file: 0,
+            line: 1,
+        });
+        asset.model_script = Some(Box::new(script));
+        let posed = PosedAsset::new(&asset, None).unwrap();
+        assert_eq!(posed.hidden_meshes, [1]);
+        assert!(posed.bounds().max.x < 50.0, "{:?}", posed.bounds());
     }
 }

@@ -7,6 +7,9 @@
 //! the part's vertices are moved so that the model's skeleton reproduces them as the part's own skeleton would
 //! (rigidly per bone: exact for vertices with one influence).
 //!
+//! Which meshes show is decided here too ([`Asset::hidden_meshes`]), for body groups of a model script and for
+//! parts, so the viewer and `render` draw the same character.
+//!
 //! Pure data manipulation over [`Asset`]s; reads no files.
 
 use std::path::PathBuf;
@@ -198,6 +201,33 @@ pub fn add_part(model: &mut Asset, other: &mut Asset) -> PartReport {
     report
 }
 
+impl Asset {
+    /// The meshes hidden when body group `g` shows choice `choices[g]` (missing entries: the first choice, as the
+    /// game shows body 0) and the parts listed in `hidden_parts` (indices into [`Asset::parts`]) are switched
+    /// off: every mesh of a choice not shown, unless a shown choice uses it too, and every mesh of a part switched
+    /// off. Sorted, each once. The viewer and `render` draw what this leaves.
+    pub fn hidden_meshes(&self, choices: &[usize], hidden_parts: &[usize]) -> Vec<usize> {
+        let mut shown = Vec::new();
+        let mut hidden = Vec::new();
+        if let Some(script) = self.model_script.as_deref() {
+            for (g, group) in script.body_groups.iter().enumerate() {
+                let pick = choices.get(g).copied().unwrap_or(0);
+                for (c, choice) in group.choices.iter().enumerate() {
+                    let list = if c == pick { &mut shown } else { &mut hidden };
+                    list.extend(choice.meshes.iter().copied());
+                }
+            }
+        }
+        hidden.retain(|m| !shown.contains(m));
+        for &p in hidden_parts {
+            hidden.extend(self.parts.get(p).into_iter().flat_map(|part| part.meshes.iter().copied()));
+        }
+        hidden.sort_unstable();
+        hidden.dedup();
+        hidden
+    }
+}
+
 /// Moves each vertex by its weighted blend of per-bone corrections (a bone without one counts as the identity).
 fn rebind_vertices(mesh: &mut super::Mesh, correction: &[Option<Mat4>]) {
     for (v, (joints, weights)) in mesh.joints.iter().zip(&mesh.weights).enumerate() {
@@ -240,7 +270,7 @@ fn part_name(path: Option<&PathBuf>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Material, Mesh, Subset, Transform};
+    use crate::scene::{BodyChoice, BodyGroup, Material, Mesh, ModelScript, ScriptLanguage, Subset, Transform};
     use glam::{Quat, Vec3};
 
     /// A chain root → spine → arm (each 10 up the previous), and one vertex per bone at its joint.
@@ -307,5 +337,40 @@ mod tests {
         let body = character(&["root", "spine", "arm"], 0.0);
         let prop = character(&["Box01", "Box02", "Box03"], 0.0);
         assert!(!is_part_of(&body, &prop));
+    }
+
+    fn choice(name: &str, meshes: &[usize]) -> BodyChoice {
+        BodyChoice { name: name.into(), path: None, meshes: meshes.to_vec(), placement: None, file: 0, line: 1 }
+    }
+
+    #[test]
+    fn one_choice_per_group_is_shown() {
+        let mut script = ModelScript::new(ScriptLanguage::ValveQc);
+        script.body_groups.push(BodyGroup {
+            name: "body".into(),
+            choices: vec![choice("ref", &[0])],
+            file: 0,
+            line: 1,
+        });
+        script.body_groups.push(BodyGroup {
+            name: "heads".into(),
+            choices: vec![choice("head1", &[1]), choice("head2", &[2, 3]), choice("blank", &[])],
+            file: 0,
+            line: 2,
+        });
+        let asset = Asset { model_script: Some(Box::new(script)), ..Asset::default() };
+        assert_eq!(asset.hidden_meshes(&[], &[]), vec![2, 3], "first choices by default");
+        assert_eq!(asset.hidden_meshes(&[0, 1], &[]), vec![1]);
+        assert_eq!(asset.hidden_meshes(&[0, 2], &[]), vec![1, 2, 3], "blank hides the whole group");
+        assert!(Asset::default().hidden_meshes(&[1], &[]).is_empty());
+    }
+
+    #[test]
+    fn a_part_switched_off_hides_its_meshes() {
+        let part = |name: &str, meshes: &[usize]| Part { name: name.into(), source: None, meshes: meshes.to_vec() };
+        let asset = Asset { parts: vec![part("body.psk", &[0]), part("shirt.psk", &[1, 2])], ..Asset::default() };
+        assert!(asset.hidden_meshes(&[], &[]).is_empty());
+        assert_eq!(asset.hidden_meshes(&[], &[1]), vec![1, 2]);
+        assert_eq!(asset.hidden_meshes(&[], &[0, 1]), vec![0, 1, 2]);
     }
 }

@@ -59,7 +59,12 @@ impl ViewerApp {
             Command::Zoom(f) => self.camera.zoom(f),
             Command::FrameAll => {
                 let view = &self.view;
-                self.frame_pose_box(posed_bounds(&view.doc.asset, &view.pose.palette, &view.pose.to_root));
+                self.frame_pose_box(posed_bounds(
+                    &view.doc.asset,
+                    &view.pose.palette,
+                    &view.pose.to_root,
+                    &view.hidden_meshes,
+                ));
             }
             Command::FrameSelected => {
                 if let Some(t) = self.view.selected.and_then(|b| self.view.pose.to_root.get(b)) {
@@ -170,15 +175,14 @@ impl ViewerApp {
                     choices.resize(group + 1, 0);
                 }
                 choices[group] = choice;
-                self.view.hidden_meshes = super::body_groups::hidden_meshes(asset, choices, &self.view.hidden_parts);
+                self.view.hidden_meshes = asset.hidden_meshes(choices, &self.view.hidden_parts);
             }
             Command::SetPartVisible(part, visible) => {
                 self.view.hidden_parts.retain(|&p| p != part);
                 if !visible && part < asset.parts.len() {
                     self.view.hidden_parts.push(part);
                 }
-                self.view.hidden_meshes =
-                    super::body_groups::hidden_meshes(asset, &self.view.body_choices, &self.view.hidden_parts);
+                self.view.hidden_meshes = asset.hidden_meshes(&self.view.body_choices, &self.view.hidden_parts);
             }
             Command::PickVertex(picked) => {
                 let valid = picked

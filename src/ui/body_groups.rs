@@ -11,30 +11,6 @@ use crate::scene::Asset;
 
 use super::command::Command;
 
-/// The meshes hidden by `choices` (one entry per body group; missing entries mean the first choice) and by
-/// `hidden_parts` (indices into `Asset::parts`): every mesh of a choice not shown, unless a shown choice uses it
-/// too, and every mesh of a part switched off.
-pub fn hidden_meshes(asset: &Asset, choices: &[usize], hidden_parts: &[usize]) -> Vec<usize> {
-    let mut shown = Vec::new();
-    let mut hidden = Vec::new();
-    if let Some(script) = asset.model_script.as_deref() {
-        for (g, group) in script.body_groups.iter().enumerate() {
-            let pick = choices.get(g).copied().unwrap_or(0);
-            for (c, choice) in group.choices.iter().enumerate() {
-                let list = if c == pick { &mut shown } else { &mut hidden };
-                list.extend(choice.meshes.iter().copied());
-            }
-        }
-    }
-    hidden.retain(|m| !shown.contains(m));
-    for &p in hidden_parts {
-        hidden.extend(asset.parts.get(p).into_iter().flat_map(|part| part.meshes.iter().copied()));
-    }
-    hidden.sort_unstable();
-    hidden.dedup();
-    hidden
-}
-
 /// A check box per part of a modular character (its file and mesh count); nothing for a one-file character.
 pub fn show_parts(ui: &mut egui::Ui, asset: &Asset, hidden_parts: &[usize], cmds: &mut Vec<Command>) {
     if asset.parts.is_empty() {
@@ -77,49 +53,4 @@ pub fn show(ui: &mut egui::Ui, asset: &Asset, choices: &[usize], cmds: &mut Vec<
         }
     });
     ui.separator();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scene::{BodyChoice, BodyGroup, ModelScript, ScriptLanguage};
-
-    fn choice(name: &str, meshes: &[usize]) -> BodyChoice {
-        BodyChoice { name: name.into(), path: None, meshes: meshes.to_vec(), placement: None, file: 0, line: 1 }
-    }
-
-    #[test]
-    fn one_choice_per_group_is_shown() {
-        let mut script = ModelScript::new(ScriptLanguage::ValveQc);
-        script.body_groups.push(BodyGroup {
-            name: "body".into(),
-            choices: vec![choice("ref", &[0])],
-            file: 0,
-            line: 1,
-        });
-        script.body_groups.push(BodyGroup {
-            name: "heads".into(),
-            choices: vec![choice("head1", &[1]), choice("head2", &[2, 3]), choice("blank", &[])],
-            file: 0,
-            line: 2,
-        });
-        let asset = Asset { model_script: Some(Box::new(script)), ..Asset::default() };
-        assert_eq!(hidden_meshes(&asset, &[], &[]), vec![2, 3], "first choices by default");
-        assert_eq!(hidden_meshes(&asset, &[0, 1], &[]), vec![1]);
-        assert_eq!(hidden_meshes(&asset, &[0, 2], &[]), vec![1, 2, 3], "blank hides the whole group");
-        assert!(hidden_meshes(&Asset::default(), &[1], &[]).is_empty());
-    }
-
-    #[test]
-    fn a_part_switched_off_hides_its_meshes() {
-        let part = |name: &str, meshes: &[usize]| crate::scene::Part {
-            name: name.into(),
-            source: None,
-            meshes: meshes.to_vec(),
-        };
-        let asset = Asset { parts: vec![part("body.psk", &[0]), part("shirt.psk", &[1, 2])], ..Asset::default() };
-        assert!(hidden_meshes(&asset, &[], &[]).is_empty());
-        assert_eq!(hidden_meshes(&asset, &[], &[1]), vec![1, 2]);
-        assert_eq!(hidden_meshes(&asset, &[], &[0, 1]), vec![0, 1, 2]);
-    }
 }

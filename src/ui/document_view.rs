@@ -128,8 +128,7 @@ impl ViewerApp {
             self.view.body_choices.clear();
             self.view.hidden_parts.clear();
         }
-        self.view.hidden_meshes =
-            super::body_groups::hidden_meshes(&self.view.doc.asset, &self.view.body_choices, &self.view.hidden_parts);
+        self.view.hidden_meshes = self.view.doc.asset.hidden_meshes(&self.view.body_choices, &self.view.hidden_parts);
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
             self.view.selected = self
@@ -340,7 +339,7 @@ impl ViewerApp {
     /// in place (each pose moved back to where the root is now) and the camera follows its root.
     pub(super) fn frame_clip(&mut self) {
         let asset = &self.view.doc.asset;
-        let now = posed_bounds(asset, &self.view.pose.palette, &self.view.pose.to_root);
+        let now = posed_bounds(asset, &self.view.pose.palette, &self.view.pose.to_root, &self.view.hidden_meshes);
         let root_now = root_of(asset, &self.view.pose.to_root);
         let (mut path, mut in_place) = (now, now);
         let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c));
@@ -349,7 +348,7 @@ impl ViewerApp {
             for i in 0..=SAMPLES {
                 let t = clip.duration * i as f32 / SAMPLES as f32;
                 let pose = Pose::from_clip(&asset.skeleton, clip, t);
-                let pb = posed_bounds(asset, &pose.palette, &pose.to_root);
+                let pb = posed_bounds(asset, &pose.palette, &pose.to_root, &self.view.hidden_meshes);
                 if pb.is_empty() {
                     continue;
                 }
