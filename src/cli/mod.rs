@@ -59,6 +59,22 @@ pub struct Opened {
 }
 
 impl Opened {
+    /// The clip a command plays, as the viewer would: `named`; else the first clip of the animation files bound
+    /// to the model; else, when time matters (`--time`, an animation), the first clip there is; else none (the
+    /// bind pose).
+    pub fn clip_to_play(&self, named: Option<&str>, time_matters: bool) -> Option<String> {
+        if let Some(name) = named {
+            return Some(name.to_owned());
+        }
+        let clips = &self.asset.clips;
+        let bound = self.reports.iter().find_map(|r| r.clip_indices().next()).and_then(|i| clips.get(i));
+        match bound {
+            Some(clip) => Some(clip.name.clone()),
+            None if time_matters => clips.first().map(|c| c.name.clone()),
+            None => None,
+        }
+    }
+
     /// Opens `sources` as one scene with [`source::load_set`]: each file that fails to load or to bind is
     /// reported on stderr (`error: FILE: …`) and left out, the others are used. An error only when no file
     /// loaded at all.

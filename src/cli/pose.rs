@@ -23,12 +23,13 @@ pub struct PoseArgs {
     /// The model, then animation files to bind to it by bone name.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Clip to evaluate (name, case-insensitive); the bind pose when absent.
+    /// Clip to evaluate (name, case-insensitive). Without it: the first clip of the animation files given after
+    /// the model, or with `--time` the first clip there is; else the bind pose.
     #[arg(long)]
     pub clip: Option<String>,
-    /// Time in seconds within the clip (clamped to its keys).
-    #[arg(long, default_value_t = 0.0)]
-    pub time: f32,
+    /// Time in seconds within the clip (clamped to its keys); 0 when not given.
+    #[arg(long)]
+    pub time: Option<f32>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -45,7 +46,13 @@ pub struct PoseArgs {
 pub fn run(args: &PoseArgs) -> Result<(), AppError> {
     let opts = args.load.options();
     let opened = super::Opened::args(&args.files, &opts)?;
-    let mut report = evaluate(&opened.asset, args)?;
+    let clip = opened.clip_to_play(args.clip.as_deref(), args.time.is_some());
+    if let (None, Some(t)) = (&clip, args.time)
+        && opened.asset.recordings.is_empty()
+    {
+        eprintln!("warning: --time {t}: the file has no clips to play; the bind pose is printed");
+    }
+    let mut report = evaluate(&opened.asset, args, clip.as_deref())?;
     report["bound"] = serde_json::to_value(&opened.reports).unwrap_or_default();
     let mut out = String::new();
     if args.json {
@@ -57,14 +64,14 @@ pub fn run(args: &PoseArgs) -> Result<(), AppError> {
     opened.finish()
 }
 
-fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
+fn evaluate(asset: &Asset, args: &PoseArgs, clip: Option<&str>) -> Result<Value, AppError> {
     if let Some(recording) = asset.recordings.first()
         && asset.skeleton.is_empty()
     {
         return Ok(recording_pose(asset, recording, args));
     }
     let skeleton = &asset.skeleton;
-    let clip = match &args.clip {
+    let clip = match clip {
         None => None,
         Some(name) => Some(asset.clip(name).ok_or_else(|| {
             let names: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
@@ -76,9 +83,9 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
     };
     let pose = match clip {
         None => Pose::bind(skeleton),
-        Some(clip) => Pose::from_clip(skeleton, clip, args.time),
+        Some(clip) => Pose::from_clip(skeleton, clip, args.time.unwrap_or(0.0)),
     };
-    let morph_weights = args.morph.weights(asset, clip, args.time)?;
+    let morph_weights = args.morph.weights(asset, clip, args.time.unwrap_or(0.0))?;
     let convert = if args.viewer_frame { asset.axes.to_viewer } else { Mat4::IDENTITY };
     let inverse = convert.inverse();
     let conj = |m: &Mat4| convert * *m * inverse;
@@ -100,8 +107,8 @@ fn evaluate(asset: &Asset, args: &PoseArgs) -> Result<Value, AppError> {
         .collect();
     let mut report = json!({
         "file": asset.path,
-        "clip": args.clip,
-        "time": args.time,
+        "clip": clip.map(|c| c.name.clone()),
+        "time": args.time.unwrap_or(0.0),
         "frame": if args.viewer_frame { "viewer (right-handed, Y up)" } else { "file" },
         "bones": bones,
     });
@@ -153,7 +160,7 @@ fn morphs_json(asset: &Asset, pose: &Pose, weights: &[f32], args: &MorphArgs, co
 /// A recording at `--time`: both hands (tracked, pinching, 27 joints), the gaze ray and the camera, in the
 /// file's (Unity) frame unless `--viewer-frame`.
 fn recording_pose(asset: &Asset, recording: &bonescope::scene::Recording, args: &PoseArgs) -> Value {
-    let mut pose = RecordingPose::at(recording, args.time);
+    let mut pose = RecordingPose::at(recording, args.time.unwrap_or(0.0));
     if args.viewer_frame {
         let c = asset.axes.to_viewer;
         let rotate = |q: glam::Quat| glam::Quat::from_mat4(&(c * Mat4::from_quat(q) * c.inverse())).normalize();
@@ -175,7 +182,7 @@ fn recording_pose(asset: &Asset, recording: &bonescope::scene::Recording, args: 
     json!({
         "file": asset.path,
         "recording": recording.name,
-        "time": args.time,
+        "time": args.time.unwrap_or(0.0),
         "duration": recording.duration,
         "frame": if args.viewer_frame { "viewer (right-handed, Y up)" } else { "file (Unity: left-handed, Y up)" },
         "pose": pose,

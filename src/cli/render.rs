@@ -108,22 +108,6 @@ fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
     Ok((w, h))
 }
 
-/// The clip to draw: `--clip`; else the first clip of the animation files bound to the model (what the viewer
-/// plays when they are opened with it); else, when time matters (`--time`, an animation or a grid), the first
-/// clip there is; else none (the bind pose).
-fn default_clip(args: &RenderArgs, opened: &super::Opened, animated: bool) -> Option<String> {
-    if let Some(name) = &args.clip {
-        return Some(name.clone());
-    }
-    let clips = &opened.asset.clips;
-    let bound = opened.reports.iter().find_map(|r| r.clip_indices().next()).and_then(|i| clips.get(i));
-    match bound {
-        Some(clip) => Some(clip.name.clone()),
-        None if animated || args.time.is_some() => clips.first().map(|c| c.name.clone()),
-        None => None,
-    }
-}
-
 /// The `render` command.
 pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let sources =
@@ -135,7 +119,7 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
         eprintln!("warning: {w}");
     }
     let animated = args.frames.is_some() || args.gif.is_some() || args.bench_frames.is_some() || args.grid.is_some();
-    let clip = default_clip(args, &opened, animated);
+    let clip = opened.clip_to_play(args.clip.as_deref(), animated || args.time.is_some());
     if clip.is_none() && args.grid.is_none() {
         if let Some(t) = args.time {
             eprintln!("warning: --time {t}: the file has no clips to play; rendering the bind pose");
