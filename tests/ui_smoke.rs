@@ -220,3 +220,27 @@ fn model_script_characters_open_with_their_shapes_and_morphs() {
     assert!(out.status.success(), "{}", describe(&out));
     assert_shows_something(&png, &out);
 }
+
+/// `--morph NAME=WEIGHT` sets a target by hand in the window as `render` and `pose` do: the corpus VTA cube with
+/// its one flex at 1 is drawn stretched, unlike the cube at the clip's weight 0.
+#[test]
+fn morph_weights_from_the_command_line_reach_the_viewport() {
+    let Some(vta) = common::corpus_file("vta/bst_Cube_NoArmature.vta") else { return };
+    if !xvfb_available() {
+        return;
+    }
+    let (out, plain) = screenshot("morph_off", &[&vta], &["--time", "0"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let (out, morphed) = screenshot("morph_on", &[&vta], &["--time", "0", "--morph", "Key 1=1"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let (a, b) = (image::open(&plain).unwrap().to_rgb8(), image::open(&morphed).unwrap().to_rgb8());
+    let (w, h) = a.dimensions();
+    let (mut differ, mut total) = (0u32, 0u32);
+    for y in h * 10 / 100..h * 58 / 100 {
+        for x in w * 30 / 100..w * 62 / 100 {
+            total += 1;
+            differ += u32::from(a.get_pixel(x, y).0.iter().zip(b.get_pixel(x, y).0).any(|(p, q)| p.abs_diff(q) > 24));
+        }
+    }
+    assert!(differ * 10 > total, "only {differ} of {total} viewport pixels changed with the flex at 1");
+}

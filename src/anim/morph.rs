@@ -4,7 +4,8 @@
 //!
 //! Morphing comes before skinning: `p = base + Σ_t w_t · Δp_t`, `n = base_n + Σ_t w_t · Δn_t`, summed in target
 //! order, then skinned as usual (the skinner renormalises the normal). Reads `scene` data only; writes into
-//! buffers the caller owns.
+//! buffers the caller owns. Also the `--morph NAME=WEIGHT` settings the viewer and the commands take, and how a
+//! name finds its targets.
 
 use std::ops::Range;
 
@@ -188,6 +189,66 @@ pub fn apply_morphs(mesh: &Mesh, weights: &[f32], positions: &mut Vec<Vec3>, nor
             }
         }
     }
+}
+
+// --- `--morph NAME=WEIGHT`: setting targets by hand, shared by the viewer and the commands.
+
+/// One `--morph NAME=WEIGHT`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MorphSetting {
+    pub name: String,
+    pub weight: f32,
+}
+
+/// Parses `NAME=WEIGHT` (the last `=` separates them, so names may hold one).
+pub fn parse_morph_setting(s: &str) -> Result<MorphSetting, String> {
+    let (name, weight) =
+        s.rsplit_once('=').ok_or_else(|| format!("expected NAME=WEIGHT such as smile=0.5, got '{s}'"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("'{s}' names no morph target"));
+    }
+    let weight: f32 = weight.trim().parse().map_err(|_| format!("'{}' in '{s}' is not a number", weight.trim()))?;
+    if !weight.is_finite() {
+        return Err(format!("the weight in '{s}' must be a finite number"));
+    }
+    Ok(MorphSetting { name: name.to_owned(), weight })
+}
+
+/// The slots of `layout` a `--morph` name names: every target of that name on any mesh (a flex several meshes
+/// share, as studiomdl treats them), exact case first, then ignoring case; else `MESH/TARGET`, one mesh's target.
+pub fn slots_named(meshes: &[Mesh], layout: &MorphLayout, name: &str) -> Vec<usize> {
+    let all = 0..layout.len();
+    let exact: Vec<usize> = all.clone().filter(|&s| layout.target_name(s) == Some(name)).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    let folded: Vec<usize> =
+        all.filter(|&s| layout.target_name(s).is_some_and(|t| t.eq_ignore_ascii_case(name))).collect();
+    if !folded.is_empty() {
+        return folded;
+    }
+    let Some((mesh_name, target)) = name.split_once('/') else { return Vec::new() };
+    meshes
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.name.eq_ignore_ascii_case(mesh_name))
+        .flat_map(|(m, _)| layout.mesh_range(m))
+        .filter(|&s| layout.target_name(s).is_some_and(|t| t == target || t.eq_ignore_ascii_case(target)))
+        .collect()
+}
+
+/// The message for a `--morph` name that names no target: the targets there are (MESH/TARGET), the first few.
+pub fn unknown_target(meshes: &[Mesh], name: &str) -> String {
+    const SHOWN: usize = 12;
+    let names: Vec<String> =
+        meshes.iter().flat_map(|m| m.morph_targets.iter().map(move |t| format!("{}/{}", m.name, t.name))).collect();
+    if names.is_empty() {
+        return format!("--morph {name}: the file has no morph targets");
+    }
+    let more = if names.len() > SHOWN { format!(" … and {} more", names.len() - SHOWN) } else { String::new() };
+    let shown: Vec<&str> = names.iter().take(SHOWN).map(String::as_str).collect();
+    format!("--morph {name}: no morph target of that name; targets (MESH/TARGET): {}{more}", shown.join(", "))
 }
 
 #[cfg(test)]

@@ -11,37 +11,16 @@ use glam::Vec3;
 use serde_json::{Value, json};
 
 use bonescope::AppError;
+use bonescope::anim::morph::{MorphSetting, parse_morph_setting, slots_named, unknown_target};
 use bonescope::anim::{MorphBinding, MorphLayout};
 use bonescope::scene::{Asset, Clip, MorphTarget};
-
-/// One `--morph NAME=WEIGHT`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MorphSetting {
-    pub name: String,
-    pub weight: f32,
-}
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct MorphArgs {
     /// Set a morph target's weight (repeatable): NAME=WEIGHT, NAME a target's name (on every mesh that has it)
     /// or MESH/TARGET; 0 is the base mesh, 1 the full target. Overrides what the clip drives for that target.
-    #[arg(long = "morph", value_name = "NAME=WEIGHT", value_parser = parse_morph, allow_hyphen_values = true)]
+    #[arg(long = "morph", value_name = "NAME=WEIGHT", value_parser = parse_morph_setting, allow_hyphen_values = true)]
     pub morphs: Vec<MorphSetting>,
-}
-
-/// Parses `NAME=WEIGHT` (the last `=` separates them, so names may hold one).
-pub fn parse_morph(s: &str) -> Result<MorphSetting, String> {
-    let (name, weight) =
-        s.rsplit_once('=').ok_or_else(|| format!("expected NAME=WEIGHT such as smile=0.5, got '{s}'"))?;
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(format!("'{s}' names no morph target"));
-    }
-    let weight: f32 = weight.trim().parse().map_err(|_| format!("'{}' in '{s}' is not a number", weight.trim()))?;
-    if !weight.is_finite() {
-        return Err(format!("the weight in '{s}' must be a finite number"));
-    }
-    Ok(MorphSetting { name: name.to_owned(), weight })
 }
 
 impl MorphArgs {
@@ -49,9 +28,9 @@ impl MorphArgs {
     pub fn resolve(&self, asset: &Asset, layout: &MorphLayout) -> Result<Vec<(usize, f32)>, AppError> {
         let mut out = Vec::new();
         for setting in &self.morphs {
-            let slots = find_slots(asset, layout, &setting.name);
+            let slots = slots_named(&asset.meshes, layout, &setting.name);
             if slots.is_empty() {
-                return Err(AppError::Invalid(unknown_target(asset, &setting.name)));
+                return Err(AppError::Invalid(unknown_target(&asset.meshes, &setting.name)));
             }
             out.extend(slots.into_iter().map(|s| (s, setting.weight)));
         }
@@ -71,43 +50,6 @@ impl MorphArgs {
         }
         Ok(weights)
     }
-}
-
-fn find_slots(asset: &Asset, layout: &MorphLayout, name: &str) -> Vec<usize> {
-    let all = 0..layout.len();
-    let exact: Vec<usize> = all.clone().filter(|&s| layout.target_name(s) == Some(name)).collect();
-    if !exact.is_empty() {
-        return exact;
-    }
-    let folded: Vec<usize> =
-        all.filter(|&s| layout.target_name(s).is_some_and(|t| t.eq_ignore_ascii_case(name))).collect();
-    if !folded.is_empty() {
-        return folded;
-    }
-    let Some((mesh_name, target)) = name.split_once('/') else { return Vec::new() };
-    asset
-        .meshes
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.name.eq_ignore_ascii_case(mesh_name))
-        .flat_map(|(m, _)| layout.mesh_range(m))
-        .filter(|&s| layout.target_name(s).is_some_and(|t| t == target || t.eq_ignore_ascii_case(target)))
-        .collect()
-}
-
-fn unknown_target(asset: &Asset, name: &str) -> String {
-    const SHOWN: usize = 12;
-    let names: Vec<String> = asset
-        .meshes
-        .iter()
-        .flat_map(|m| m.morph_targets.iter().map(move |t| format!("{}/{}", m.name, t.name)))
-        .collect();
-    if names.is_empty() {
-        return format!("--morph {name}: the file has no morph targets");
-    }
-    let more = if names.len() > SHOWN { format!(" … and {} more", names.len() - SHOWN) } else { String::new() };
-    let shown: Vec<&str> = names.iter().take(SHOWN).map(String::as_str).collect();
-    format!("--morph {name}: no morph target of that name; targets (MESH/TARGET): {}{more}", shown.join(", "))
 }
 
 /// The largest distance a target moves a vertex by at weight 1.
@@ -164,10 +106,10 @@ mod tests {
 
     #[test]
     fn settings_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_morph("smile=0.5").unwrap(), MorphSetting { name: "smile".into(), weight: 0.5 });
-        assert_eq!(parse_morph("a=b=-1").unwrap(), MorphSetting { name: "a=b".into(), weight: -1.0 });
+        assert_eq!(parse_morph_setting("smile=0.5").unwrap(), MorphSetting { name: "smile".into(), weight: 0.5 });
+        assert_eq!(parse_morph_setting("a=b=-1").unwrap(), MorphSetting { name: "a=b".into(), weight: -1.0 });
         for (bad, why) in [("smile", "NAME=WEIGHT"), ("=1", "names no"), ("smile=x", "'x'"), ("smile=inf", "finite")] {
-            let e = parse_morph(bad).unwrap_err();
+            let e = parse_morph_setting(bad).unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }
@@ -176,7 +118,7 @@ mod tests {
     fn names_match_every_mesh_then_case_then_mesh_slash_target() {
         let asset = asset();
         let layout = MorphLayout::of_meshes(&asset.meshes);
-        let args = |s: &[&str]| MorphArgs { morphs: s.iter().map(|m| parse_morph(m).unwrap()).collect() };
+        let args = |s: &[&str]| MorphArgs { morphs: s.iter().map(|m| parse_morph_setting(m).unwrap()).collect() };
         assert_eq!(args(&["blink=1"]).resolve(&asset, &layout).unwrap(), [(1, 1.0), (2, 1.0)]);
         assert_eq!(args(&["smile=0.5"]).resolve(&asset, &layout).unwrap(), [(0, 0.5)]);
         assert_eq!(args(&["lashes/blink=2"]).resolve(&asset, &layout).unwrap(), [(2, 2.0)]);

@@ -170,6 +170,16 @@ impl ViewerApp {
                 }
                 found
             });
+            let layout = crate::anim::MorphLayout::of_meshes(&self.view.doc.asset.meshes);
+            for setting in std::mem::take(&mut self.script.morphs) {
+                let slots = crate::anim::morph::slots_named(&self.view.doc.asset.meshes, &layout, &setting.name);
+                if slots.is_empty() {
+                    self.notify(crate::anim::morph::unknown_target(&self.view.doc.asset.meshes, &setting.name));
+                }
+                for slot in slots {
+                    self.view.player.morphs.set(slot, setting.weight);
+                }
+            }
             self.view.focus_track = 0;
             for spec in std::mem::take(&mut self.script.tracks) {
                 if let Err(e) = self.add_track_spec(&spec) {

@@ -89,6 +89,10 @@ pub struct ViewerArgs {
     /// Draw the viewport with the egui painter (the CPU fallback) instead of the GPU renderer.
     #[arg(long)]
     pub painter: bool,
+    /// Set a morph target's weight by hand (repeatable): NAME=WEIGHT, NAME a target's name (on every mesh that has
+    /// it) or MESH/TARGET; ticked "set by hand" in the Morphs tab.
+    #[arg(long = "morph", value_name = "NAME=WEIGHT", value_parser = crate::anim::morph::parse_morph_setting, allow_hyphen_values = true)]
+    pub morphs: Vec<crate::anim::morph::MorphSetting>,
     /// Show the bind pose ghosted behind the animated mesh.
     #[arg(long)]
     pub ghost: bool,

@@ -200,7 +200,9 @@ fn target_row(
     ui.label(name);
     let mut value = if on { overrides.manual(slot) } else { overrides.driven(slot) };
     let range = slider_range(value);
-    let slider = egui::Slider::new(&mut value, range).fixed_decimals(2);
+    // Never clamped: egui's default clamps (and rounds to the shown decimals) the value every frame and reports
+    // that as a change, which took a clip-driven 0.333 for a slider the user moved.
+    let slider = egui::Slider::new(&mut value, range).fixed_decimals(2).clamping(egui::SliderClamping::Never);
     if ui.add(slider).changed() {
         cmds.push(Command::SetMorphWeight(slot, value));
     }
@@ -268,5 +270,25 @@ mod tests {
         let mut weights = Vec::new();
         o.apply(&mut weights);
         assert_eq!(weights.len(), 4);
+    }
+
+    /// A weight the clips drive between two flex frames (0.333…) is shown, not taken as set by hand.
+    #[test]
+    fn a_driven_weight_that_is_not_a_round_number_stays_driven() {
+        use crate::scene::{Mesh, MorphTarget};
+        let mut asset = Asset::default();
+        let target = MorphTarget { name: "blink".into(), ..MorphTarget::default() };
+        asset.meshes.push(Mesh { morph_targets: vec![target], ..Mesh::default() });
+        let layout = MorphLayout::of_meshes(&asset.meshes);
+        let mut overrides = MorphOverrides::new(1);
+        overrides.apply(&mut vec![1.0 / 3.0]);
+        let ctx = egui::Context::default();
+        let mut cmds = Vec::new();
+        for _ in 0..3 {
+            let mut output =
+                ctx.run_ui(egui::RawInput::default(), |ui| target_row(ui, &layout, &overrides, 0, &mut cmds));
+            output.textures_delta.clear();
+        }
+        assert!(cmds.is_empty(), "{cmds:?}");
     }
 }

@@ -1,5 +1,5 @@
 //! The scripted start-up: what the command line asks the viewer to do once the first files are loaded (`--clip`,
-//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`), the `--screenshot` run that saves the window and
+//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`, `--morph`), the `--screenshot` run that saves the window and
 //! exits, and the `BONESCOPE_TIMING` report. Each request is taken once, when its moment comes; the app asks
 //! for them at those moments and applies them like the user's own commands.
 
@@ -32,6 +32,8 @@ pub struct Script {
     pub finding: Option<usize>,
     /// Zoom applied once after the first framing (`--zoom`).
     pub zoom: Option<f32>,
+    /// Morph weights set by hand once the files are loaded (`--morph`).
+    pub morphs: Vec<crate::anim::morph::MorphSetting>,
     /// View preset applied once before the first framing (`--view`).
     pub view: Option<crate::render::camera::ViewPreset>,
     pub screenshot: Option<ScreenshotRun>,
@@ -75,6 +77,7 @@ impl Script {
             finding: args.finding,
             zoom: args.zoom.filter(|z| z.is_finite() && *z > 0.0),
             view: args.view,
+            morphs: args.morphs.clone(),
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,
                 after_frames: args.after_frames.max(1),
