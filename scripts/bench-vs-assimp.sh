@@ -45,11 +45,12 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# The program as built for batch work (scripts/build-cli.sh: no viewer, static on Linux with glibc).
+# The program without the viewer (what a batch job needs), with the generator and the read floor.
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
-  scripts/build-cli.sh --example generate --example read_floor >/dev/null
+  cargo build --release --no-default-features --features cli --bin bonescope --example generate --example read_floor \
+    >/dev/null
 fi
-out=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
+out=${CARGO_TARGET_DIR:-target}/release
 bin=$(realpath "${BONESCOPE_BIN:-$out/bonescope}")
 gen=$(realpath "$out/examples/generate")
 floor=$(realpath "$out/examples/read_floor")

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages bonescope's viewer and tests need on Debian/Ubuntu: a software Vulkan driver
 # (lavapipe) so rendering works without a GPU, Xvfb for the windowed smoke tests, the X11 libraries winit
-# loads at run time, chromium (a test opens the `bonescope check --html` page in a headless browser), and glibc's
-# static libraries for the batch build (`scripts/build-cli.sh`, which `.ci/run` builds).
+# loads at run time, and chromium (a test opens the `bonescope check --html` page in a headless browser).
 # Does nothing when they are already present.
 set -euo pipefail
 packages=(mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri libegl1 xvfb xauth
-          libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libxkbcommon0 chromium libc6-dev)
+          libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libxkbcommon0 chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

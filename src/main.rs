@@ -1,16 +1,10 @@
 //! `bonescope`: opens the viewer on files (or the built-in demo), or runs a batch subcommand.
 
 mod cli;
-mod large_pages;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-/// The system allocator, with huge pages for large blocks (see `large_pages.rs`; figures in BENCHMARKS.md,
-/// "Start-up and linking").
-#[global_allocator]
-static ALLOCATOR: large_pages::LargePages = large_pages::LargePages;
 
 #[derive(Parser, Debug)]
 #[command(name = "bonescope", version, about = "Look inside skinned, animated characters and MRTK recordings")]
@@ -72,9 +66,9 @@ fn report(result: Result<(), impl std::fmt::Display>) -> ExitCode {
 fn open_viewer(files: Vec<std::path::PathBuf>) -> Result<(), bonescope::AppError> {
     let _ = files;
     Err(bonescope::AppError::Window(
-        "this build has no viewer (it was built without the `gui` feature, as scripts/build-cli.sh builds it for \
-         batch work); build with default features (`cargo build --release`) for the viewer, or use the `info`, \
-         `pose`, `export` and `check` subcommands"
+        "this build has no viewer (it was built without the `gui` feature: `cargo build --no-default-features \
+         --features cli`); build with default features (`cargo build --release`) for the viewer, or use the \
+         `info`, `pose`, `export` and `check` subcommands"
             .into(),
     ))
 }
