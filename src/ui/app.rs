@@ -325,12 +325,17 @@ impl eframe::App for ViewerApp {
                 });
         }
         if self.state.show_inspector {
+            // Capped, and its text wraps: a long line in a tab (an axis conversion, a file path) must not widen the
+            // panel from one tab to the next and squeeze the viewport and its status line.
+            let max_width = (ui.available_width() * 0.4).max(320.0);
             egui::Panel::right("inspector")
                 .frame(unfilled_panel_frame(ui))
                 .resizable(true)
-                .default_size(430.0)
+                .default_size(430.0_f32.min(max_width))
                 .min_size(220.0)
+                .max_size(max_width)
                 .show(ui, |ui| {
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
                     self.right_panel(ui, &mut cmds);
                 });
         }

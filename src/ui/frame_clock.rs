@@ -25,11 +25,14 @@ pub struct FrameClock {
     pub fps: f32,
     /// Clip frames playback skipped because the window drew slower than the clip's frame rate.
     pub skipped_frames: u64,
+    /// Clip frames advanced beyond one a window frame, not yet a whole skipped frame (a window at 21 fps playing
+    /// a 24.4 fps clip skips one clip frame every six or seven window frames).
+    skip_debt: f32,
 }
 
 impl Default for FrameClock {
     fn default() -> Self {
-        Self { last_frame: None, fps: 0.0, skipped_frames: 0 }
+        Self { last_frame: None, fps: 0.0, skipped_frames: 0, skip_debt: 0.0 }
     }
 }
 
@@ -51,11 +54,17 @@ impl FrameClock {
         }
     }
 
-    /// Counts the clip frames a step of `clip_frames` (clip frames advanced this frame) skipped: all but one.
+    /// Counts the clip frames a step of `clip_frames` (clip frames advanced this frame) skipped: each window frame
+    /// shows one clip frame, so what it advanced beyond one adds up, across frames, to frames never shown. A
+    /// window faster than the clip banks nothing (it shows some clip frames twice).
     pub fn count_skipped(&mut self, clip_frames: f32) {
-        if clip_frames.is_finite() && clip_frames >= 2.0 {
-            self.skipped_frames += (clip_frames - 1.0).floor() as u64;
+        if !clip_frames.is_finite() || clip_frames < 0.0 {
+            return;
         }
+        self.skip_debt = (self.skip_debt + clip_frames - 1.0).max(0.0);
+        let whole = self.skip_debt.floor();
+        self.skipped_frames += whole as u64;
+        self.skip_debt -= whole;
     }
 }
 
@@ -98,8 +107,25 @@ mod tests {
         let mut clock = FrameClock::default();
         clock.count_skipped(0.5);
         clock.count_skipped(1.9);
-        assert_eq!(clock.skipped_frames, 0);
+        assert_eq!(clock.skipped_frames, 0, "0.9 of a frame so far");
         clock.count_skipped(4.2);
-        assert_eq!(clock.skipped_frames, 3);
+        assert_eq!(clock.skipped_frames, 4, "0.9 + 3.2 frames beyond the ones shown");
+    }
+
+    #[test]
+    fn a_window_a_little_slower_than_the_clip_counts_the_frames_it_skips() {
+        // 21 fps against a 24.4 fps clip: 100 window frames advance 116 clip frames, 16 of them never shown.
+        let mut clock = FrameClock::default();
+        for _ in 0..100 {
+            clock.count_skipped(24.4 / 21.0);
+        }
+        assert_eq!(clock.skipped_frames, 16);
+        // Faster than the clip: nothing skipped, and nothing banked for later.
+        let mut clock = FrameClock::default();
+        for _ in 0..100 {
+            clock.count_skipped(0.5);
+        }
+        clock.count_skipped(1.5);
+        assert_eq!(clock.skipped_frames, 0);
     }
 }

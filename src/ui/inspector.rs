@@ -89,7 +89,7 @@ pub fn bone(
         ui.weak(format!("#{b}"));
     });
     egui::Grid::new("bone facts").num_columns(2).show(ui, |ui| {
-        ui.label("parent");
+        grid_key(ui, "parent");
         match skeleton.parents[b] {
             Some(p) if p < skeleton.len() => {
                 if ui.link(&skeleton.names[p]).clicked() {
@@ -101,7 +101,7 @@ pub fn bone(
             }
         }
         ui.end_row();
-        ui.label("children");
+        grid_key(ui, "children");
         ui.horizontal(|ui| {
             // One line whatever the count: a bone with a hundred children (a root with every helper under it)
             // must not push the matrices out of reach or draw over the next rows. The rest are in a menu.
@@ -129,7 +129,7 @@ pub fn bone(
             }
         });
         ui.end_row();
-        ui.label("skinned vertices");
+        grid_key(ui, "skinned vertices");
         let inf = doc.influence.get(b).copied().unwrap_or_default();
         ui.label(format!("{} (total weight {:.3})", inf.vertices, inf.weight));
         ui.end_row();
@@ -250,16 +250,16 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
         }
         ui.separator();
         egui::Grid::new("asset facts").num_columns(2).show(ui, |ui| {
-            ui.label("format");
+            grid_key(ui, "format");
             ui.label(asset.kind());
             ui.end_row();
-            ui.label("axes");
+            grid_key(ui, "axes");
             ui.label(asset.axes.description);
             ui.end_row();
-            ui.label("bones");
+            grid_key(ui, "bones");
             ui.label(asset.skeleton.len().to_string());
             ui.end_row();
-            ui.label("meshes");
+            grid_key(ui, "meshes");
             ui.label(format!(
                 "{} ({} vertices, {} triangles)",
                 asset.meshes.len(),
@@ -267,21 +267,21 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
                 asset.triangle_count()
             ));
             ui.end_row();
-            ui.label("vertex colours");
+            grid_key(ui, "vertex colours");
             ui.label(vertex_colour_summary(asset)).on_hover_text(
                 "Shown only in the Vertex colours shading mode; the other modes do not multiply them in.",
             );
             ui.end_row();
-            ui.label("morph targets");
+            grid_key(ui, "morph targets");
             ui.label(morph_target_counts(asset));
             ui.end_row();
-            ui.label("materials");
+            grid_key(ui, "materials");
             ui.label(asset.materials.len().to_string());
             ui.end_row();
-            ui.label("clips");
+            grid_key(ui, "clips");
             ui.label(asset.clips.len().to_string());
             ui.end_row();
-            ui.label("recordings");
+            grid_key(ui, "recordings");
             ui.label(asset.recordings.len().to_string());
             ui.end_row();
         });
@@ -303,33 +303,7 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
         if !asset.materials.is_empty() {
             ui.separator();
             ui.strong("Materials");
-            for m in &asset.materials {
-                let Some(t) = &m.texture else {
-                    ui.label(&m.name);
-                    continue;
-                };
-                let folders = t.searched.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n");
-                match &t.path {
-                    Some(p) => {
-                        let from = t.found_in.map_or("", |f| f.label());
-                        ui.label(format!("{} · texture {} {from}", m.name, display_name(p)))
-                            .on_hover_text(p.display().to_string());
-                    }
-                    None => {
-                        ui.colored_label(
-                            ui.visuals().warn_fg_color,
-                            format!("{} · texture '{}' NOT FOUND", m.name, t.name),
-                        )
-                        .on_hover_text(format!("tried {}\nin\n{folders}", t.tried.join(", ")));
-                        if !t.searched.is_empty() {
-                            ui.weak(format!("  tried {} in {} folder(s)", t.tried.join(", "), t.searched.len()));
-                        }
-                    }
-                }
-            }
-            if asset.materials.iter().any(|m| m.texture.as_ref().is_some_and(|t| t.path.is_none())) {
-                ui.weak("Add texture folders in Settings › Texture folders, or with --textures DIR.");
-            }
+            materials(ui, asset);
         }
         for (i, r) in doc.reports.iter().enumerate() {
             ui.separator();
@@ -346,6 +320,45 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
     });
 }
 
+/// Each material with the texture it found and where; the textures not found collapse into one line with their
+/// count (open it for the names tried in which folders), so that a model with many missing textures does not
+/// push the bind reports out of view.
+fn materials(ui: &mut egui::Ui, asset: &crate::scene::Asset) {
+    let mut missing = Vec::new();
+    for m in &asset.materials {
+        match &m.texture {
+            None => {
+                ui.label(&m.name);
+            }
+            Some(t) => match &t.path {
+                Some(p) => {
+                    let from = t.found_in.map_or("", |f| f.label());
+                    ui.label(format!("{} · texture {} {from}", m.name, display_name(p)))
+                        .on_hover_text(p.display().to_string());
+                }
+                None => missing.push((m, t)),
+            },
+        }
+    }
+    if missing.is_empty() {
+        return;
+    }
+    let header = format!("{} texture(s) not found", missing.len());
+    egui::CollapsingHeader::new(RichText::new(header).color(ui.visuals().warn_fg_color))
+        .id_salt("textures not found")
+        .show(ui, |ui| {
+            for (m, t) in &missing {
+                let folders = t.searched.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("\n");
+                ui.label(format!("{} · '{}'", m.name, t.name))
+                    .on_hover_text(format!("tried {}\nin\n{folders}", t.tried.join(", ")));
+                if !t.searched.is_empty() {
+                    ui.weak(format!("  tried {} in {} folder(s)", t.tried.join(", "), t.searched.len()));
+                }
+            }
+        });
+    ui.weak("Add texture folders in Settings › Texture folders, or with --textures DIR.");
+}
+
 /// One bound file: its clips, how its tracks matched the bones (and by which name rule), the tracks that match
 /// nothing, the bones nothing drives, where its skeleton differs from the model's, and its retargeting, which can
 /// be changed here (for the whole file, and per bone for the selected bone).
@@ -359,7 +372,27 @@ fn bind_report(
 ) {
     let src = r.source.as_deref().map(display_name).unwrap_or_default();
     let warn = ui.visuals().warn_fg_color;
-    ui.strong(format!("Bound {src}"));
+    if let Some(part) = &r.part {
+        ui.strong(format!("Part {src}"));
+        ui.label(format!(
+            "{} mesh(es) on the model's skeleton, {} bone(s) matched by name",
+            part.meshes, part.bones_matched
+        ));
+        if !part.bones_added.is_empty() {
+            ui.label(format!("{} bone(s) added: {}", part.bones_added.len(), part.bones_added.join(", ")));
+        }
+        for d in &part.bind_differences {
+            ui.colored_label(
+                warn,
+                format!("bind pose differs at {}: {:.3} apart, turned {:.1}°", d.bone, d.distance, d.degrees),
+            );
+        }
+        if r.clips.is_empty() {
+            return;
+        }
+    } else {
+        ui.strong(format!("Bound {src}"));
+    }
     ui.label(format!("clips: {}", r.clips.join(", ")));
     let tracks = r.matched.len() + r.unmatched_tracks.len();
     if tracks > 0 {
@@ -488,6 +521,12 @@ fn bind_report(
             }
         });
     }
+}
+
+/// A key in a two-column facts grid: never wrapped (the panel's text wraps, and a key broken mid-word reads
+/// badly), so the values take the rest of the width and wrap instead.
+fn grid_key(ui: &mut egui::Ui, key: &str) {
+    ui.add(egui::Label::new(key).wrap_mode(egui::TextWrapMode::Extend));
 }
 
 #[cfg(test)]

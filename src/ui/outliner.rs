@@ -105,7 +105,9 @@ pub fn show(
         ui.weak("This file has no skeleton.");
         return;
     }
-    egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+    // Vertical only: a name too long for the panel ends in an ellipsis (the full name is in its tooltip) rather
+    // than running off the panel's edge.
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         if !view.search.trim().is_empty() {
             let hits = search(doc, &view.search);
             if hits.is_empty() {
@@ -113,14 +115,18 @@ pub fn show(
             }
             for b in hits {
                 let name = &doc.asset.skeleton.names[b];
-                let r = ui.selectable_label(selected == Some(b), name);
+                let r = ui.add(egui::Button::selectable(selected == Some(b), name.as_str()).truncate());
                 let path: Vec<&str> = doc
                     .ancestors(b)
                     .iter()
                     .rev()
                     .filter_map(|&a| doc.asset.skeleton.names.get(a).map(String::as_str))
                     .collect();
-                let r = r.on_hover_text(if path.is_empty() { "root".to_owned() } else { path.join(" › ") });
+                let r = r.on_hover_text(if path.is_empty() {
+                    format!("{name}\nroot")
+                } else {
+                    format!("{name}\n{}", path.join(" › "))
+                });
                 if r.clicked() {
                     cmds.push(Command::SelectBone(Some(b)));
                 }
@@ -158,12 +164,20 @@ pub fn show(
                     }
                     let name = doc.asset.skeleton.names.get(b).map_or("?", String::as_str);
                     let label = if children.is_empty() { RichText::new(name) } else { RichText::new(name).strong() };
-                    let r = ui.selectable_label(selected == Some(b), label);
+                    // Room is left for the marks after the name.
+                    let room = (ui.available_width() - 30.0).max(40.0);
+                    let r = ui
+                        .scope(|ui| {
+                            ui.set_max_width(room);
+                            ui.add(egui::Button::selectable(selected == Some(b), label).truncate())
+                        })
+                        .inner;
                     marks(ui, view, doc, b);
                     r
                 })
                 .inner;
-            let r = r.on_hover_text(format!("#{b}, {} child(ren)", children.len()));
+            let name = doc.asset.skeleton.names.get(b).map_or("?", String::as_str);
+            let r = r.on_hover_text(format!("{name}\n#{b}, {} child(ren)", children.len()));
             if r.clicked() {
                 cmds.push(Command::SelectBone(Some(b)));
             }

@@ -99,11 +99,17 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
     transport(ui, input, now, length, fps, view, cmds);
     ui.add_space(2.0);
 
+    // The cross-fade row sits above the tracks, outside their scrolling, so it stays in view however many
+    // tracks the mixer has.
+    let mut clip = view.cross_fade_clip;
+    mixer::cross_fade_row(ui, input.doc, input.state.cross_fade_seconds, &mut clip, cmds);
+    view.cross_fade_clip = clip;
+
     let rows = input.player.track_count();
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         let full = ui.available_width();
         let lane_width = (full - HEADER_WIDTH - 8.0).max(50.0);
-        let total_h = RULER_HEIGHT + KEYS_HEIGHT + rows as f32 * TRACK_ROW_HEIGHT + 30.0;
+        let total_h = RULER_HEIGHT + KEYS_HEIGHT + rows as f32 * TRACK_ROW_HEIGHT + 4.0;
         let (area, _) = ui.allocate_exact_size(Vec2::new(full, total_h), Sense::hover());
         let lanes = Rect::from_min_size(
             Pos2::new(area.left() + HEADER_WIDTH + 8.0, area.top()),
@@ -171,15 +177,6 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
             });
             draw_track_lane(&painter, lane, view, input, i);
         }
-        let fade_row = Rect::from_min_size(
-            Pos2::new(header_x, keys.bottom() + rows as f32 * TRACK_ROW_HEIGHT + 2.0),
-            Vec2::new(full, 26.0),
-        );
-        ui.scope_builder(egui::UiBuilder::new().max_rect(fade_row), |ui| {
-            let mut clip = view.cross_fade_clip;
-            mixer::cross_fade_row(ui, input.doc, input.state.cross_fade_seconds, &mut clip, cmds);
-            view.cross_fade_clip = clip;
-        });
 
         // Playhead over everything.
         let x = view.time_to_x(lanes, now);

@@ -860,9 +860,11 @@ fn draw_names(painter: &egui::Painter, input: &ViewInput, projected: &[Option<(P
     }
 }
 
+/// The orientation gizmo, in the viewport's top right corner (the legend of the analysis modes takes the bottom
+/// left, the toolbar the top left, the status line the bottom).
 fn draw_gizmo(painter: &egui::Painter, rect: Rect, camera: &OrbitCamera) {
     let view = Mat3::from_mat4(camera.view());
-    let origin = Pos2::new(rect.left() + 46.0, rect.bottom() - 62.0);
+    let origin = Pos2::new(rect.right() - 46.0, rect.top() + 46.0);
     let mut axes = [
         (Vec3::X, "X", Color32::from_rgb(230, 70, 70)),
         (Vec3::Y, "Y", Color32::from_rgb(70, 200, 70)),
@@ -965,7 +967,9 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
     parts.push(format!("{} ({})", if s.adapter.is_empty() { "no GPU adapter" } else { &s.adapter }, s.renderer));
     let text = parts.join("   ·   ");
     let painter = ui.painter_at(rect);
-    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.5), ui.visuals().text_color());
+    // Wrapped to the viewport's width: a narrow viewport shows the status on two lines rather than cutting it.
+    let wrap = (rect.width() - 16.0).max(40.0);
+    let galley = painter.layout(text, egui::FontId::proportional(12.5), ui.visuals().text_color(), wrap);
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
     super::gpu::flat_fill(&painter, strip, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
