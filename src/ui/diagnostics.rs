@@ -136,7 +136,8 @@ impl DiagnosticsView {
     pub fn counts(&self) -> [usize; 3] {
         let mut c = [0; 3];
         for f in &self.findings {
-            c[severity_slot(f.severity)] += 1;
+            // A line summing up findings left out of the list counts as all of them.
+            c[severity_slot(f.severity)] += f.count;
         }
         c
     }

@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, Severity};
+use bonescope::io::LoadOptions;
 
 use report::{CharacterReport, Report};
 
@@ -88,6 +89,9 @@ pub struct CheckArgs {
     /// Draw each character headless at its worst clip frame, the finding ringed, into the HTML report.
     #[arg(long)]
     pub thumbnails: bool,
+    /// How files are opened and animations bound: the options every command takes.
+    #[command(flatten)]
+    pub load: super::LoadArgs,
 }
 
 /// Runs the command; returns the process exit code.
@@ -116,7 +120,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     );
     let (files, other_files) = (tree.files, tree.other_files);
-    let characters = match check_all(tree.units, jobs, args.thumbnails) {
+    let characters = match check_all(tree.units, jobs, args.thumbnails, &args.load.options()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -156,7 +160,14 @@ fn write_report(path: &std::path::Path, text: &str, what: &str) -> Result<(), ()
 /// `jobs` threads (loaders parallelise inside a character); because units are handed out by the workers, not
 /// by the pool, a pool thread waiting inside one character never starts another, and at most `jobs` are held
 /// at once. Reports come back in the walk's order.
-fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Vec<CharacterReport>, String> {
+///
+/// One set of load options serves the whole run: its folder cache then lists each texture folder once.
+fn check_all(
+    units: Vec<walk::Unit>,
+    jobs: usize,
+    thumbnails: bool,
+    load: &LoadOptions,
+) -> Result<Vec<CharacterReport>, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("check-{i}"))
@@ -179,7 +190,7 @@ fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Ve
                 while let Some((index, unit)) = next_unit() {
                     let label = unit.label();
                     let files = unit.file_count();
-                    let reports = pool.install(|| run::check_unit(unit, &options, &*draw));
+                    let reports = pool.install(|| run::check_unit(unit, load, &options, &*draw));
                     progress.done(&label, files, &reports);
                     if let Ok(mut r) = results.lock() {
                         r.push((index, reports));
