@@ -1,7 +1,9 @@
-//! Edge stretch: the ratio of an edge's skinned length to its bind length. A sound rig keeps it near 1 (joints
-//! bend, a little squash); a broken offset, a wrong bone mapping or a runaway key makes some edge stretch by
-//! orders of magnitude. Measured in the current pose, and for every clip over sampled frames (then refined to
-//! the source frames around the worst sample), so a broken clip is found without watching it.
+//! Edge stretch: how an edge's skinned length compares with its bind length. A sound rig keeps it near its
+//! bind length (joints bend, a little squash); a broken offset, a wrong bone mapping or a runaway key pulls the
+//! surface apart. Measured in the current pose, and for every clip over sampled frames (then refined to the
+//! source frames around the worst sample), so a broken clip is found without watching it. How bad an edge looks
+//! — its severity — is the tear measure of `tear` (growth against the character's size and against what its
+//! joints allow), not the ratio alone; the ratio is still reported.
 //!
 //! Work is bounded and allocation-free per frame: each mesh's unique edges are listed once (a sample of them
 //! for meshes above `max_edges`), only the vertices those edges touch are skinned, positions only, into
@@ -14,6 +16,7 @@ use crate::scene::{Asset, Clip, Mesh, Transform};
 use super::super::pose::{local_to_model, skinning_palette};
 use super::super::sample::ClipBinding;
 use super::rig::fmt_num;
+use super::tear::{Joints, TearMeasure};
 use super::{ClipTime, Collector, DiagnoseOptions, Finding, FindingKind, Severity, Subject, clip_label, mesh_label};
 
 /// One mesh's edges, ready to be measured in any pose.
@@ -31,13 +34,19 @@ struct EdgeSet {
     /// The (first) triangle each edge belongs to.
     triangle: Vec<u32>,
     inv_bind_len_sq: Vec<f32>,
+    /// Bind length of each edge.
+    bind_len: Vec<f32>,
+    /// Longest each edge can get with its bones bending at intact joints (`Joints::hinge`).
+    hinge: Vec<f32>,
     /// Scratch: skinned positions of the compact vertices.
     skinned: Vec<Vec3A>,
 }
 
-/// The worst edge seen so far: squared stretch (NaN counted as infinite), where, and when.
+/// The worst edge seen so far: its tear score, its squared stretch (NaN counted as infinite), where, and when.
+/// Worse means a higher score; among edges that score 0 (none stretched past the threshold), a larger stretch.
 #[derive(Clone, Copy, Debug)]
 struct Worst {
+    score: f32,
     ratio_sq: f32,
     set: usize,
     edge: usize,
@@ -45,11 +54,15 @@ struct Worst {
 }
 
 impl Worst {
-    const NONE: Worst = Worst { ratio_sq: -1.0, set: 0, edge: 0, time: 0.0 };
+    const NONE: Worst = Worst { score: 0.0, ratio_sq: -1.0, set: 0, edge: 0, time: 0.0 };
+
+    fn worse_than(&self, other: &Worst) -> bool {
+        self.score > other.score || (self.score == other.score && self.ratio_sq > other.ratio_sq)
+    }
 }
 
 impl EdgeSet {
-    fn new(mesh_index: usize, mesh: &Mesh, max_edges: usize) -> Option<EdgeSet> {
+    fn new(mesh_index: usize, mesh: &Mesh, max_edges: usize, joints: &mut Joints) -> Option<EdgeSet> {
         let n = mesh.positions.len();
         let triangles = mesh.indices.len() / 3;
         let max_edges = max_edges.max(1);
@@ -75,6 +88,8 @@ impl EdgeSet {
             edges: Vec::with_capacity(raw.len()),
             triangle: Vec::with_capacity(raw.len()),
             inv_bind_len_sq: Vec::with_capacity(raw.len()),
+            bind_len: Vec::with_capacity(raw.len()),
+            hinge: Vec::with_capacity(raw.len()),
             skinned: Vec::new(),
         };
         let mut compact = vec![u32::MAX; n];
@@ -102,9 +117,63 @@ impl EdgeSet {
             set.edges.push(edge);
             set.triangle.push(t);
             set.inv_bind_len_sq.push(1.0 / len_sq);
+            set.bind_len.push(len_sq.sqrt());
         }
+        set.hinge = set.hinges(joints);
         set.skinned = vec![Vec3A::ZERO; set.vertex.len()];
         (!set.edges.is_empty()).then_some(set)
+    }
+
+    /// The hinge length of every edge (`Joints::hinge`), except that an edge with an end bound to another bone
+    /// than all of that end's neighbours, which are bound to one bone, gets none: a vertex bound alone to
+    /// another bone than the skin around it (a vertex on the wrong bone) does not bend with a joint, it pulls a
+    /// spike out of the surface, however near a joint the two bones' path runs.
+    fn hinges(&self, joints: &mut Joints) -> Vec<f32> {
+        let n = self.vertex.len();
+        let dominant: Vec<u16> = (0..n).map(|c| self.dominant(c)).collect();
+        // Per vertex: neighbours bound to its bone, neighbours in all, and the one other bone all the rest are
+        // bound to (`MIXED` when they are bound to several: a vertex where three parts meet, not an island).
+        const MIXED: u32 = u32::MAX;
+        const NONE: u32 = u32::MAX - 1;
+        let (mut same, mut total, mut other) = (vec![0u32; n], vec![0u32; n], vec![NONE; n]);
+        for [a, b] in &self.edges {
+            let (a, b) = (*a as usize, *b as usize);
+            total[a] += 1;
+            total[b] += 1;
+            if dominant[a] == dominant[b] {
+                same[a] += 1;
+                same[b] += 1;
+            } else {
+                for (v, neighbour) in [(a, dominant[b]), (b, dominant[a])] {
+                    other[v] = match other[v] {
+                        NONE => u32::from(neighbour),
+                        o if o == u32::from(neighbour) => o,
+                        _ => MIXED,
+                    };
+                }
+            }
+        }
+        // Three neighbours at least, all on one other bone: an island of one vertex in another bone's skin. (A
+        // lone edge of a sampled mesh says nothing about its surroundings.)
+        let alone = |c: usize| same[c] == 0 && total[c] >= 3 && other[c] != MIXED;
+        self.edges
+            .iter()
+            .zip(&self.bind_len)
+            .map(|([a, b], len)| {
+                let (a, b) = (*a as usize, *b as usize);
+                if alone(a) || alone(b) {
+                    return *len;
+                }
+                joints.hinge(self.bind[a], dominant[a], self.bind[b], dominant[b], *len)
+            })
+            .collect()
+    }
+
+    /// The bone with the largest weight on compact vertex `c`.
+    fn dominant(&self, c: usize) -> u16 {
+        let (Some(joints), Some(weights)) = (self.joints.get(c), self.weights.get(c)) else { return 0 };
+        let best = (0..4).max_by(|&i, &j| weights[i].total_cmp(&weights[j])).unwrap_or(0);
+        joints[best]
     }
 
     /// Skins the compact vertices (positions only) with `palette`.
@@ -133,23 +202,54 @@ impl EdgeSet {
         if r.is_nan() { f32::INFINITY } else { r }
     }
 
-    /// The most stretched edge of the last skinned pose (the hot loop: one pass, no branches but the max).
-    fn worst_edge(&self) -> (f32, usize) {
+    /// The tear score of edge `e` in the last skinned pose (`tear::TearMeasure::score`).
+    fn score(&self, e: usize, measure: &TearMeasure) -> f32 {
+        let (Some([a, b]), Some(bind), Some(hinge)) = (self.edges.get(e), self.bind_len.get(e), self.hinge.get(e))
+        else {
+            return 0.0;
+        };
+        let (Some(pa), Some(pb)) = (self.skinned.get(*a as usize), self.skinned.get(*b as usize)) else { return 0.0 };
+        measure.score((*pa - *pb).length(), *bind, *hinge, self.ratio_sq(e))
+    }
+
+    /// The worst edge of the last skinned pose: `(score, ratio², edge)` of the highest-scoring edge, or when
+    /// none scores, of the most stretched one. The hot loop: the square root and the score only for edges
+    /// stretched past the threshold.
+    fn worst_edge(&self, measure: &TearMeasure) -> (f32, f32, usize) {
         let skinned = &self.skinned;
-        let mut best = (-1.0f32, 0usize);
+        let mut most = (-1.0f32, 0usize);
+        let mut scored = (0.0f32, 0.0f32, 0usize);
         let mut broken = false;
         for (e, ([a, b], inv)) in self.edges.iter().zip(&self.inv_bind_len_sq).enumerate() {
             let (Some(pa), Some(pb)) = (skinned.get(*a as usize), skinned.get(*b as usize)) else { continue };
-            let r = (*pa - *pb).length_squared() * inv;
-            if r > best.0 {
-                best = (r, e);
+            let length_sq = (*pa - *pb).length_squared();
+            let r = length_sq * inv;
+            if r > most.0 {
+                most = (r, e);
             }
             broken |= r.is_nan();
+            if r >= measure.min_ratio_sq() {
+                let (Some(bind), Some(hinge)) = (self.bind_len.get(e), self.hinge.get(e)) else { continue };
+                let score = measure.score(length_sq.sqrt(), *bind, *hinge, r);
+                if score > scored.0 {
+                    scored = (score, r, e);
+                }
+            }
         }
         if broken && let Some(e) = (0..self.edges.len()).find(|&e| self.ratio_sq(e) == f32::INFINITY) {
-            return (f32::INFINITY, e);
+            return (f32::INFINITY, f32::INFINITY, e);
         }
-        best
+        if scored.0 > 0.0 { scored } else { (0.0, most.0, most.1) }
+    }
+
+    /// Bind length, skinned length and hinge length of edge `e` in the last skinned pose.
+    fn lengths(&self, e: usize) -> (f32, f32, f32) {
+        let [a, b] = self.edges.get(e).copied().unwrap_or([0, 0]);
+        let now = match (self.skinned.get(a as usize), self.skinned.get(b as usize)) {
+            (Some(pa), Some(pb)) => (*pa - *pb).length(),
+            _ => 0.0,
+        };
+        (self.bind_len.get(e).copied().unwrap_or(0.0), now, self.hinge.get(e).copied().unwrap_or(0.0))
     }
 
     /// Mesh vertex indices of edge `e`.
@@ -167,14 +267,7 @@ impl EdgeSet {
     /// stretches it.
     fn edge_bones(&self, e: usize) -> [u16; 2] {
         let [a, b] = self.edges.get(e).copied().unwrap_or([0, 0]);
-        let dominant = |c: u32| {
-            let (Some(joints), Some(weights)) = (self.joints.get(c as usize), self.weights.get(c as usize)) else {
-                return 0;
-            };
-            let best = (0..4).max_by(|&i, &j| weights[i].total_cmp(&weights[j])).unwrap_or(0);
-            joints[best]
-        };
-        [dominant(a), dominant(b)]
+        [self.dominant(a as usize), self.dominant(b as usize)]
     }
 }
 
@@ -202,18 +295,20 @@ pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Col
         return;
     }
     // Meshes whose indices or joints are out of range are reported by the structure check and skipped here.
+    let mut joints = Joints::new(skeleton);
     let mut sets: Vec<EdgeSet> = asset
         .meshes
         .iter()
         .enumerate()
         .filter(|(_, m)| m.validate(skeleton.len()).is_ok())
-        .filter_map(|(i, m)| EdgeSet::new(i, m, opts.max_edges))
+        .filter_map(|(i, m)| EdgeSet::new(i, m, opts.max_edges, &mut joints))
         .collect();
     if sets.is_empty() {
         return;
     }
+    let measure = TearMeasure::new(asset, opts);
     if let Some(palette) = &opts.current_palette {
-        pose_stretch(asset, opts, palette, &mut sets, out);
+        pose_stretch(asset, opts, &measure, palette, &mut sets, out);
     }
     if clips {
         let n = skeleton.len();
@@ -224,30 +319,51 @@ pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Col
         };
         let mut results: Vec<Finding> = Vec::new();
         for (c, clip) in asset.clips.iter().enumerate() {
-            if let Some(finding) = clip_stretch(asset, opts, c, clip, &mut sets, &mut scratch) {
+            if let Some(finding) = clip_stretch(asset, opts, &measure, c, clip, &mut sets, &mut scratch) {
                 results.push(finding);
             }
         }
-        // Worst clips first, so a cap on findings keeps the ones that matter.
-        results.sort_by(|a, b| b.value.unwrap_or(f32::INFINITY).total_cmp(&a.value.unwrap_or(f32::INFINITY)));
+        // Worst clips first (by severity, then stretch), so a cap on findings keeps the ones that matter.
+        results.sort_by(|a, b| {
+            a.severity
+                .cmp(&b.severity)
+                .then(b.value.unwrap_or(f32::INFINITY).total_cmp(&a.value.unwrap_or(f32::INFINITY)))
+        });
         for finding in results {
             out.push(finding);
         }
     }
 }
 
-fn severity_of(ratio: f32, opts: &DiagnoseOptions) -> Severity {
-    if ratio.is_nan() || ratio > opts.tear_threshold {
-        Severity::Error
-    } else if ratio > opts.stretch_threshold {
-        Severity::Warning
+/// How an edge opened, for messages: "from 0.18 to 5.1 units (2.8% of the character's 180-unit size)", and
+/// how far past its hinge length when it went past it.
+fn opening(measure: &TearMeasure, (bind, now, hinge): (f32, f32, f32)) -> String {
+    let share = 100.0 * (now - bind) / measure.size;
+    let past = if now > hinge && hinge > bind {
+        format!(", {} units more than bending its joints can open it", fmt_num(now - hinge))
+    } else if now > bind && hinge <= bind {
+        ", with no joint between its bones to bend".to_owned()
     } else {
-        Severity::Info
-    }
+        String::new()
+    };
+    format!(
+        "from {} to {} units ({}% of the character's {}-unit size{past})",
+        fmt_num(bind),
+        fmt_num(now),
+        fmt_num((share * 10.0).round() / 10.0),
+        fmt_num(measure.size)
+    )
 }
 
 /// Every edge above the stretch threshold in the pose on screen, worst first.
-fn pose_stretch(asset: &Asset, opts: &DiagnoseOptions, palette: &[Mat4], sets: &mut [EdgeSet], out: &mut Collector) {
+fn pose_stretch(
+    asset: &Asset,
+    opts: &DiagnoseOptions,
+    measure: &TearMeasure,
+    palette: &[Mat4],
+    sets: &mut [EdgeSet],
+    out: &mut Collector,
+) {
     let limit_sq = opts.stretch_threshold * opts.stretch_threshold;
     let mut over: Vec<(f32, usize, usize)> = Vec::new();
     for (s, set) in sets.iter_mut().enumerate() {
@@ -261,13 +377,14 @@ fn pose_stretch(asset: &Asset, opts: &DiagnoseOptions, palette: &[Mat4], sets: &
         let [a, b] = set.mesh_edge(e);
         let triangle = set.triangle_of(e);
         let mut finding = Finding::new(
-            severity_of(ratio, opts),
+            measure.severity(set.score(e, measure)),
             FindingKind::PoseStretch,
             Subject::Triangle { mesh: set.mesh, index: triangle },
             format!(
-                "edge {a}–{b} of triangle {triangle} in {} is stretched {}× in the current pose",
+                "edge {a}–{b} of triangle {triangle} in {} is stretched {}× in the current pose, {}",
                 mesh_label(asset, set.mesh),
-                fmt_num(ratio)
+                fmt_num(ratio),
+                opening(measure, set.lengths(e))
             ),
         )
         .with_value(ratio);
@@ -307,6 +424,7 @@ fn sample_times(clip: &Clip, samples: usize) -> (Vec<f32>, Option<f32>) {
 /// Poses the skeleton at `time` and skins every edge set; returns the worst edge over all sets.
 fn evaluate(
     asset: &Asset,
+    measure: &TearMeasure,
     binding: &ClipBinding,
     clip: &Clip,
     time: f32,
@@ -324,9 +442,10 @@ fn evaluate(
     let mut worst = Worst::NONE;
     for (s, set) in sets.iter_mut().enumerate() {
         set.skin(&scratch.palette);
-        let (ratio_sq, edge) = set.worst_edge();
-        if ratio_sq > worst.ratio_sq {
-            worst = Worst { ratio_sq, set: s, edge, time };
+        let (score, ratio_sq, edge) = set.worst_edge(measure);
+        let candidate = Worst { score, ratio_sq, set: s, edge, time };
+        if candidate.worse_than(&worst) {
+            worst = candidate;
         }
     }
     worst
@@ -336,6 +455,7 @@ fn evaluate(
 fn clip_stretch(
     asset: &Asset,
     opts: &DiagnoseOptions,
+    measure: &TearMeasure,
     c: usize,
     clip: &Clip,
     sets: &mut [EdgeSet],
@@ -350,8 +470,8 @@ fn clip_stretch(
     let mut worst = Worst::NONE;
     let mut worst_sample = 0;
     for (k, &t) in times.iter().enumerate() {
-        let w = evaluate(asset, &binding, clip, t, sets, scratch);
-        if w.ratio_sq > worst.ratio_sq {
+        let w = evaluate(asset, measure, &binding, clip, t, sets, scratch);
+        if w.worse_than(&worst) {
             worst = w;
             worst_sample = k;
         }
@@ -363,20 +483,22 @@ fn clip_stretch(
         let (first, last) = ((before / step).round() as i64 + 1, (after / step).round() as i64 - 1);
         let sampled = (worst.time / step).round() as i64;
         for f in (first..=last).filter(|&f| f != sampled && f >= 0) {
-            let w = evaluate(asset, &binding, clip, f as f32 * step, sets, scratch);
-            if w.ratio_sq > worst.ratio_sq {
+            let w = evaluate(asset, measure, &binding, clip, f as f32 * step, sets, scratch);
+            if w.worse_than(&worst) {
                 worst = w;
             }
         }
     }
-    let set = sets.get(worst.set)?;
     if worst.ratio_sq < 0.0 {
         return None;
     }
+    // The worst frame's skinned positions, for the lengths in the message (the scratch holds the last frame).
+    let _ = evaluate(asset, measure, &binding, clip, worst.time, sets, scratch);
+    let set = sets.get(worst.set)?;
     let ratio = worst.ratio_sq.sqrt();
     let [a, b] = set.mesh_edge(worst.edge);
     let triangle = set.triangle_of(worst.edge);
-    let severity = severity_of(ratio, opts);
+    let severity = measure.severity(worst.score);
     let frame = if clip.frame_rate > 0.0 && clip.frame_rate.is_finite() {
         format!(" (frame {})", (worst.time * clip.frame_rate).round())
     } else {
@@ -399,11 +521,12 @@ fn clip_stretch(
         FindingKind::ClipStretch,
         Subject::Triangle { mesh: set.mesh, index: triangle },
         format!(
-            "{}: largest edge stretch {}× at {} s{frame}, edge {a}–{b} of triangle {triangle} in {}{bones}{sampled}{verdict}",
+            "{}: largest edge stretch {}× at {} s{frame}, edge {a}–{b} of triangle {triangle} in {}, {}{bones}{sampled}{verdict}",
             clip_label(asset, c),
             fmt_num(ratio),
             fmt_num(worst.time),
-            mesh_label(asset, set.mesh)
+            mesh_label(asset, set.mesh),
+            opening(measure, set.lengths(worst.edge))
         ),
     )
     .with_value(ratio);
@@ -467,10 +590,11 @@ mod tests {
             indices: vec![0, 1, 2, 1, 3, 2],
             ..Mesh::default()
         };
-        let set = EdgeSet::new(0, &mesh, 100).unwrap();
+        let skeleton = crate::scene::Skeleton::default();
+        let set = EdgeSet::new(0, &mesh, 100, &mut Joints::new(&skeleton)).unwrap();
         assert_eq!(set.edges.len(), 5);
         assert!(!set.sampled);
-        let small = EdgeSet::new(0, &mesh, 2).unwrap();
+        let small = EdgeSet::new(0, &mesh, 2, &mut Joints::new(&skeleton)).unwrap();
         assert!(small.edges.len() <= 2 && small.sampled);
     }
 }
