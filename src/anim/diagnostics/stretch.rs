@@ -36,8 +36,12 @@ struct EdgeSet {
     inv_bind_len_sq: Vec<f32>,
     /// Bind length of each edge.
     bind_len: Vec<f32>,
-    /// Longest each edge can get with its bones bending at intact joints (`Joints::hinge`).
+    /// Longest each edge can get with its bones bending at intact joints (`Joints::hinge`): what the pose on
+    /// screen is measured against, where only a palette is known.
     hinge: Vec<f32>,
+    /// Edges with an end bound alone to another bone than the skin around it (`EdgeSet::hinges`): no bending
+    /// explains their opening.
+    alone: Vec<bool>,
     /// Scratch: skinned positions of the compact vertices.
     skinned: Vec<Vec3A>,
 }
@@ -90,6 +94,7 @@ impl EdgeSet {
             inv_bind_len_sq: Vec::with_capacity(raw.len()),
             bind_len: Vec::with_capacity(raw.len()),
             hinge: Vec::with_capacity(raw.len()),
+            alone: Vec::new(),
             skinned: Vec::new(),
         };
         let mut compact = vec![u32::MAX; n];
@@ -119,7 +124,7 @@ impl EdgeSet {
             set.inv_bind_len_sq.push(1.0 / len_sq);
             set.bind_len.push(len_sq.sqrt());
         }
-        set.hinge = set.hinges(joints);
+        (set.hinge, set.alone) = set.hinges(joints);
         set.skinned = vec![Vec3A::ZERO; set.vertex.len()];
         (!set.edges.is_empty()).then_some(set)
     }
@@ -128,7 +133,7 @@ impl EdgeSet {
     /// than all of that end's neighbours, which are bound to one bone, gets none: a vertex bound alone to
     /// another bone than the skin around it (a vertex on the wrong bone) does not bend with a joint, it pulls a
     /// spike out of the surface, however near a joint the two bones' path runs.
-    fn hinges(&self, joints: &mut Joints) -> Vec<f32> {
+    fn hinges(&self, joints: &mut Joints) -> (Vec<f32>, Vec<bool>) {
         let n = self.vertex.len();
         let dominant: Vec<u16> = (0..n).map(|c| self.dominant(c)).collect();
         // Per vertex: neighbours bound to its bone, neighbours in all, and the one other bone all the rest are
@@ -162,11 +167,35 @@ impl EdgeSet {
             .map(|([a, b], len)| {
                 let (a, b) = (*a as usize, *b as usize);
                 if alone(a) || alone(b) {
-                    return *len;
+                    return (*len, true);
                 }
-                joints.hinge(self.bind[a], dominant[a], self.bind[b], dominant[b], *len)
+                (self.blended_hinge(joints, a, b, *len), false)
             })
-            .collect()
+            .unzip()
+    }
+
+    /// The hinge length of an edge between compact vertices `a` and `b` whose weights blend several bones: the
+    /// weighted mean, over every pair of a bone of `a` and a bone of `b`, of the hinge length of that pair.
+    /// Each end is the weighted mean of where its bones carry it, so the edge is at most that long while the
+    /// joints hold (`|Σwᵢpᵢ − Σvⱼqⱼ| ≤ ΣΣ wᵢvⱼ|pᵢ − qⱼ|`).
+    fn blended_hinge(&self, joints: &mut Joints, a: usize, b: usize, len: f32) -> f32 {
+        let influences = |c: usize| {
+            let (js, ws) =
+                (self.joints.get(c).copied().unwrap_or([0; 4]), self.weights.get(c).copied().unwrap_or([0.0; 4]));
+            let total: f32 = ws.iter().filter(|w| **w > 0.0).sum();
+            let scale = if total > 0.0 && total.is_finite() { 1.0 / total } else { 0.0 };
+            js.into_iter().zip(ws).filter(|(_, w)| *w > 0.0).map(move |(j, w)| (j, w * scale))
+        };
+        let (pa, pb) = (self.bind[a], self.bind[b]);
+        let mut hinge = 0.0;
+        let mut weight = 0.0;
+        for (ja, wa) in influences(a) {
+            for (jb, wb) in influences(b) {
+                hinge += wa * wb * joints.hinge(pa, ja, pb, jb, len);
+                weight += wa * wb;
+            }
+        }
+        if weight > 0.0 { (hinge / weight).max(len) } else { len }
     }
 
     /// The bone with the largest weight on compact vertex `c`.
@@ -174,6 +203,39 @@ impl EdgeSet {
         let (Some(joints), Some(weights)) = (self.joints.get(c), self.weights.get(c)) else { return 0 };
         let best = (0..4).max_by(|&i, &j| weights[i].total_cmp(&weights[j])).unwrap_or(0);
         joints[best]
+    }
+
+    /// Compact vertex `c` skinned with `palette` (position only).
+    fn skin_one(&self, c: usize, palette: &[Mat4]) -> Vec3A {
+        let (Some(p), Some(joints), Some(weights)) = (self.bind.get(c), self.joints.get(c), self.weights.get(c)) else {
+            return Vec3A::ZERO;
+        };
+        let mut s = Vec3A::ZERO;
+        for (j, w) in joints.iter().zip(weights) {
+            if *w != 0.0
+                && let Some(m) = palette.get(usize::from(*j))
+            {
+                s += *w * m.transform_point3a(*p);
+            }
+        }
+        s
+    }
+
+    /// What edge `e` is measured against: its bind length when an end is bound alone to its bone; else, with a
+    /// palette of the same pose with every joint held together (`held`), the longer of its bind length and its
+    /// length in that pose — what the bones' turning alone makes of it — or without one, its hinge length.
+    fn allowance(&self, e: usize, held: Option<&[Mat4]>) -> f32 {
+        let bind = self.bind_len.get(e).copied().unwrap_or(0.0);
+        if self.alone.get(e).copied().unwrap_or(false) {
+            return bind;
+        }
+        match (held, self.edges.get(e)) {
+            (Some(palette), Some([a, b])) => {
+                let turned = (self.skin_one(*a as usize, palette) - self.skin_one(*b as usize, palette)).length();
+                if turned.is_finite() { turned.max(bind) } else { bind }
+            }
+            _ => self.hinge.get(e).copied().unwrap_or(bind),
+        }
     }
 
     /// Skins the compact vertices (positions only) with `palette`.
@@ -202,20 +264,18 @@ impl EdgeSet {
         if r.is_nan() { f32::INFINITY } else { r }
     }
 
-    /// The tear score of edge `e` in the last skinned pose (`tear::TearMeasure::score`).
-    fn score(&self, e: usize, measure: &TearMeasure) -> f32 {
-        let (Some([a, b]), Some(bind), Some(hinge)) = (self.edges.get(e), self.bind_len.get(e), self.hinge.get(e))
-        else {
-            return 0.0;
-        };
+    /// The tear score of edge `e` in the last skinned pose (`tear::TearMeasure::score`), `held` as in
+    /// [`EdgeSet::allowance`].
+    fn score(&self, e: usize, measure: &TearMeasure, held: Option<&[Mat4]>) -> f32 {
+        let (Some([a, b]), Some(bind)) = (self.edges.get(e), self.bind_len.get(e)) else { return 0.0 };
         let (Some(pa), Some(pb)) = (self.skinned.get(*a as usize), self.skinned.get(*b as usize)) else { return 0.0 };
-        measure.score((*pa - *pb).length(), *bind, *hinge, self.ratio_sq(e))
+        measure.score((*pa - *pb).length(), *bind, self.allowance(e, held), self.ratio_sq(e))
     }
 
     /// The worst edge of the last skinned pose: `(score, ratio², edge)` of the highest-scoring edge, or when
     /// none scores, of the most stretched one. The hot loop: the square root and the score only for edges
     /// stretched past the threshold.
-    fn worst_edge(&self, measure: &TearMeasure) -> (f32, f32, usize) {
+    fn worst_edge(&self, measure: &TearMeasure, held: Option<&[Mat4]>) -> (f32, f32, usize) {
         let skinned = &self.skinned;
         let mut most = (-1.0f32, 0usize);
         let mut scored = (0.0f32, 0.0f32, 0usize);
@@ -229,8 +289,8 @@ impl EdgeSet {
             }
             broken |= r.is_nan();
             if r >= measure.min_ratio_sq() {
-                let (Some(bind), Some(hinge)) = (self.bind_len.get(e), self.hinge.get(e)) else { continue };
-                let score = measure.score(length_sq.sqrt(), *bind, *hinge, r);
+                let Some(bind) = self.bind_len.get(e) else { continue };
+                let score = measure.score(length_sq.sqrt(), *bind, self.allowance(e, held), r);
                 if score > scored.0 {
                     scored = (score, r, e);
                 }
@@ -242,14 +302,15 @@ impl EdgeSet {
         if scored.0 > 0.0 { scored } else { (0.0, most.0, most.1) }
     }
 
-    /// Bind length, skinned length and hinge length of edge `e` in the last skinned pose.
-    fn lengths(&self, e: usize) -> (f32, f32, f32) {
+    /// Bind length, skinned length and allowance (`held` as in [`EdgeSet::allowance`]) of edge `e` in the last
+    /// skinned pose.
+    fn lengths(&self, e: usize, held: Option<&[Mat4]>) -> (f32, f32, f32) {
         let [a, b] = self.edges.get(e).copied().unwrap_or([0, 0]);
         let now = match (self.skinned.get(a as usize), self.skinned.get(b as usize)) {
             (Some(pa), Some(pb)) => (*pa - *pb).length(),
             _ => 0.0,
         };
-        (self.bind_len.get(e).copied().unwrap_or(0.0), now, self.hinge.get(e).copied().unwrap_or(0.0))
+        (self.bind_len.get(e).copied().unwrap_or(0.0), now, self.allowance(e, held))
     }
 
     /// Mesh vertex indices of edge `e`.
@@ -286,6 +347,12 @@ struct PoseScratch {
     local: Vec<Transform>,
     to_root: Vec<Mat4>,
     palette: Vec<Mat4>,
+    /// The same pose with every bone below a root's children kept at its bind translation: the joints held
+    /// together, only turning (and scale, and the placement of the body) left. What a stretch in the pose has
+    /// beyond this pose's is the joints coming apart.
+    held_local: Vec<Transform>,
+    held_to_root: Vec<Mat4>,
+    held_palette: Vec<Mat4>,
 }
 
 pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Collector) {
@@ -316,6 +383,9 @@ pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Col
             local: vec![Transform::IDENTITY; n],
             to_root: vec![Mat4::IDENTITY; n],
             palette: vec![Mat4::IDENTITY; n],
+            held_local: vec![Transform::IDENTITY; n],
+            held_to_root: vec![Mat4::IDENTITY; n],
+            held_palette: vec![Mat4::IDENTITY; n],
         };
         let mut results: Vec<Finding> = Vec::new();
         for (c, clip) in asset.clips.iter().enumerate() {
@@ -336,13 +406,12 @@ pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Col
 }
 
 /// How an edge opened, for messages: "from 0.18 to 5.1 units (2.8% of the character's 180-unit size)", and
-/// how far past its hinge length when it went past it.
-fn opening(measure: &TearMeasure, (bind, now, hinge): (f32, f32, f32)) -> String {
+/// how far past its allowance (the gap) when it went past it by a visible amount.
+fn opening(measure: &TearMeasure, (bind, now, allowed): (f32, f32, f32)) -> String {
     let share = 100.0 * (now - bind) / measure.size;
-    let past = if now > hinge && hinge > bind {
-        format!(", {} units more than bending its joints can open it", fmt_num(now - hinge))
-    } else if now > bind && hinge <= bind {
-        ", with no joint between its bones to bend".to_owned()
+    let gap = now - allowed.max(bind);
+    let past = if gap > 0.01 * measure.size {
+        format!(", {} units more than its bones' turning at joints that hold together opens it", fmt_num(gap))
     } else {
         String::new()
     };
@@ -377,14 +446,14 @@ fn pose_stretch(
         let [a, b] = set.mesh_edge(e);
         let triangle = set.triangle_of(e);
         let mut finding = Finding::new(
-            measure.severity(set.score(e, measure)),
+            measure.severity(set.score(e, measure, None)),
             FindingKind::PoseStretch,
             Subject::Triangle { mesh: set.mesh, index: triangle },
             format!(
                 "edge {a}–{b} of triangle {triangle} in {} is stretched {}× in the current pose, {}",
                 mesh_label(asset, set.mesh),
                 fmt_num(ratio),
-                opening(measure, set.lengths(e))
+                opening(measure, set.lengths(e, None))
             ),
         )
         .with_value(ratio);
@@ -433,16 +502,29 @@ fn evaluate(
 ) -> Worst {
     let skeleton = &asset.skeleton;
     binding.sample(skeleton, clip, time, &mut scratch.local);
+    for (((held, local), bind), parent) in
+        scratch.held_local.iter_mut().zip(&scratch.local).zip(&skeleton.bind_local).zip(&skeleton.parents)
+    {
+        *held = *local;
+        // A root's children keep their keys: they place the body (a biped's pelvis under its centre of mass
+        // moves about freely), as the root does. Below them, bones sit at fixed offsets from their parents.
+        let grandparent = parent.and_then(|p| skeleton.parents.get(p).copied().flatten());
+        if grandparent.is_some() {
+            held.translation = bind.translation;
+        }
+    }
     // Lengths are right by construction (the skeleton validated); an error would leave the bind palette.
     if local_to_model(&skeleton.parents, &scratch.local, &mut scratch.to_root).is_err()
         || skinning_palette(&skeleton.inverse_bind, &scratch.to_root, &mut scratch.palette).is_err()
+        || local_to_model(&skeleton.parents, &scratch.held_local, &mut scratch.held_to_root).is_err()
+        || skinning_palette(&skeleton.inverse_bind, &scratch.held_to_root, &mut scratch.held_palette).is_err()
     {
         return Worst::NONE;
     }
     let mut worst = Worst::NONE;
     for (s, set) in sets.iter_mut().enumerate() {
         set.skin(&scratch.palette);
-        let (score, ratio_sq, edge) = set.worst_edge(measure);
+        let (score, ratio_sq, edge) = set.worst_edge(measure, Some(&scratch.held_palette));
         let candidate = Worst { score, ratio_sq, set: s, edge, time };
         if candidate.worse_than(&worst) {
             worst = candidate;
@@ -526,7 +608,7 @@ fn clip_stretch(
             fmt_num(ratio),
             fmt_num(worst.time),
             mesh_label(asset, set.mesh),
-            opening(measure, set.lengths(worst.edge))
+            opening(measure, set.lengths(worst.edge, Some(&scratch.held_palette)))
         ),
     )
     .with_value(ratio);

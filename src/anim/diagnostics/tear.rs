@@ -6,16 +6,15 @@
 //! and whether it opens the way a bending joint opens it. So an edge is measured by:
 //!
 //! - its *reach*: how much longer it got, as a fraction of the character's size (the largest side of its bind
-//!   pose's bounding box) — a spike or slab reaching out;
-//! - its *gap*: how much longer it got than rigid bones bending at intact joints could make it. The two ends
-//!   follow their bones; bending keeps every vertex at its bind distance from the joints between those bones, so
-//!   by the triangle inequality the edge can be at most as long as the path from one end through those joints
-//!   to the other (the [`hinge`](Joints::hinge) length). A rigidly skinned knee bent double stays within it;
-//!   a bone that comes off its parent (a translation key far from the bind pose) or a joint pulled apart does
-//!   not.
-//!
-//! An edge with an end bound to a bone none of its neighbours is bound to (a vertex on the wrong bone) gets no
-//! hinge: it does not bend with a joint, it pulls a spike out of the surface.
+//!   pose's bounding box) — a web of skin stretched far at a bent joint;
+//! - its *gap*: how much longer it got than its *allowance*, the length bones turning at intact joints give it.
+//!   For a clip that is its length in the same pose with the joints held together (`stretch` computes it); for
+//!   a bare palette (the pose on screen) the [`hinge`](Joints::hinge) length bounds it: bending keeps every
+//!   vertex at its bind distance from the joints between its bones, so by the triangle inequality the edge is
+//!   at most as long as the path from one end through those joints to the other. A rigidly skinned knee bent
+//!   double stays within it; a bone that comes off its parent (a translation key far from the bind pose) does
+//!   not. An edge with an end bound alone to another bone than its neighbours (a vertex on the wrong bone) has
+//!   its bind length as allowance: it does not bend with a joint, it pulls a spike out of the surface.
 //!
 //! A gap of `tear_gap` of the character's size is a tear (an error), `warn_fraction` of it a visible stretch (a
 //! warning). Reach alone is at most a warning, from `tear_reach` of the size: a rigidly skinned leg bent far
@@ -61,10 +60,10 @@ impl TearMeasure {
         }
     }
 
-    /// The score of an edge of bind length `bind`, hinge length `hinge`, now `length` long (its squared ratio
+    /// The score of an edge of bind length `bind` and allowance `allowed`, now `length` long (its squared ratio
     /// `ratio_sq` given, as the caller has it). NaN (a broken pose) scores infinite.
     #[inline]
-    pub fn score(&self, length: f32, bind: f32, hinge: f32, ratio_sq: f32) -> f32 {
+    pub fn score(&self, length: f32, bind: f32, allowed: f32, ratio_sq: f32) -> f32 {
         if ratio_sq.is_nan() || length.is_nan() {
             return f32::INFINITY;
         }
@@ -74,7 +73,7 @@ impl TearMeasure {
         // Growth the joints explain is at most a warning (a stretched web at a bent joint looks rough but
         // whole); only a gap is a tear.
         let reach = ((length - bind) * self.inv_reach * self.warn).min(REACH_CAP);
-        let gap = (length - hinge) * self.inv_gap;
+        let gap = (length - allowed) * self.inv_gap;
         reach.max(gap).max(0.0)
     }
 
