@@ -14,12 +14,12 @@ mod stretch;
 mod tear;
 
 use glam::Mat4;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::scene::Asset;
 
 /// How bad a finding is. Ordered most severe first, so sorting puts errors on top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The character will render wrongly (e.g. a bone offset that moves the skin at the bind pose).
@@ -41,7 +41,7 @@ impl Severity {
 }
 
 /// What a finding is about. The order is the order findings of equal severity are listed in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     /// Arrays that disagree, indices out of range, non-finite numbers, keys out of order.
@@ -140,7 +140,7 @@ impl FindingKind {
 
 /// The thing a finding is about: what a UI selects in the viewport or outliner. Indices are into the asset's
 /// arrays (`skeleton` bones, `meshes`, a mesh's vertices / triangles, `materials`, `clips`, a clip's tracks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subject {
     /// The asset as a whole.
@@ -208,7 +208,7 @@ pub struct Finding {
     /// past the first [`DiagnoseOptions::max_per_kind`], how many it sums up. Counts per severity add these.
     pub count: usize,
     /// True for a line that sums up findings left out of the list (its `count` says how many).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub summary: bool,
 }
 

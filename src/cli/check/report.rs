@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use bonescope::anim::diagnostics::{FindingKind, Severity, Subject};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a finding is about: one of the rig diagnostics, or a problem with the files themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -71,8 +71,18 @@ impl Serialize for CheckKind {
     }
 }
 
+impl<'de> Deserialize<'de> for CheckKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        CheckKind::all()
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown finding kind '{name}'")))
+    }
+}
+
 /// One problem, with where it is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckFinding {
     pub severity: Severity,
     pub kind: CheckKind,
@@ -108,7 +118,7 @@ pub struct CheckFinding {
     /// past the first hundred at its severity.
     pub count: usize,
     /// True for a line that sums up findings left out of the list.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub summary: bool,
 }
 
@@ -155,7 +165,7 @@ impl CheckFinding {
 }
 
 /// How a character's files were grouped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grouping {
     /// A model script (QC/MDS/MMS) and the files it names.
@@ -169,7 +179,7 @@ pub enum Grouping {
 }
 
 /// Counts per severity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub error: usize,
     pub warning: usize,
@@ -204,7 +214,7 @@ impl Counts {
 }
 
 /// One character (or one file that did not load) and what was found in it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CharacterReport {
     /// The script's model name, else the main file's name.
     pub name: String,

@@ -44,6 +44,18 @@ impl Unit {
         }
     }
 
+    /// Every file it reads: a script's own files (it and its includes) and the files it names that are there,
+    /// or a folder's files.
+    pub fn files(&self) -> Vec<PathBuf> {
+        match self {
+            Unit::Script { plan: Ok(plan), .. } => {
+                plan.script_files.iter().cloned().chain(plan.found().into_iter().map(Path::to_path_buf)).collect()
+            }
+            Unit::Script { path, .. } | Unit::Unreadable { path, .. } => vec![path.clone()],
+            Unit::Folder { files, .. } => files.clone(),
+        }
+    }
+
     pub fn label(&self) -> String {
         match self {
             Unit::Script { path, .. } | Unit::Unreadable { path, .. } => path.display().to_string(),
