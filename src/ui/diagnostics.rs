@@ -271,6 +271,17 @@ mod tests {
     }
 
     #[test]
+    fn a_summing_up_line_counts_as_the_findings_it_stands_for() {
+        let mut view = DiagnosticsView::default();
+        let one = Finding::new(Severity::Warning, FindingKind::WeightSum, Subject::Vertex { mesh: 0, index: 1 }, "");
+        let mut rest = Finding::new(Severity::Warning, FindingKind::WeightSum, Subject::Asset, "… and 40 more");
+        (rest.count, rest.summary) = (40, true);
+        let error = Finding::new(Severity::Error, FindingKind::BindPose, Subject::Bone(0), "");
+        view.findings = vec![error, one, rest];
+        assert_eq!(view.counts(), [1, 41, 0]);
+    }
+
+    #[test]
     fn a_check_runs_off_thread_and_lands_for_its_document_only() {
         let doc = Document::new(crate::scene::samples::demo::demo_asset(), Vec::new(), Vec::new(), 7);
         let mut view = DiagnosticsView::default();
