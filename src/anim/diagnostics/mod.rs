@@ -285,7 +285,7 @@ impl Default for DiagnoseOptions {
             stretch_threshold: 2.0,
             tear_reach: 0.15,
             tear_gap: 0.04,
-            warn_fraction: 0.25,
+            warn_fraction: 0.5,
             clip_stretch: true,
             samples_per_clip: 30,
             max_edges: 1_000_000,
