@@ -66,7 +66,7 @@ impl Worst {
 }
 
 impl EdgeSet {
-    fn new(mesh_index: usize, mesh: &Mesh, max_edges: usize, joints: &mut Joints) -> Option<EdgeSet> {
+    fn new(mesh_index: usize, mesh: &Mesh, max_edges: usize, joints: Option<&mut Joints>) -> Option<EdgeSet> {
         let n = mesh.positions.len();
         let triangles = mesh.indices.len() / 3;
         let max_edges = max_edges.max(1);
@@ -129,11 +129,13 @@ impl EdgeSet {
         (!set.edges.is_empty()).then_some(set)
     }
 
-    /// The hinge length of every edge (`Joints::hinge`), except that an edge with an end bound to another bone
-    /// than all of that end's neighbours, which are bound to one bone, gets none: a vertex bound alone to
-    /// another bone than the skin around it (a vertex on the wrong bone) does not bend with a joint, it pulls a
-    /// spike out of the surface, however near a joint the two bones' path runs.
-    fn hinges(&self, joints: &mut Joints) -> (Vec<f32>, Vec<bool>) {
+    /// Which edges have an end bound to another bone than all of that end's neighbours, which are bound to one
+    /// bone: a vertex bound alone to another bone than the skin around it (a vertex on the wrong bone) does not
+    /// bend with a joint, it pulls a spike out of the surface, however near a joint the two bones' path runs.
+    /// With `joints` (the pose on screen is to be measured), also the hinge length of every edge
+    /// (`Joints::hinge`; the bind length for those edges); without, no hinge lengths (clips are measured
+    /// against their held pose, and the hinges of a large mesh cost a hash lookup per bone pair per edge).
+    fn hinges(&self, joints: Option<&mut Joints>) -> (Vec<f32>, Vec<bool>) {
         let n = self.vertex.len();
         let dominant: Vec<u16> = (0..n).map(|c| self.dominant(c)).collect();
         // Per vertex: neighbours bound to its bone, neighbours in all, and the one other bone all the rest are
@@ -161,17 +163,20 @@ impl EdgeSet {
         // Three neighbours at least, all on one other bone: an island of one vertex in another bone's skin. (A
         // lone edge of a sampled mesh says nothing about its surroundings.)
         let alone = |c: usize| same[c] == 0 && total[c] >= 3 && other[c] != MIXED;
-        self.edges
+        let flags: Vec<bool> = self.edges.iter().map(|[a, b]| alone(*a as usize) || alone(*b as usize)).collect();
+        let Some(joints) = joints else { return (Vec::new(), flags) };
+        let hinge = self
+            .edges
             .iter()
             .zip(&self.bind_len)
-            .map(|([a, b], len)| {
-                let (a, b) = (*a as usize, *b as usize);
-                if alone(a) || alone(b) {
-                    return (*len, true);
-                }
-                (self.blended_hinge(joints, a, b, *len), false)
-            })
-            .unzip()
+            .zip(&flags)
+            .map(
+                |(([a, b], len), alone)| {
+                    if *alone { *len } else { self.blended_hinge(joints, *a as usize, *b as usize, *len) }
+                },
+            )
+            .collect();
+        (hinge, flags)
     }
 
     /// The hinge length of an edge between compact vertices `a` and `b` whose weights blend several bones: the
@@ -362,13 +367,13 @@ pub(super) fn check_stretch(asset: &Asset, opts: &DiagnoseOptions, out: &mut Col
         return;
     }
     // Meshes whose indices or joints are out of range are reported by the structure check and skipped here.
-    let mut joints = Joints::new(skeleton);
+    let mut joints = opts.current_palette.as_ref().map(|_| Joints::new(skeleton));
     let mut sets: Vec<EdgeSet> = asset
         .meshes
         .iter()
         .enumerate()
         .filter(|(_, m)| m.validate(skeleton.len()).is_ok())
-        .filter_map(|(i, m)| EdgeSet::new(i, m, opts.max_edges, &mut joints))
+        .filter_map(|(i, m)| EdgeSet::new(i, m, opts.max_edges, joints.as_mut()))
         .collect();
     if sets.is_empty() {
         return;
@@ -673,10 +678,10 @@ mod tests {
             ..Mesh::default()
         };
         let skeleton = crate::scene::Skeleton::default();
-        let set = EdgeSet::new(0, &mesh, 100, &mut Joints::new(&skeleton)).unwrap();
+        let set = EdgeSet::new(0, &mesh, 100, Some(&mut Joints::new(&skeleton))).unwrap();
         assert_eq!(set.edges.len(), 5);
         assert!(!set.sampled);
-        let small = EdgeSet::new(0, &mesh, 2, &mut Joints::new(&skeleton)).unwrap();
+        let small = EdgeSet::new(0, &mesh, 2, None).unwrap();
         assert!(small.edges.len() <= 2 && small.sampled);
     }
 }

@@ -26,8 +26,6 @@
 //!
 //! Pure computation over the skeleton and bind positions; no allocation per frame.
 
-use std::collections::HashMap;
-
 use glam::{Vec3, Vec3A};
 
 use crate::scene::{Asset, Skeleton};
@@ -114,7 +112,7 @@ pub(super) struct Joints {
     depth: Vec<usize>,
     /// Per pair of bones: the first and last joint on the path between them and the path's length between
     /// those two; `None` when the bones are in different trees.
-    paths: HashMap<(u16, u16), Option<(Vec3A, Vec3A, f32)>>,
+    paths: rustc_hash::FxHashMap<(u16, u16), Option<(Vec3A, Vec3A, f32)>>,
 }
 
 impl Joints {
@@ -145,7 +143,7 @@ impl Joints {
                 d
             })
             .collect();
-        Self { origin, parent, depth, paths: HashMap::new() }
+        Self { origin, parent, depth, paths: rustc_hash::FxHashMap::default() }
     }
 
     /// The longest an edge from `a` (carried by bone `bone_a`) to `b` (by `bone_b`), `bind` long at rest, can
