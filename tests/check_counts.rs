@@ -24,17 +24,20 @@ fn twist(frames: usize) -> String {
     let mut s = nodes(&[]);
     s.push_str("skeleton\n");
     for f in 0..frames {
-        let turn = if f == 2 { 3.14159 } else { 0.0 };
+        let turn = if f == 2 { std::f32::consts::PI } else { 0.0 };
         let _ = writeln!(s, "time {f}\n0 0 0 0 0 0 0\n1 0 10 0 0 0 0\n2 0 10 0 0 {turn:.5} 0");
     }
     s.push_str("end\n");
     s
 }
 
+/// Counts per severity name.
+type Counts = BTreeMap<String, u64>;
+
 /// Sums the `count` of each finding per severity, per character and per kind.
-fn sums(json: &Value) -> (Vec<BTreeMap<String, u64>>, BTreeMap<String, BTreeMap<String, u64>>) {
+fn sums(json: &Value) -> (Vec<Counts>, BTreeMap<String, Counts>) {
     let mut per_character = Vec::new();
-    let mut per_kind: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    let mut per_kind: BTreeMap<String, Counts> = BTreeMap::new();
     for c in json["characters"].as_array().unwrap() {
         let mut counts = BTreeMap::new();
         for f in c["findings"].as_array().unwrap() {
@@ -48,7 +51,7 @@ fn sums(json: &Value) -> (Vec<BTreeMap<String, u64>>, BTreeMap<String, BTreeMap<
     (per_character, per_kind)
 }
 
-fn counts_object(c: &Value) -> BTreeMap<String, u64> {
+fn counts_object(c: &Value) -> Counts {
     ["error", "warning", "info"]
         .into_iter()
         .filter_map(|s| c[s].as_u64().filter(|n| *n > 0).map(|n| (s.to_owned(), n)))

@@ -104,15 +104,18 @@ pub(super) fn character_size(asset: &Asset) -> f32 {
     if size.is_finite() && size > 0.0 { size } else { 1.0 }
 }
 
+/// The first and last joint on the path between two bones, and the path's length between them; `None` when the
+/// bones are in different trees.
+type JointPath = Option<(Vec3A, Vec3A, f32)>;
+
 /// The skeleton's joints in the meshes' bind space, for hinge lengths.
 pub(super) struct Joints {
     /// Each bone's origin where skinning puts it at the bind pose (the inverse of its offset matrix).
     origin: Vec<Vec3A>,
     parent: Vec<Option<usize>>,
     depth: Vec<usize>,
-    /// Per pair of bones: the first and last joint on the path between them and the path's length between
-    /// those two; `None` when the bones are in different trees.
-    paths: rustc_hash::FxHashMap<(u16, u16), Option<(Vec3A, Vec3A, f32)>>,
+    /// Per pair of bones, the path between them.
+    paths: rustc_hash::FxHashMap<(u16, u16), JointPath>,
 }
 
 impl Joints {
@@ -170,7 +173,7 @@ impl Joints {
 
     /// The joints between bones `x` and `y`: the origins of the bones from `x` up to (not including) their
     /// common ancestor, then down to `y`.
-    fn path(&self, x: usize, y: usize) -> Option<(Vec3A, Vec3A, f32)> {
+    fn path(&self, x: usize, y: usize) -> JointPath {
         let (n, depth) = (self.parent.len(), |b: usize| self.depth.get(b).copied().unwrap_or(0));
         if x >= n || y >= n {
             return None;
