@@ -591,10 +591,22 @@ fn clip_stretch(
     } else {
         String::new()
     };
+    let lengths = set.lengths(worst.edge, Some(&scratch.held_palette));
+    // Where the gap decides, say what makes one: the cure is in the keys or the binding, not the weights.
+    let (bind, now, allowed) = lengths;
+    let gapped = now - allowed.max(bind) >= opts.warn_fraction * opts.tear_gap * measure.size;
+    let alone = set.alone.get(worst.edge).copied().unwrap_or(false);
     let verdict = match severity {
+        Severity::Info => "",
+        _ if gapped && alone => {
+            ": a vertex bound to another bone than the skin around it pulls a spike out of the surface there"
+        }
+        _ if gapped => {
+            ": a bone moves off its joint there (translation keys away from the bind pose, as in animations made \
+             for other proportions)"
+        }
         Severity::Error => ": the mesh tears there",
         Severity::Warning => ": check the skinning there",
-        Severity::Info => "",
     };
     let sampled = if set.sampled { " (edges sampled: large mesh)" } else { "" };
     // Above the tear threshold the message also names the bones that pull the edge apart.
@@ -613,7 +625,7 @@ fn clip_stretch(
             fmt_num(ratio),
             fmt_num(worst.time),
             mesh_label(asset, set.mesh),
-            opening(measure, set.lengths(worst.edge, Some(&scratch.held_palette)))
+            opening(measure, lengths)
         ),
     )
     .with_value(ratio);
