@@ -236,17 +236,26 @@ fn load(files: &[PathBuf]) -> Option<Asset> {
     }
 }
 
-/// Each clip's severity under the tear measure.
-fn verdicts(asset: &Asset) -> BTreeMap<String, (Severity, f32)> {
+/// Each clip's severity under the tear measure, its stretch ratio and its message.
+fn verdicts(asset: &Asset) -> BTreeMap<String, (Severity, f32, String)> {
     let findings = diagnose(asset, &DiagnoseOptions::default());
     findings
         .into_iter()
         .filter(|f| f.kind == FindingKind::ClipStretch && !f.summary)
         .filter_map(|f| {
             let clip = asset.clips.get(f.at?.clip)?.name.clone();
-            Some((clip, (f.severity, f.value.unwrap_or(0.0))))
+            Some((clip, (f.severity, f.value.unwrap_or(0.0), f.message)))
         })
         .collect()
+}
+
+/// What the message of a torn case must say made the tear.
+fn cause(case: &str) -> Option<&'static str> {
+    match case {
+        "wrong_bone_vertex" => Some("a vertex bound to another bone than the skin around it"),
+        "torn_knee" | "limb_pulled_long" | "torso_off_hips" => Some("a bone moves off its joint"),
+        _ => None,
+    }
 }
 
 /// The old rule's verdict: the largest edge ratio over every source frame, an error above 10×.
@@ -340,7 +349,10 @@ fn tears_are_errors_and_intact_clips_are_not() {
         std::fs::write(&clip, &case.clip).unwrap();
         let asset = load(&[mesh, clip]).expect("the generated files load");
         let verdict = verdicts(&asset);
-        let (severity, value) = verdict[case.name];
+        let (severity, value, message) = verdict[case.name].clone();
+        if let Some(cause) = cause(case.name) {
+            assert!(message.contains(cause), "{}: {message}", case.name);
+        }
         measure.add(case.label, severity);
         ratio.add(case.label, ratio_rule(&asset, 0));
         let _ = writeln!(report, "  {:<20} {:<7?} {severity:?} ({value:.1}×)", case.name, case.label);
@@ -351,7 +363,7 @@ fn tears_are_errors_and_intact_clips_are_not() {
     if let Some(corpus) = common::corpus() {
         for (name, files) in corpus_characters(&corpus) {
             let Some(asset) = load(&files) else { continue };
-            for (clip, (severity, value)) in verdicts(&asset) {
+            for (clip, (severity, value, _)) in verdicts(&asset) {
                 measure.add(Label::Intact, severity);
                 let index = asset.clips.iter().position(|c| c.name == clip).unwrap();
                 ratio.add(Label::Intact, ratio_rule(&asset, index));
