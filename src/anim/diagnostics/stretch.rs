@@ -352,9 +352,10 @@ struct PoseScratch {
     local: Vec<Transform>,
     to_root: Vec<Mat4>,
     palette: Vec<Mat4>,
-    /// The same pose with every bone below a root's children kept at its bind translation: the joints held
-    /// together, only turning (and scale, and the placement of the body) left. What a stretch in the pose has
-    /// beyond this pose's is the joints coming apart.
+    /// The same pose with every bone below a root's children kept at its bind translation, and the root's
+    /// children within `TearMeasure::placement` of theirs: the joints held together, only turning (and scale,
+    /// and the placement of the body) left. What a stretch in the pose has beyond this pose's is the joints
+    /// coming apart.
     held_local: Vec<Transform>,
     held_to_root: Vec<Mat4>,
     held_palette: Vec<Mat4>,
@@ -511,11 +512,15 @@ fn evaluate(
         scratch.held_local.iter_mut().zip(&scratch.local).zip(&skeleton.bind_local).zip(&skeleton.parents)
     {
         *held = *local;
-        // A root's children keep their keys: they place the body (a biped's pelvis under its centre of mass
-        // moves about freely), as the root does. Below them, bones sit at fixed offsets from their parents.
+        // Below a root's children, bones sit at fixed offsets from their parents. A root's children place the
+        // body (a biped's pelvis shifts under its centre of mass, a UE pelvis bobs above its root): they keep
+        // their keys up to the reach of a visible stretch, and only what goes beyond comes apart.
         let grandparent = parent.and_then(|p| skeleton.parents.get(p).copied().flatten());
         if grandparent.is_some() {
             held.translation = bind.translation;
+        } else if parent.is_some() {
+            let moved = local.translation - bind.translation;
+            held.translation = bind.translation + moved.clamp_length_max(measure.placement());
         }
     }
     // Lengths are right by construction (the skeleton validated); an error would leave the bind palette.

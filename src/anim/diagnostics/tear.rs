@@ -42,6 +42,7 @@ pub(super) struct TearMeasure {
     pub size: f32,
     inv_reach: f32,
     inv_gap: f32,
+    placement: f32,
     min_ratio_sq: f32,
     warn: f32,
 }
@@ -53,6 +54,7 @@ impl TearMeasure {
             size,
             inv_reach: 1.0 / (opts.tear_reach * size),
             inv_gap: 1.0 / (opts.tear_gap * size),
+            placement: opts.tear_reach * size,
             min_ratio_sq: opts.stretch_threshold * opts.stretch_threshold,
             warn: opts.warn_fraction,
         }
@@ -73,6 +75,13 @@ impl TearMeasure {
         let reach = ((length - bind) * self.inv_reach * self.warn).min(REACH_CAP);
         let gap = (length - allowed) * self.inv_gap;
         reach.max(gap).max(0.0)
+    }
+
+    /// How far a root's child may move from its bind offset and still be placing the body rather than coming
+    /// off it: the reach of a visible stretch (`tear_reach` of the size).
+    #[inline]
+    pub fn placement(&self) -> f32 {
+        self.placement
     }
 
     /// The squared stretch below which an edge scores 0.
