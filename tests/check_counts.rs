@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use check_tree::{animation, bonescope, defect_tree, nodes, reference, temp_dir, write};
+use check_tree::{animation, bonescope, defect_tree, nodes, reference, rendered_dom, temp_dir, write};
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -129,6 +129,16 @@ fn past_a_hundred_findings_of_a_kind_the_counts_still_add_up() {
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.contains("<tr><td>clip_stretch</td><td class=n>110</td><td class=n>25</td><td class=n>30</td></tr>"));
     assert!(html.contains(&format!("{errors} errors, 25 warnings")), "the page's header counts");
+    // The row the page's script builds shows the same counts, and each summing-up line says how many it is.
+    if let Some(dom) = rendered_dom(&html_path) {
+        for cell in ["<td class=\"n error\">110</td>", "<td class=\"n warning\">25</td>", "<td class=\"n\">30</td>"] {
+            assert!(dom.contains(cell), "{cell} in the row");
+        }
+        assert_eq!(dom.matches("<tr class=\"finding\"").count(), 103, "100 findings and 3 summing-up lines");
+        for n in [10, 25, 30] {
+            assert_eq!(dom.matches(&format!(" ({n} findings)")).count(), 1, "a line standing for {n}");
+        }
+    }
     let (code, out, _) = run("warning");
     assert_eq!(code, 1);
     assert!(out.contains(&format!("FAIL: {} findings at --fail-on warning", errors + 25)), "{out}");

@@ -132,3 +132,23 @@ pub fn defect_tree(root: &Path) {
     // Files check leaves alone.
     write(&root.join("notes.txt"), "not a model");
 }
+
+/// The page as headless chromium renders it (its script run), or `None` (the check skipped, said on stderr)
+/// when Debian's `chromium` is not installed.
+pub fn rendered_dom(page: &Path) -> Option<String> {
+    let Some(chromium) = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+    else {
+        eprintln!("skipped the browser check: chromium is not installed (scripts/install-system-deps.sh installs it)");
+        return None;
+    };
+    let out = Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+        .arg(format!("--user-data-dir={}", page.with_file_name("chromium-profile").display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
