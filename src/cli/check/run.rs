@@ -309,7 +309,10 @@ fn warning_finding(warning: &Warning, file: &Path) -> Option<CheckFinding> {
     }
     let kind = if message.contains("bind pose of") && message.contains("vertices were moved") {
         CheckKind::BindPoseMoved
-    } else if message.contains("nothing says which exporter") || message.contains("but the header names") {
+    } else if message.contains("nothing says which exporter")
+        || message.contains("but the header names")
+        || message.contains("read as what it holds")
+    {
         CheckKind::AmbiguousFile
     } else {
         CheckKind::LoadWarning
@@ -433,6 +436,10 @@ mod tests {
         let kind = |message: &str| warning_finding(&Warning::new(Position::Line(7), message), file).map(|f| f.kind);
         assert_eq!(
             kind("nothing says which exporter wrote this file (x) and the samples do not tell (y): they are assumed"),
+            Some(CheckKind::AmbiguousFile)
+        );
+        assert_eq!(
+            kind("the file is named as an animation but its block is not `triangles`; read as what it holds"),
             Some(CheckKind::AmbiguousFile)
         );
         assert_eq!(
