@@ -323,14 +323,18 @@ fn stretch_in_the_current_pose() {
     pose.update(&asset.skeleton);
     let opts = DiagnoseOptions { current_palette: Some(pose.palette.clone()), ..DiagnoseOptions::default() };
     let findings = diagnose(&asset, &opts);
-    let mut stretched = of_kind(&findings, FindingKind::PoseStretch);
-    // More than 100 edges stretch: the list is capped and the last entry counts the rest.
-    let summary = stretched.pop().unwrap();
-    assert_eq!(summary.subject, Subject::Asset);
+    let all = of_kind(&findings, FindingKind::PoseStretch);
+    // More than 100 edges stretch: the list is capped and a line per severity counts the rest.
+    let (summaries, stretched): (Vec<&Finding>, Vec<&Finding>) = all.iter().partition(|f| f.summary);
+    assert!(!summaries.is_empty() && summaries.iter().all(|f| f.subject == Subject::Asset && f.count >= 1));
     assert_eq!(stretched.len(), 100);
-    // Worst first, and every one really above the threshold.
+    // Most severe first, and the most stretched first within a severity; every one really above the threshold.
+    assert!(stretched.windows(2).all(|w| w[0].severity <= w[1].severity));
+    assert!(
+        stretched.windows(2).all(|w| w[0].severity != w[1].severity || w[0].value.unwrap() >= w[1].value.unwrap()),
+        "{stretched:#?}"
+    );
     let ratios: Vec<f32> = stretched.iter().map(|f| f.value.unwrap()).collect();
-    assert!(ratios.windows(2).all(|w| w[0] >= w[1]), "{ratios:?}");
     assert!(ratios.iter().all(|r| *r > opts.stretch_threshold));
     assert!(stretched.iter().all(|f| f.edge.is_some() && matches!(f.subject, Subject::Triangle { mesh: 0, .. })));
     // The bind pose itself stretches nothing.
@@ -350,6 +354,7 @@ fn findings_are_capped_per_kind_with_a_summary() {
     assert_eq!(sums.len(), 21);
     assert_eq!(sums[20].subject, Subject::Asset);
     assert_eq!(sums[20].value, Some(230.0));
+    assert_eq!((sums[20].count, sums[20].summary), (230, true));
 }
 
 #[test]

@@ -136,7 +136,8 @@ impl DiagnosticsView {
     pub fn counts(&self) -> [usize; 3] {
         let mut c = [0; 3];
         for f in &self.findings {
-            c[severity_slot(f.severity)] += 1;
+            // A line summing up findings left out of the list counts as all of them.
+            c[severity_slot(f.severity)] += f.count;
         }
         c
     }
@@ -267,6 +268,17 @@ mod tests {
         assert!(Highlight::of(&far, &asset).is_none());
         let bone = Finding::new(Severity::Error, FindingKind::BindPose, Subject::Bone(1), "");
         assert!(Highlight::of(&bone, &asset).is_none());
+    }
+
+    #[test]
+    fn a_summing_up_line_counts_as_the_findings_it_stands_for() {
+        let mut view = DiagnosticsView::default();
+        let one = Finding::new(Severity::Warning, FindingKind::WeightSum, Subject::Vertex { mesh: 0, index: 1 }, "");
+        let mut rest = Finding::new(Severity::Warning, FindingKind::WeightSum, Subject::Asset, "… and 40 more");
+        (rest.count, rest.summary) = (40, true);
+        let error = Finding::new(Severity::Error, FindingKind::BindPose, Subject::Bone(0), "");
+        view.findings = vec![error, one, rest];
+        assert_eq!(view.counts(), [1, 41, 0]);
     }
 
     #[test]

@@ -11,14 +11,15 @@
 mod geometry;
 mod rig;
 mod stretch;
+mod tear;
 
 use glam::Mat4;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::scene::Asset;
 
 /// How bad a finding is. Ordered most severe first, so sorting puts errors on top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The character will render wrongly (e.g. a bone offset that moves the skin at the bind pose).
@@ -40,7 +41,7 @@ impl Severity {
 }
 
 /// What a finding is about. The order is the order findings of equal severity are listed in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     /// Arrays that disagree, indices out of range, non-finite numbers, keys out of order.
@@ -139,7 +140,7 @@ impl FindingKind {
 
 /// The thing a finding is about: what a UI selects in the viewport or outliner. Indices are into the asset's
 /// arrays (`skeleton` bones, `meshes`, a mesh's vertices / triangles, `materials`, `clips`, a clip's tracks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subject {
     /// The asset as a whole.
@@ -203,11 +204,27 @@ pub struct Finding {
     /// The two vertices (indices into the subject's mesh) of the edge concerned (stretch findings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edge: Option<[u32; 2]>,
+    /// How many findings this one stands for: 1, or for a line that sums up the findings of a kind and severity
+    /// past the first [`DiagnoseOptions::max_per_kind`], how many it sums up. Counts per severity add these.
+    pub count: usize,
+    /// True for a line that sums up findings left out of the list (its `count` says how many).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub summary: bool,
 }
 
 impl Finding {
     pub fn new(severity: Severity, kind: FindingKind, subject: Subject, message: impl Into<String>) -> Self {
-        Self { severity, kind, subject, message: message.into(), value: None, at: None, edge: None }
+        Self {
+            severity,
+            kind,
+            subject,
+            message: message.into(),
+            value: None,
+            at: None,
+            edge: None,
+            count: 1,
+            summary: false,
+        }
     }
 
     pub fn with_value(mut self, value: f32) -> Self {
@@ -234,10 +251,18 @@ pub struct DiagnoseOptions {
     pub scale_tolerance: f32,
     /// A triangle is degenerate when twice its area is below this fraction of its longest edge squared.
     pub degenerate_area_ratio: f32,
-    /// Edge stretch (skinned length / bind length) above which a pose or clip is reported as a warning.
+    /// Edge stretch (skinned length / bind length) below which an edge is never more than information,
+    /// whatever it grows by (a long edge growing a little is a stretched panel, not an opening); the current
+    /// pose lists the edges above it.
     pub stretch_threshold: f32,
-    /// Edge stretch above which it is an error (the mesh visibly tears).
-    pub tear_threshold: f32,
+    /// Growth of an edge, as a fraction of the character's size, at which it is a tear (an error) whatever
+    /// the joints allow: a spike or slab reaching this far out is visible in any full-body view (`tear`).
+    pub tear_reach: f32,
+    /// Growth of an edge beyond what bending at intact joints can make it (its hinge length), as a fraction of
+    /// the character's size, at which it is a tear: the skin comes apart at a joint (`tear`).
+    pub tear_gap: f32,
+    /// The fraction of either tear limit at which a stretch is a warning (visible in a close look).
+    pub warn_fraction: f32,
     /// Whether to sample every clip for edge stretch (the only check whose cost grows with clip count).
     pub clip_stretch: bool,
     /// Poses sampled per clip (every source frame when the clip has no more frames than this).
@@ -258,7 +283,9 @@ impl Default for DiagnoseOptions {
             scale_tolerance: 1e-3,
             degenerate_area_ratio: 1e-6,
             stretch_threshold: 2.0,
-            tear_threshold: 10.0,
+            tear_reach: 0.15,
+            tear_gap: 0.04,
+            warn_fraction: 0.5,
             clip_stretch: true,
             samples_per_clip: 30,
             max_edges: 1_000_000,
@@ -283,14 +310,19 @@ pub fn diagnose(asset: &Asset, opts: &DiagnoseOptions) -> Vec<Finding> {
     out.finish()
 }
 
+/// Every severity, most severe first (the order of [`Severity`]).
+const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+
 /// Counts findings per kind and keeps the first `max` of each, so a mesh with a million bad vertices gives a
-/// readable list plus one summary instead of a million lines.
+/// readable list plus a summary instead of a million lines. The findings left out are summed up per severity
+/// (one line each, with its [`Finding::count`]): a summary at one severity would count warnings as errors,
+/// and the counts, exit codes and reports built on them would not add up.
 struct Collector {
     max: usize,
     findings: Vec<Finding>,
     counts: [usize; FindingKind::ALL.len()],
-    /// Most severe level among the findings left out, per kind.
-    left_out: [Option<Severity>; FindingKind::ALL.len()],
+    /// Findings left out, per kind and severity.
+    left_out: [[usize; 3]; FindingKind::ALL.len()],
 }
 
 impl Collector {
@@ -299,7 +331,7 @@ impl Collector {
             max,
             findings: Vec::new(),
             counts: [0; FindingKind::ALL.len()],
-            left_out: [None; FindingKind::ALL.len()],
+            left_out: [[0; 3]; FindingKind::ALL.len()],
         }
     }
 
@@ -309,25 +341,34 @@ impl Collector {
         if self.counts[k] <= self.max {
             self.findings.push(finding);
         } else {
-            let worst = self.left_out[k].map_or(finding.severity, |s| s.min(finding.severity));
-            self.left_out[k] = Some(worst);
+            self.left_out[k][finding.severity as usize] += 1;
         }
     }
 
     fn finish(mut self) -> Vec<Finding> {
         for kind in FindingKind::ALL {
             let k = kind as usize;
-            if let Some(severity) = self.left_out[k] {
-                let more = self.counts[k] - self.max;
-                self.findings.push(
-                    Finding::new(
-                        severity,
-                        kind,
-                        Subject::Asset,
-                        format!("… and {more} more {} ({} in all)", kind.plural(), self.counts[k]),
-                    )
-                    .with_value(more as f32),
-                );
+            for severity in SEVERITIES {
+                let more = self.left_out[k][severity as usize];
+                if more == 0 {
+                    continue;
+                }
+                let mut summary = Finding::new(
+                    severity,
+                    kind,
+                    Subject::Asset,
+                    format!(
+                        "… and {more} more {} at {} level ({} {} in all)",
+                        kind.plural(),
+                        severity.name(),
+                        self.counts[k],
+                        kind.plural()
+                    ),
+                )
+                .with_value(more as f32);
+                summary.count = more;
+                summary.summary = true;
+                self.findings.push(summary);
             }
         }
         // Stable: within a severity and kind, findings stay in the order the checks made them.
@@ -371,12 +412,15 @@ mod tests {
         }
         c.push(Finding::new(Severity::Info, FindingKind::UnusedBone, Subject::Bone(1), "y"));
         let f = c.finish();
-        assert_eq!(f.len(), 4);
-        // The summary keeps the worst left-out severity, so it sorts first.
-        assert_eq!(f[0].severity, Severity::Error);
-        assert_eq!(f[0].value, Some(3.0));
-        assert!(f[0].message.contains("3 more degenerate triangles (5 in all)"), "{}", f[0].message);
-        assert_eq!(f[3].kind, FindingKind::UnusedBone);
+        // Two kept warnings, the left-out error and the left-out warnings summed up apart, and the info.
+        assert_eq!(f.len(), 5, "{f:#?}");
+        assert_eq!((f[0].severity, f[0].count), (Severity::Error, 1));
+        assert!(f[0].summary && f[0].subject == Subject::Asset);
+        assert!(f[0].message.contains("1 more degenerate triangles at error level (5"), "{}", f[0].message);
+        let warnings: usize = f.iter().filter(|x| x.severity == Severity::Warning).map(|x| x.count).sum();
+        assert_eq!(warnings, 4, "every warning is counted once: {f:#?}");
+        assert_eq!(f.iter().map(|x| x.count).sum::<usize>(), 6, "the counts add up to the findings pushed");
+        assert_eq!(f[4].kind, FindingKind::UnusedBone);
     }
 
     #[test]

@@ -9,9 +9,13 @@
 //! files or rare: a model script's `$include`s are read when grouping and again when the script loads (the
 //! script itself is read once, its bytes kept), and a file that two scripts name is loaded by each.
 //!
+//! With `--cache FILE` each unit's reports are kept, keyed by the contents of the files it reads (`cache`): a
+//! unit whose files are unchanged is not loaded at all on the next run.
+//!
 //! Exit codes: 0 when no finding is at the `--fail-on` level or worse; 1 when some are; 2 when the command
 //! could not run as asked (a path that does not exist, a report file that cannot be written, bad arguments).
 
+mod cache;
 mod html;
 mod json;
 mod progress;
@@ -27,6 +31,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use bonescope::anim::diagnostics::{DiagnoseOptions, Severity};
+use bonescope::io::LoadOptions;
 
 use report::{CharacterReport, Report};
 
@@ -88,6 +93,13 @@ pub struct CheckArgs {
     /// Draw each character headless at its worst clip frame, the finding ringed, into the HTML report.
     #[arg(long)]
     pub thumbnails: bool,
+    /// Keep each character's findings in FILE, keyed by the contents of every file it reads, the program's
+    /// version and the options: a later run re-checks only the characters whose files changed.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// How files are opened and animations bound: the options every command takes.
+    #[command(flatten)]
+    pub load: super::LoadArgs,
 }
 
 /// Runs the command; returns the process exit code.
@@ -116,13 +128,38 @@ pub fn run(args: &CheckArgs) -> i32 {
         args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     );
     let (files, other_files) = (tree.files, tree.other_files);
-    let characters = match check_all(tree.units, jobs, args.thumbnails) {
+    let options = DiagnoseOptions::default();
+    let cache = match &args.cache {
+        Some(path) => match cache::Cache::open(path, &format!("{:?} {options:?}", args.load)) {
+            Ok(cache) => Some(cache),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_USAGE;
+            }
+        },
+        None => None,
+    };
+    let setup = Setup {
+        jobs,
+        thumbnails: args.thumbnails,
+        load: &args.load.options(),
+        options: &options,
+        cache: cache.as_ref(),
+    };
+    let characters = match check_all(tree.units, &setup) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
     };
+    if let Some(cache) = cache {
+        eprintln!("{}", cache::summary(&cache));
+        if let Err(e) = cache.save() {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    }
     let report = Report { roots: args.paths.clone(), files, other_files, characters, elapsed: started.elapsed() };
     super::emit(&text::summary(&report, args.fail_on));
     let mut code = match args.fail_on.severity() {
@@ -152,11 +189,24 @@ fn write_report(path: &std::path::Path, text: &str, what: &str) -> Result<(), ()
     }
 }
 
+/// How one run checks its units.
+struct Setup<'a> {
+    jobs: usize,
+    thumbnails: bool,
+    /// One set of load options serves the whole run: its folder cache then lists each texture folder once.
+    load: &'a LoadOptions,
+    options: &'a DiagnoseOptions,
+    cache: Option<&'a cache::Cache>,
+}
+
 /// Checks every unit with `jobs` workers. Each worker takes the next unit and runs it on a rayon pool of
 /// `jobs` threads (loaders parallelise inside a character); because units are handed out by the workers, not
 /// by the pool, a pool thread waiting inside one character never starts another, and at most `jobs` are held
 /// at once. Reports come back in the walk's order.
-fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Vec<CharacterReport>, String> {
+/// With a cache, a unit whose key is in it is not checked: its reports are taken from it (not with
+/// `--thumbnails`, which draws the loaded characters).
+fn check_all(units: Vec<walk::Unit>, setup: &Setup<'_>) -> Result<Vec<CharacterReport>, String> {
+    let jobs = setup.jobs;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("check-{i}"))
@@ -168,8 +218,7 @@ fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Ve
     let queue: Mutex<std::vec::IntoIter<(usize, walk::Unit)>> =
         Mutex::new(units.into_iter().enumerate().collect::<Vec<_>>().into_iter());
     let results: Mutex<Vec<(usize, Vec<CharacterReport>)>> = Mutex::new(Vec::with_capacity(count));
-    let options = DiagnoseOptions::default();
-    let draw = thumbnail_drawer(thumbnails);
+    let draw = thumbnail_drawer(setup.thumbnails);
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(count.max(1)) {
             scope.spawn(|| {
@@ -179,7 +228,25 @@ fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Ve
                 while let Some((index, unit)) = next_unit() {
                     let label = unit.label();
                     let files = unit.file_count();
-                    let reports = pool.install(|| run::check_unit(unit, &options, &*draw));
+                    let key = setup.cache.and_then(|c| c.key(&unit));
+                    let kept = match (setup.cache, &key) {
+                        (Some(cache), Some(key)) if !setup.thumbnails => cache.get(key),
+                        _ => None,
+                    };
+                    let reports = match kept {
+                        Some(reports) => {
+                            tally(setup.cache, |c| &c.hits);
+                            reports
+                        }
+                        None => {
+                            let reports = pool.install(|| run::check_unit(unit, setup.load, setup.options, &*draw));
+                            if let (Some(cache), Some(key)) = (setup.cache, key) {
+                                cache.put(key, &reports);
+                            }
+                            tally(setup.cache, |c| &c.misses);
+                            reports
+                        }
+                    };
                     progress.done(&label, files, &reports);
                     if let Ok(mut r) = results.lock() {
                         r.push((index, reports));
@@ -192,6 +259,13 @@ fn check_all(units: Vec<walk::Unit>, jobs: usize, thumbnails: bool) -> Result<Ve
     let mut results = results.into_inner().map_err(|_| "a worker thread failed".to_owned())?;
     results.sort_by_key(|(i, _)| *i);
     Ok(results.into_iter().flat_map(|(_, r)| r).collect())
+}
+
+/// Adds one to a cache's counter.
+fn tally(cache: Option<&cache::Cache>, counter: impl Fn(&cache::Cache) -> &std::sync::atomic::AtomicUsize) {
+    if let Some(c) = cache {
+        counter(c).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// What is done with each loaded character after its findings are in: with `--thumbnails`, a render.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use bonescope::anim::diagnostics::{FindingKind, Severity, Subject};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a finding is about: one of the rig diagnostics, or a problem with the files themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -18,6 +18,16 @@ pub enum CheckKind {
     BindError,
     /// Animations in a folder with no reference mesh: checked against the first one's skeleton.
     NoReferenceMesh,
+    /// A model script's sequence for which no clip was built (a frame range outside its file, an alias of
+    /// nothing, a file that holds no animation).
+    SequenceNotLoaded,
+    /// A part of a model script whose bind pose differs from the character's: its vertices were moved onto
+    /// the shared skeleton, which shows wrongly if the difference is a mistake.
+    BindPoseMoved,
+    /// A file that does not say how it is to be read (which exporter wrote it, so which axes): read as guessed.
+    AmbiguousFile,
+    /// Anything else a loader had to change, guess or skip to read a file (its message says what).
+    LoadWarning,
     /// A rig diagnostic (`anim::diagnostics`).
     Rig(FindingKind),
 }
@@ -25,8 +35,16 @@ pub enum CheckKind {
 impl CheckKind {
     /// Every kind, in the order the summary lists them.
     pub fn all() -> Vec<CheckKind> {
-        let mut all =
-            vec![CheckKind::LoadError, CheckKind::MissingFile, CheckKind::BindError, CheckKind::NoReferenceMesh];
+        let mut all = vec![
+            CheckKind::LoadError,
+            CheckKind::MissingFile,
+            CheckKind::BindError,
+            CheckKind::NoReferenceMesh,
+            CheckKind::SequenceNotLoaded,
+            CheckKind::BindPoseMoved,
+            CheckKind::AmbiguousFile,
+            CheckKind::LoadWarning,
+        ];
         all.extend(FindingKind::ALL.map(CheckKind::Rig));
         all
     }
@@ -38,6 +56,10 @@ impl CheckKind {
             CheckKind::MissingFile => "missing_file",
             CheckKind::BindError => "bind_error",
             CheckKind::NoReferenceMesh => "no_reference_mesh",
+            CheckKind::SequenceNotLoaded => "sequence_not_loaded",
+            CheckKind::BindPoseMoved => "bind_pose_moved",
+            CheckKind::AmbiguousFile => "ambiguous_file",
+            CheckKind::LoadWarning => "load_warning",
             CheckKind::Rig(kind) => kind.name(),
         }
     }
@@ -49,8 +71,18 @@ impl Serialize for CheckKind {
     }
 }
 
+impl<'de> Deserialize<'de> for CheckKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        CheckKind::all()
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown finding kind '{name}'")))
+    }
+}
+
 /// One problem, with where it is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckFinding {
     pub severity: Severity,
     pub kind: CheckKind,
@@ -83,8 +115,11 @@ pub struct CheckFinding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<f32>,
     /// How many findings this one stands for: more than 1 for the line that sums up the findings of a kind
-    /// past the first hundred.
+    /// past the first hundred at its severity.
     pub count: usize,
+    /// True for a line that sums up findings left out of the list.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub summary: bool,
 }
 
 impl CheckFinding {
@@ -104,6 +139,7 @@ impl CheckFinding {
             edge: None,
             value: None,
             count: 1,
+            summary: false,
         }
     }
 
@@ -117,16 +153,19 @@ impl CheckFinding {
         self
     }
 
-    /// Worst first: severity, then kind (file problems before rig problems), then the larger value.
+    /// Worst first: severity, then kind (file problems before rig problems), then the larger value; a line
+    /// summing up left-out findings after the findings of its severity and kind (its value is a count).
     pub fn rank(&self, other: &Self) -> std::cmp::Ordering {
         let value =
             |f: &Self| f.value.filter(|v| !v.is_nan()).unwrap_or(if f.value.is_some() { f32::INFINITY } else { 0.0 });
-        (self.severity, self.kind).cmp(&(other.severity, other.kind)).then(value(other).total_cmp(&value(self)))
+        (self.severity, self.kind, self.summary)
+            .cmp(&(other.severity, other.kind, other.summary))
+            .then(value(other).total_cmp(&value(self)))
     }
 }
 
 /// How a character's files were grouped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grouping {
     /// A model script (QC/MDS/MMS) and the files it names.
@@ -140,7 +179,7 @@ pub enum Grouping {
 }
 
 /// Counts per severity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub error: usize,
     pub warning: usize,
@@ -175,7 +214,7 @@ impl Counts {
 }
 
 /// One character (or one file that did not load) and what was found in it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CharacterReport {
     /// The script's model name, else the main file's name.
     pub name: String,

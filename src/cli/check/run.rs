@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, Severity, Subject, diagnose};
 use bonescope::io::script::{NamedRole, ScriptPlan};
 use bonescope::io::{self, LoadError, LoadOptions, Position};
-use bonescope::scene::{Asset, Format};
+use bonescope::scene::{Asset, Format, Warning};
 
 use super::report::{CharacterReport, CheckFinding, CheckKind, Grouping};
 use super::walk::Unit;
@@ -35,15 +35,17 @@ pub struct Loaded {
 /// are in (thumbnails are drawn there) and before it is dropped.
 pub fn check_unit(
     unit: Unit,
+    load: &LoadOptions,
     options: &DiagnoseOptions,
     with_asset: &(dyn Fn(&mut Loaded) + Sync),
 ) -> Vec<CharacterReport> {
     let (mut done, loaded) = match unit {
         Unit::Unreadable { path, error } => (vec![load_failure(&path, &error)], Vec::new()),
-        Unit::Script { path, format, bytes, plan } => script_character(&path, format, &bytes, plan),
-        Unit::Folder { files, .. } => folder_characters(&files),
+        Unit::Script { path, format, bytes, plan } => script_character(&path, format, &bytes, plan, load),
+        Unit::Folder { files, .. } => folder_characters(&files, load),
     };
     for mut character in loaded {
+        name_meshes(&mut character.asset, &character.origins);
         let findings = diagnose(&character.asset, options);
         let findings: Vec<CheckFinding> =
             findings.iter().map(|f| locate(f, &character.asset, &character.origins)).collect();
@@ -53,6 +55,18 @@ pub fn check_unit(
         done.push(character.report);
     }
     done.into_iter().map(CharacterReport::finish).collect()
+}
+
+/// Gives each mesh the loaders left without a name of its own the name of the file it was read from, so
+/// findings say "mesh 0 'scientist_ref.smd'" rather than the format's placeholder ("smd", which every SMD mesh of
+/// a model script would share).
+fn name_meshes(asset: &mut Asset, origins: &Origins) {
+    for (mesh, origin) in asset.meshes.iter_mut().zip(&origins.meshes) {
+        let placeholder = mesh.name.is_empty() || mesh.name == "smd";
+        if let (true, Some(file)) = (placeholder, origin) {
+            mesh.name = file_name(file);
+        }
+    }
 }
 
 /// A row for a file that did not load: its error is the one finding.
@@ -78,16 +92,13 @@ fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-fn load_options() -> LoadOptions {
-    LoadOptions::default()
-}
-
 /// A model script: the files it names that are missing, then the character as the script loader builds it.
 fn script_character(
     path: &Path,
     format: Format,
     bytes: &[u8],
     plan: Result<ScriptPlan, LoadError>,
+    opts: &LoadOptions,
 ) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let plan = match plan {
         Ok(plan) => plan,
@@ -113,7 +124,7 @@ fn script_character(
             .at_line(named.line),
         );
     }
-    let mut asset = match io::script::load(format, bytes, Some(path), &load_options()) {
+    let mut asset = match io::script::load(format, bytes, Some(path), opts) {
         Ok(asset) => asset,
         Err(error) => {
             // A missing mesh stops the load with an error that is the finding above: it is not said twice.
@@ -143,25 +154,60 @@ fn script_character(
                 .and_then(|q| q.paths.first().cloned().flatten());
             origins.clips[c] = file;
         }
-        // A file that is there but did not load is a sequence's problem for the loader; here it is the file's.
         for seq in &script.sequences {
-            let (Some(problem), Some(Some(file))) = (&seq.problem, seq.paths.first()) else { continue };
-            if let Some(error) = problem
+            let Some(problem) = &seq.problem else { continue };
+            let script_file = script.files.get(seq.file).map_or(path, PathBuf::as_path);
+            let file = seq.paths.first().cloned().flatten();
+            let did_not_load = problem
                 .strip_prefix("animation did not load: ")
-                .or_else(|| problem.strip_prefix("animation file did not load: "))
-            {
-                let error = error.strip_prefix(&format!("{}: ", file.display())).unwrap_or(error);
-                report.findings.push(
+                .or_else(|| problem.strip_prefix("animation file did not load: "));
+            let finding = match (did_not_load, &file) {
+                // A file that is there but did not load is a sequence's problem for the loader; here it is the
+                // file's.
+                (Some(error), Some(file)) => {
+                    let error = error.strip_prefix(&format!("{}: ", file.display())).unwrap_or(error);
                     CheckFinding::new(
                         Severity::Error,
                         CheckKind::LoadError,
                         format!("sequence \"{}\": {error}", seq.name),
                     )
-                    .in_file(file),
-                );
-            }
+                    .in_file(file)
+                }
+                // A file the script names that is not there is the missing-file finding above.
+                _ if !seq.loaded && file.is_none() && !seq.files.is_empty() => continue,
+                // No clip was built for another reason (a frame range outside the file, an alias of nothing).
+                _ if !seq.loaded => CheckFinding::new(
+                    Severity::Error,
+                    CheckKind::SequenceNotLoaded,
+                    format!("sequence \"{}\": {problem}; it was not loaded", seq.name),
+                )
+                .in_file(script_file)
+                .at_line(seq.line),
+                // A clip was built, adjusted (a frame range clamped to the file, events moved): worth a look.
+                _ => CheckFinding::new(
+                    Severity::Warning,
+                    CheckKind::LoadWarning,
+                    format!("sequence \"{}\": {problem}", seq.name),
+                )
+                .in_file(script_file)
+                .at_line(seq.line),
+            };
+            report.findings.push(finding);
         }
     }
+    // What the loader said while reading: the sequence problems are reported above, once.
+    let said: Vec<String> = asset
+        .model_script
+        .as_deref()
+        .map(|s| s.sequences.iter().filter_map(|q| q.problem.clone()).collect())
+        .unwrap_or_default();
+    let warnings = std::mem::take(&mut asset.warnings);
+    report.findings.extend(
+        warnings
+            .iter()
+            .filter(|w| !said.iter().any(|p| w.message.contains(p.as_str())))
+            .filter_map(|w| warning_finding(w, path)),
+    );
     asset.path = Some(path.to_path_buf());
     fill_facts(&mut report, &asset);
     (Vec::new(), vec![Loaded { report, asset, origins }])
@@ -169,10 +215,9 @@ fn script_character(
 
 /// A folder's files: each reference mesh with every animation of the folder; animations alone when there is
 /// no mesh; files that do not load on their own.
-fn folder_characters(files: &[PathBuf]) -> (Vec<CharacterReport>, Vec<Loaded>) {
-    let opts = load_options();
+fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let results: Vec<(PathBuf, Result<Asset, LoadError>)> =
-        files.par_iter().map(|path| (path.clone(), io::load_path(path, &opts))).collect();
+        files.par_iter().map(|path| (path.clone(), io::load_path(path, opts))).collect();
     let mut failed = Vec::new();
     let mut meshes: Vec<Asset> = Vec::new();
     let mut animations: Vec<Asset> = Vec::new();
@@ -186,7 +231,7 @@ fn folder_characters(files: &[PathBuf]) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let mut loaded = Vec::new();
     if meshes.is_empty() && !animations.is_empty() {
         let first = animations.remove(0);
-        let mut character = bind_all(first, animations, Grouping::Animations, &opts);
+        let mut character = bind_all(first, animations, Grouping::Animations, opts);
         character.report.findings.push(
             CheckFinding::new(
                 Severity::Info,
@@ -200,9 +245,14 @@ fn folder_characters(files: &[PathBuf]) -> (Vec<CharacterReport>, Vec<Loaded>) {
     }
     let count = meshes.len();
     for (i, mesh) in meshes.into_iter().enumerate() {
-        // The last reference takes the animations; the others get copies (each file was still read once).
-        let anims = if i + 1 == count { std::mem::take(&mut animations) } else { animations.clone() };
-        loaded.push(bind_all(mesh, anims, Grouping::Folder, &opts));
+        // The last reference takes the animations; the others get copies (each file was still read once),
+        // without the files' load warnings, which are the files' and reported once, with the last.
+        let anims = if i + 1 == count {
+            std::mem::take(&mut animations)
+        } else {
+            animations.iter().map(|a| Asset { warnings: Vec::new(), ..a.clone() }).collect()
+        };
+        loaded.push(bind_all(mesh, anims, Grouping::Folder, opts));
     }
     (failed, loaded)
 }
@@ -212,13 +262,20 @@ fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &Load
     let main_path = main.path.clone().unwrap_or_default();
     let mut report = CharacterReport::new(file_name(&main_path), grouping, &main_path);
     let mut asset = main;
+    for w in std::mem::take(&mut asset.warnings) {
+        report.findings.extend(warning_finding(&w, &main_path));
+    }
     let mut origins = Origins {
         meshes: vec![Some(main_path.clone()); asset.meshes.len()],
         clips: vec![Some(main_path.clone()); asset.clips.len()],
     };
-    for animation in animations {
+    for mut animation in animations {
         let path = animation.path.clone().unwrap_or_default();
         report.files.push(path.clone());
+        // Taken before binding, which adds the file's warnings to the character's without saying whose.
+        for w in std::mem::take(&mut animation.warnings) {
+            report.findings.extend(warning_finding(&w, &path));
+        }
         match io::bind(&mut asset, animation, opts) {
             Ok(_) => {}
             Err(error) => {
@@ -230,8 +287,44 @@ fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &Load
         origins.clips.resize(asset.clips.len(), Some(path.clone()));
         origins.meshes.resize(asset.meshes.len(), Some(path));
     }
+    // Binding's own warnings (tracks for bones the skeleton lacks) are the rig check's unmatched tracks.
+    asset.warnings.clear();
     fill_facts(&mut report, &asset);
     Loaded { report, asset, origins }
+}
+
+/// A loader's warning as a finding in `file` (unless the warning names its own), of the kind its words say:
+/// a model script part whose bind pose had to be moved, a file whose exporter (and so its axes) had to be
+/// guessed, anything else the loader had to change or skip. `None` for what another check reports.
+fn warning_finding(warning: &Warning, file: &Path) -> Option<CheckFinding> {
+    let message = &warning.message;
+    // Tracks for bones the skeleton lacks: the rig check's `unmatched_track`, with the clip and bone.
+    // Textures not found: the rig check's `missing_texture`, one per material.
+    if message.contains("animated bone(s) not in the skeleton")
+        || message.starts_with(io::smd::MISSING_TEXTURES)
+        || message.contains("not found next to the file or in the texture folders")
+        || message.contains("no texture for material")
+    {
+        return None;
+    }
+    let kind = if message.contains("bind pose of") && message.contains("vertices were moved") {
+        CheckKind::BindPoseMoved
+    } else if message.contains("nothing says which exporter")
+        || message.contains("but the header names")
+        || message.contains("read as what it holds")
+    {
+        CheckKind::AmbiguousFile
+    } else {
+        CheckKind::LoadWarning
+    };
+    let mut f =
+        CheckFinding::new(Severity::Warning, kind, message.clone()).in_file(warning.file.as_deref().unwrap_or(file));
+    match warning.position {
+        Position::Line(line) => f.line = Some(line),
+        Position::Byte(byte) => f.byte = Some(byte),
+        Position::File => {}
+    }
+    Some(f)
 }
 
 fn fill_facts(report: &mut CharacterReport, asset: &Asset) {
@@ -248,14 +341,13 @@ fn locate(finding: &Finding, asset: &Asset, origins: &Origins) -> CheckFinding {
     f.subject = Some(finding.subject);
     f.value = finding.value;
     f.edge = finding.edge;
+    // A line summing up the findings of a kind and severity past the first hundred stands for all of them.
+    f.count = finding.count;
+    f.summary = finding.summary;
     let mesh_file = |m: usize| origins.meshes.get(m).cloned().flatten();
     let clip_file = |c: usize| origins.clips.get(c).cloned().flatten();
     let mut clip = None;
     match finding.subject {
-        Subject::Asset if finding.value.is_some() && finding.message.starts_with('…') => {
-            // The line summing up the findings of a kind past the first hundred stands for all of them.
-            f.count = finding.value.map_or(1, |v| v as usize);
-        }
         Subject::Bone(b) => f.bone = asset.skeleton.names.get(b).cloned(),
         Subject::Mesh(m) => f.file = mesh_file(m),
         Subject::Vertex { mesh, index } => {
@@ -331,5 +423,35 @@ fn culprit_bone(asset: &Asset, mesh: usize, a: usize, b: usize) -> Option<usize>
     match (dominant_bone(asset, mesh, a), dominant_bone(asset, mesh, b)) {
         (Some(x), Some(y)) => Some(if depth(y) > depth(x) { y } else { x }),
         (x, y) => x.or(y),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loader_warnings_become_findings_of_the_kind_their_words_say() {
+        let file = Path::new("dir/hero.asc");
+        let kind = |message: &str| warning_finding(&Warning::new(Position::Line(7), message), file).map(|f| f.kind);
+        assert_eq!(
+            kind("nothing says which exporter wrote this file (x) and the samples do not tell (y): they are assumed"),
+            Some(CheckKind::AmbiguousFile)
+        );
+        assert_eq!(
+            kind("the file is named as an animation but its block is not `triangles`; read as what it holds"),
+            Some(CheckKind::AmbiguousFile)
+        );
+        assert_eq!(
+            kind("b.smd: the bind pose of 2 bone(s) differs from the first mesh file's; its vertices were moved onto"),
+            Some(CheckKind::BindPoseMoved)
+        );
+        let other =
+            warning_finding(&Warning::new(Position::Line(7), "a second `version` line, ignored"), file).unwrap();
+        assert_eq!((other.kind, other.severity, other.line), (CheckKind::LoadWarning, Severity::Warning, Some(7)));
+        assert_eq!(other.file.as_deref(), Some(file));
+        // Said by another check already: the rig check's unmatched tracks and missing textures.
+        assert_eq!(kind("2 animated bone(s) not in the skeleton, ignored: a, b"), None);
+        assert_eq!(kind(&format!("{} for 1 material(s): x", io::smd::MISSING_TEXTURES)), None);
     }
 }

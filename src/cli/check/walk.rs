@@ -44,6 +44,18 @@ impl Unit {
         }
     }
 
+    /// Every file it reads: a script's own files (it and its includes) and the files it names that are there,
+    /// or a folder's files.
+    pub fn files(&self) -> Vec<PathBuf> {
+        match self {
+            Unit::Script { plan: Ok(plan), .. } => {
+                plan.script_files.iter().cloned().chain(plan.found().into_iter().map(Path::to_path_buf)).collect()
+            }
+            Unit::Script { path, .. } | Unit::Unreadable { path, .. } => vec![path.clone()],
+            Unit::Folder { files, .. } => files.clone(),
+        }
+    }
+
     pub fn label(&self) -> String {
         match self {
             Unit::Script { path, .. } | Unit::Unreadable { path, .. } => path.display().to_string(),
@@ -76,13 +88,16 @@ pub fn group(roots: &[PathBuf]) -> Tree {
                 walk(root, 0, &mut |path| sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen))
             }
             Ok(_) => {
-                // A file named on the command line is looked at whatever its extension.
-                if seen.insert(normalize(root)) {
-                    tree.files += 1;
-                    match script_format(root) {
-                        Some(_) => scripts.push(root.clone()),
-                        None => models.push(root.clone()),
+                // A file named on the command line is sorted as the walk sorts it, so naming a folder's files
+                // gives the answer naming the folder gives: its textures and includes are left alone. Only a
+                // mesh or animation under another extension, known by its first bytes, is looked at too.
+                if is_model_by_contents(root) {
+                    if seen.insert(normalize(root)) {
+                        tree.files += 1;
+                        models.push(root.clone());
                     }
+                } else {
+                    sort_file(root.clone(), &mut scripts, &mut models, &mut tree, &mut seen);
                 }
             }
             Err(_) => tree.missing_roots.push(root.clone()),
@@ -115,16 +130,36 @@ fn sort_file(
     if !seen.insert(normalize(&path)) {
         return;
     }
-    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     if script_format(&path).is_some() {
         tree.files += 1;
         scripts.push(path);
-    } else if MODEL_EXTENSIONS.contains(&extension.as_str()) {
+    } else if has_model_extension(&path) {
         tree.files += 1;
         models.push(path);
     } else {
         tree.other_files += 1;
     }
+}
+
+/// A file whose extension is not one the walk reads but whose first bytes are a mesh or animation format's
+/// (model scripts and recordings are known by their extension only, as in the walk).
+fn is_model_by_contents(path: &Path) -> bool {
+    if script_format(path).is_some() || has_model_extension(path) {
+        return false;
+    }
+    let mut head = Vec::with_capacity(4096);
+    let read = std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head));
+    read.is_ok()
+        && matches!(
+            io::detect_format(&head, None),
+            Some(Format::Psk | Format::Psa | Format::Smd | Format::Vta | Format::Ase)
+        )
+}
+
+fn has_model_extension(path: &Path) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    MODEL_EXTENSIONS.contains(&extension.as_str())
 }
 
 fn script_format(path: &Path) -> Option<Format> {
