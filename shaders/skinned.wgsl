@@ -262,8 +262,14 @@ struct VsOut {
     @location(0) world_position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
-    // Vertex colour (linear) in the material modes, the analysis colour in the others.
+    // Vertex colour (linear) in the material and vertex-colour modes; the wire colour for wire passes.
     @location(3) color: vec4<f32>,
+    // The analysis modes' value, coloured per fragment so a triangle between two values shows the ramp between
+    // them (not a blend of its corner colours): the selected bone's weight, the stretch ratio, or the morph
+    // displacement over its range.
+    @location(4) analysis: f32,
+    // The dominant bone, one per triangle (its first vertex's), so every pixel is a bone's legend colour.
+    @location(5) @interpolate(flat) bone: u32,
 }
 
 fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
@@ -279,39 +285,24 @@ fn linear_to_srgb(c: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, x <= vec3<f32>(0.0031308));
 }
 
-fn hsv_to_rgb(h: f32, s: f32, v: f32) -> vec3<f32> {
-    let p = abs(fract(vec3<f32>(h) + vec3<f32>(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0);
-    return v * mix(vec3<f32>(1.0), clamp(p - 1.0, vec3<f32>(0.0), vec3<f32>(1.0)), s);
-}
-
-// Weight 0 → a dull blue (no influence at all, set apart from tiny weights), then blue, cyan, green, yellow,
-// 1 → red (the usual weight-paint ramp).
+// The colour ramps (`ramp_heat`, `ramp_bone`, `ramp_stretch`) are generated from `src/render/ramps.rs` and put in
+// front of this file, so the legends and the egui painter use the same numbers. They are sRGB, as a legend shows
+// them; analysis colours are turned linear here and lit by ANALYSIS_LIGHT_FLOOR..1, so a surface facing the light
+// shows exactly its legend colour.
 fn heat(w: f32) -> vec3<f32> {
-    let t = clamp(w, 0.0, 1.0);
-    if (t <= 0.0) {
-        return vec3<f32>(0.06, 0.08, 0.42);
-    }
-    return hsv_to_rgb((1.0 - t) * 0.66, 0.9, 0.95);
+    return srgb_to_linear(ramp_heat(w));
 }
 
-// A distinct colour per bone: hues spaced by the golden ratio.
 fn bone_color(bone: u32) -> vec3<f32> {
-    let h = fract(f32(bone) * 0.61803398875 + 0.1);
-    return hsv_to_rgb(h, 0.7, 0.95);
+    return srgb_to_linear(ramp_bone(bone));
 }
 
-// Edge ratio → blue (compressed) / light grey (1) / red (stretched).
 fn stretch_color(ratio: f32) -> vec3<f32> {
-    let t = clamp((ratio - 1.0) / max(camera.stretch_range, 1e-6), -1.0, 1.0);
-    let neutral = vec3<f32>(0.8, 0.8, 0.8);
-    if (t < 0.0) {
-        return mix(neutral, vec3<f32>(0.05, 0.2, 1.0), -t);
-    }
-    return mix(neutral, vec3<f32>(1.0, 0.1, 0.05), t);
+    return srgb_to_linear(ramp_stretch(ratio, camera.stretch_range));
 }
 
-fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
-    var color = vec4<f32>(srgb_to_linear(in.color.rgb), in.color.a);
+// The value the fragment colours in the analysis modes (see `VsOut::analysis`).
+fn analysis_value(in: VsIn, vertex: u32, inst: Instance) -> f32 {
     switch camera.mode {
         case MODE_BONE_WEIGHT: {
             var w = 0.0;
@@ -320,27 +311,41 @@ fn analysis_color(in: VsIn, vertex: u32, inst: Instance) -> vec4<f32> {
                     w = w + in.weights[i];
                 }
             }
-            color = vec4<f32>(heat(w), 1.0);
-        }
-        case MODE_DOMINANT_BONE: {
-            var best = 0u;
-            for (var i = 1u; i < 4u; i = i + 1u) {
-                if (in.weights[i] > in.weights[best]) {
-                    best = i;
-                }
-            }
-            color = vec4<f32>(bone_color(in.joints[best]), 1.0);
+            return w;
         }
         case MODE_STRETCH: {
-            color = vec4<f32>(stretch_color(stretch[inst.stretch_base + vertex]), 1.0);
+            return stretch[inst.stretch_base + vertex];
         }
-        case MODE_MORPH_DISPLACEMENT: {
-            // Not morphed (vs_main_morph overwrites this for instances with active targets).
-            color = vec4<f32>(heat(0.0), 1.0);
+        // Morph displacement without active targets: nothing moved (vs_main_morph sets it for the others).
+        default: {
+            return 0.0;
         }
-        default: {}
     }
-    return color;
+}
+
+fn dominant_bone(in: VsIn) -> u32 {
+    var best = 0u;
+    for (var i = 1u; i < 4u; i = i + 1u) {
+        if (in.weights[i] > in.weights[best]) {
+            best = i;
+        }
+    }
+    return in.joints[best];
+}
+
+// The analysis colour of a fragment (linear), from its interpolated value or its triangle's bone.
+fn analysis_fragment(in: VsOut) -> vec3<f32> {
+    switch camera.mode {
+        case MODE_DOMINANT_BONE: {
+            return bone_color(in.bone);
+        }
+        case MODE_STRETCH: {
+            return stretch_color(in.analysis);
+        }
+        default: {
+            return heat(in.analysis);
+        }
+    }
 }
 
 // Skins a bind-pose (or already morphed) position and normal and fills the varyings.
@@ -352,7 +357,9 @@ fn skinned_vertex(in: VsIn, position: vec3<f32>, normal: vec3<f32>, vertex: u32,
     out.clip = camera.view_proj * world;
     out.normal = inst.normal_matrix * s.normal;
     out.uv = in.uv;
-    out.color = analysis_color(in, vertex, inst);
+    out.color = vec4<f32>(srgb_to_linear(in.color.rgb), in.color.a);
+    out.analysis = analysis_value(in, vertex, inst);
+    out.bone = dominant_bone(in);
     return out;
 }
 
@@ -371,7 +378,7 @@ fn vs_main_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance
     if (camera.mode == MODE_MORPH_DISPLACEMENT) {
         // How far the active targets moved this vertex (before skinning), over the range the viewer chose.
         let moved = length(m.position - in.position) / max(camera.stretch_range, 1e-20);
-        out.color = vec4<f32>(heat(moved), 1.0);
+        out.analysis = moved;
     }
     return out;
 }
@@ -435,7 +442,8 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
         }
         case MODE_BONE_WEIGHT, MODE_DOMINANT_BONE, MODE_STRETCH, MODE_MORPH_DISPLACEMENT: {
             // Mostly flat so the colour code stays readable, with a little shape from the light.
-            color = in.color.rgb * (0.55 + 0.45 * max(dot(n, camera.light_dir.xyz), 0.0));
+            let light = ANALYSIS_LIGHT_FLOOR + (1.0 - ANALYSIS_LIGHT_FLOOR) * max(dot(n, camera.light_dir.xyz), 0.0);
+            color = analysis_fragment(in) * light;
         }
         case MODE_VERTEX_COLOR: {
             // The file's vertex colours alone, lit: they are data to inspect, not a tint of every mode (many

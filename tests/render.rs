@@ -575,3 +575,71 @@ fn render_bench_reports_wall_and_gpu_time_per_frame() {
         assert!(gpu_line.contains("not supported"), "{gpu_line}");
     }
 }
+
+// ---------------------------------------------------------------- legends match the viewport
+
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
+/// How far a rendered pixel is from the nearest legend colour lit by the analysis modes' light (a factor from
+/// `ANALYSIS_LIGHT_FLOOR` to 1, applied in linear light), in linear units.
+fn distance_to_legend(pixel: [u8; 4], legend: &[[f32; 3]]) -> f32 {
+    let p: Vec<f32> = pixel[..3].iter().map(|&c| srgb_to_linear(f32::from(c) / 255.0)).collect();
+    legend
+        .iter()
+        .map(|c| {
+            let c: Vec<f32> = c.iter().map(|&x| srgb_to_linear(x)).collect();
+            let dot: f32 = p.iter().zip(&c).map(|(a, b)| a * b).sum();
+            let norm: f32 = c.iter().map(|b| b * b).sum::<f32>().max(1e-9);
+            let f = (dot / norm).clamp(bonescope::render::ramps::ANALYSIS_LIGHT_FLOOR - 0.02, 1.02);
+            p.iter().zip(&c).map(|(a, b)| (a - f * b).powi(2)).sum::<f32>().sqrt()
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The 95th percentile of the model pixels' distance to the legend, and the brightest model pixel.
+fn legend_fit(image: &RgbaImage, legend: &[[f32; 3]]) -> (f32, [u8; 4]) {
+    let bg = BACKGROUND.map(|c| (bonescope_linear_to_srgb(c as f32) * 255.0).round() as i32);
+    let model: Vec<[u8; 4]> =
+        image.pixels().map(|p| p.0).filter(|p| (0..3).any(|k| (i32::from(p[k]) - bg[k]).abs() > 6)).collect();
+    assert!(model.len() > 500, "only {} model pixels", model.len());
+    let mut d: Vec<f32> = model.iter().map(|p| distance_to_legend(*p, legend)).collect();
+    d.sort_by(f32::total_cmp);
+    let brightest = *model.iter().max_by_key(|p| p[..3].iter().map(|&c| u32::from(c)).sum::<u32>()).unwrap();
+    (d[d.len() * 95 / 100], brightest)
+}
+
+fn bonescope_linear_to_srgb(c: f32) -> f32 {
+    if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
+}
+
+/// Each analysis mode draws the colours its legend shows (one definition in `render::ramps` feeds the shader, the
+/// painter and the legends): every model pixel is a legend colour under the modes' light, and the surfaces that
+/// face the light show it exactly.
+#[test]
+fn analysis_modes_draw_their_legends_colours() {
+    use bonescope::render::ramps;
+    if gpu().is_none() {
+        return;
+    }
+    let asset = demo_asset();
+    // Stretch at the bind pose: every edge at 1×, the legend's neutral grey.
+    let image = render_asset_bind(&asset, ShadingMode::Stretch);
+    let (p95, brightest) = legend_fit(&image, &[ramps::STRETCH_NEUTRAL]);
+    assert!(p95 < 0.02, "stretch: 95 % of pixels within {p95} of the neutral grey");
+    let neutral = (ramps::STRETCH_NEUTRAL[0] * 255.0).round() as i32;
+    // The brightest surface faces the light almost head on: nearly the legend's grey, never brighter.
+    assert!(
+        (neutral - 12..=neutral + 3).contains(&i32::from(brightest[0])),
+        "stretch: brightest {brightest:?}, legend {neutral}"
+    );
+    // Dominant bone: the legend's colour of each bone.
+    let bones: Vec<[f32; 3]> = (0..asset.skeleton.len() as u32).map(ramps::bone_color).collect();
+    let (p95, _) = legend_fit(&render_asset_bind(&asset, ShadingMode::DominantBone), &bones);
+    assert!(p95 < 0.02, "dominant bone: 95 % of pixels within {p95} of a bone's legend colour");
+    // Weights: points of the heat ramp.
+    let heat: Vec<[f32; 3]> = (0..=256).map(|i| ramps::heat(i as f32 / 256.0)).collect();
+    let (p95, _) = legend_fit(&render_asset_bind(&asset, ShadingMode::BoneWeight), &heat);
+    assert!(p95 < 0.02, "weights: 95 % of pixels within {p95} of the heat ramp");
+}

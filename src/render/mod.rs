@@ -26,6 +26,7 @@ pub mod morph;
 pub mod offscreen;
 pub mod overlay;
 pub mod posed;
+pub mod ramps;
 pub mod renderer;
 pub mod skinned;
 pub mod textures;

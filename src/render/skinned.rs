@@ -23,8 +23,14 @@ use super::textures;
 use crate::scene::Bounds;
 use crate::scene::{Asset, Material, Mesh};
 
-/// The WGSL source shared by the draw and the compute pipelines.
-pub const SKINNED_WGSL: &str = include_str!("../../shaders/skinned.wgsl");
+/// The hand-written part of the WGSL source shared by the draw and the compute pipelines; [`skinned_wgsl`] puts
+/// the generated colour ramps ([`super::ramps::wgsl`]) in front of it.
+const SKINNED_WGSL: &str = include_str!("../../shaders/skinned.wgsl");
+
+/// The whole WGSL source of the skinned pipelines: the colour ramps, then `shaders/skinned.wgsl`.
+pub fn skinned_wgsl() -> String {
+    super::ramps::wgsl() + SKINNED_WGSL
+}
 
 /// Compute workgroup size of `cs_skin` / `cs_stretch` (the `@workgroup_size` in the shader).
 pub const WORKGROUP: u32 = 64;
@@ -35,7 +41,7 @@ const MAX_GROUPS_X: u32 = 4096;
 pub fn shader_module(device: &wgpu::Device) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("skinned.wgsl"),
-        source: wgpu::ShaderSource::Wgsl(SKINNED_WGSL.into()),
+        source: wgpu::ShaderSource::Wgsl(skinned_wgsl().into()),
     })
 }
 

@@ -11,7 +11,8 @@ use crate::anim::edges::STRETCH_COLOUR_RANGE;
 use crate::scene::Asset;
 
 use super::state::Shading;
-use super::viewport::{bone_color, heat, stretch_color};
+use super::viewport::rgb;
+use crate::render::ramps;
 
 /// A colour scale: maps 0..1 along the bar to a colour.
 type Ramp = Box<dyn Fn(f32) -> Color32>;
@@ -63,15 +64,14 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
     let (title, ramp): (String, Option<Ramp>) = match shading {
         Shading::BoneWeights => {
             let bone = selected.and_then(|b| asset.skeleton.names.get(b)).map_or("no bone selected", String::as_str);
-            (format!("Weight of {bone}"), Some(Box::new(heat)))
+            (format!("Weight of {bone}"), Some(Box::new(|t: f32| rgb(ramps::heat(t)))))
         }
         Shading::Stretch => {
             lines.push(("vertex stretch: its most deformed edge,".to_owned(), weak));
             lines.push(("posed length ÷ bind length".to_owned(), weak));
             let ramp = |t: f32| {
                 let ratio = 1.0 - STRETCH_COLOUR_RANGE + 2.0 * STRETCH_COLOUR_RANGE * t;
-                let [r, g, b] = stretch_color(ratio, STRETCH_COLOUR_RANGE);
-                Color32::from_rgb((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8)
+                rgb(ramps::stretch_color(ratio, STRETCH_COLOUR_RANGE))
             };
             ("Stretch".to_owned(), Some(Box::new(ramp)))
         }
@@ -79,7 +79,7 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
         Shading::MorphDisplacement => {
             lines.push(("how far the active morph targets".to_owned(), weak));
             lines.push(("move each vertex (model units)".to_owned(), weak));
-            ("Morph displacement".to_owned(), Some(Box::new(heat)))
+            ("Morph displacement".to_owned(), Some(Box::new(|t: f32| rgb(ramps::heat(t)))))
         }
         Shading::VertexColors => {
             let count: usize = asset.meshes.iter().map(|m| m.colors.len()).sum();
@@ -139,9 +139,8 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
         y += line_h;
     }
     for (bone, vertices) in rows {
-        let [r, g, b] = bone_color(bone);
         let swatch = Rect::from_min_size(Pos2::new(rect.left() + 8.0, y + 2.0), Vec2::splat(10.0));
-        painter.rect_filled(swatch, 2.0, Color32::from_rgb((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8));
+        painter.rect_filled(swatch, 2.0, rgb(ramps::bone_color(bone as u32)));
         let name = asset.skeleton.names.get(bone).map_or("?", String::as_str);
         let label = format!("{name}  ({vertices} vertices)");
         let colour = if Some(bone) == selected { text } else { weak };

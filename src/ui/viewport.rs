@@ -15,6 +15,7 @@ use crate::anim::edges::{STRETCH_COLOUR_RANGE, unique_edges, vertex_stretch};
 use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, apply_morphs, bounds_of_placed, skin_mesh, skin_mesh_morphed, skin_vertex};
 use crate::render::camera::{OrbitCamera, ViewPreset};
+use crate::render::ramps;
 use crate::scene::{Bounds, Hand};
 
 use super::command::Command;
@@ -365,48 +366,13 @@ fn material_color(input: &ViewInput, material: u32) -> [f32; 3] {
         .map_or([0.75, 0.75, 0.75], |m| [m.diffuse[0], m.diffuse[1], m.diffuse[2]])
 }
 
-/// Blue (0) → cyan → green → yellow → red (1).
-pub fn heat(w: f32) -> Color32 {
-    let w = w.clamp(0.0, 1.0);
-    let stops = [[0.1, 0.15, 0.6], [0.0, 0.7, 0.9], [0.1, 0.8, 0.2], [0.95, 0.85, 0.1], [0.9, 0.1, 0.05]];
-    let x = w * 4.0;
-    let i = (x.floor() as usize).min(3);
-    let t = x - i as f32;
-    let c: Vec<f32> = (0..3).map(|k| stops[i][k] + (stops[i + 1][k] - stops[i][k]) * t).collect();
-    Color32::from_rgb((c[0] * 255.0) as u8, (c[1] * 255.0) as u8, (c[2] * 255.0) as u8)
-}
-
 fn shade(rgb: [f32; 3], lambert: f32) -> Color32 {
     let k = 0.28 + 0.72 * lambert;
     let f = |c: f32| ((c * k).clamp(0.0, 1.0) * 255.0) as u8;
     Color32::from_rgb(f(rgb[0]), f(rgb[1]), f(rgb[2]))
 }
 
-/// A distinct colour per bone (golden-angle hues).
-pub fn bone_color(bone: usize) -> [f32; 3] {
-    let h = (bone as f32 * 0.618_034).fract() * 6.0;
-    let x = 1.0 - ((h % 2.0) - 1.0).abs();
-    let (r, g, b) = match h as u32 {
-        0 => (1.0, x, 0.0),
-        1 => (x, 1.0, 0.0),
-        2 => (0.0, 1.0, x),
-        3 => (0.0, x, 1.0),
-        4 => (x, 0.0, 1.0),
-        _ => (1.0, 0.0, x),
-    };
-    [0.25 + 0.7 * r, 0.25 + 0.7 * g, 0.25 + 0.7 * b]
-}
-
-/// Blue (compressed by `range` or more) → grey (unchanged) → red (stretched by `range` or more).
-pub fn stretch_color(ratio: f32, range: f32) -> [f32; 3] {
-    let grey = [0.62, 0.62, 0.62];
-    let d = ((ratio - 1.0) / range.max(1e-6)).clamp(-1.0, 1.0);
-    let end = if d < 0.0 { [0.15, 0.3, 0.95] } else { [0.95, 0.15, 0.1] };
-    let t = d.abs();
-    [grey[0] + (end[0] - grey[0]) * t, grey[1] + (end[1] - grey[1]) * t, grey[2] + (end[2] - grey[2]) * t]
-}
-
-fn rgb(c: [f32; 3]) -> Color32 {
+pub fn rgb(c: [f32; 3]) -> Color32 {
     let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
     Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
 }
@@ -520,22 +486,20 @@ fn draw_mesh(
                             let ws = mesh.weights.get(i).copied().unwrap_or_default();
                             (0..4).filter(|&q| j[q] == s).map(|q| ws[q]).sum::<f32>()
                         });
-                        let h = heat(w);
-                        shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * lambert)
+                        shade(ramps::heat(w), ramps::analysis_light(lambert))
                     }
                     Shading::DominantBone => {
                         let j = mesh.joints.get(i).copied().unwrap_or_default();
                         let ws = mesh.weights.get(i).copied().unwrap_or_default();
                         let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
-                        shade(bone_color(usize::from(j[best])), 0.4 + 0.6 * lambert)
+                        shade(ramps::bone_color(u32::from(j[best])), ramps::analysis_light(lambert))
                     }
                     Shading::Stretch => shade(
-                        stretch_color(ratios.get(i).copied().unwrap_or(1.0), STRETCH_COLOUR_RANGE),
-                        0.5 + 0.5 * lambert,
+                        ramps::stretch_color(ratios.get(i).copied().unwrap_or(1.0), STRETCH_COLOUR_RANGE),
+                        ramps::analysis_light(lambert),
                     ),
                     Shading::MorphDisplacement => {
-                        let h = heat(ratios.get(i).copied().unwrap_or(0.0));
-                        shade([h.r() as f32 / 255.0, h.g() as f32 / 255.0, h.b() as f32 / 255.0], 0.5 + 0.5 * lambert)
+                        shade(ramps::heat(ratios.get(i).copied().unwrap_or(0.0)), ramps::analysis_light(lambert))
                     }
                     Shading::VertexColors => {
                         let [r, g, b, _] = mesh.colors.get(i).copied().unwrap_or([255; 4]);
@@ -999,12 +963,6 @@ mod tests {
         assert_eq!(group(999), "999");
         assert_eq!(group(1000), "1,000");
         assert_eq!(group(1234567), "1,234,567");
-    }
-
-    #[test]
-    fn heat_map_ends() {
-        assert_eq!(heat(0.0), Color32::from_rgb(25, 38, 153));
-        assert_eq!(heat(1.0), Color32::from_rgb(229, 25, 12));
     }
 
     #[test]
