@@ -138,7 +138,8 @@ impl Default for Overlays {
             world_axes: true,
             bounds: false,
             bind_ghost: false,
-            script_shapes: true,
+            // Off at first: a QC's hitboxes cover most of the character; one switch in Overlays shows them.
+            script_shapes: false,
         }
     }
 }
