@@ -74,6 +74,80 @@ impl AxisConversion {
     pub fn mirrors(&self) -> bool {
         self.to_viewer.determinant() < 0.0
     }
+
+    /// This conversion turned so that `up`, an axis of the file, points up (+Y) in the viewer: for files whose
+    /// exporter or root bone laid the character down. The smallest turn does it (a quarter or half turn about a
+    /// horizontal axis), so what already was horizontal moves least; the result stays a rotation or mirror
+    /// with exact zeros and ones where this one had them.
+    pub fn with_file_up(&self, up: UpAxis) -> Self {
+        let now = self.to_viewer.transform_vector3(up.vector()).normalize_or(Vec3::Y);
+        let turn = if now.dot(Vec3::Y) < -0.999 {
+            glam::Quat::from_rotation_x(std::f32::consts::PI)
+        } else {
+            glam::Quat::from_rotation_arc(now, Vec3::Y)
+        };
+        let snapped = (Mat4::from_quat(turn) * self.to_viewer).to_cols_array().map(|v| {
+            let r = v.round();
+            if (v - r).abs() < 1e-5 { r } else { v }
+        });
+        Self { to_viewer: Mat4::from_cols_array(&snapped), description: up.description() }
+    }
+}
+
+/// An axis of a file's own frame, for View › Up axis (and the viewer's `--up`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum UpAxis {
+    #[cfg_attr(feature = "cli", value(name = "+x"))]
+    PlusX,
+    #[cfg_attr(feature = "cli", value(name = "-x"))]
+    MinusX,
+    #[cfg_attr(feature = "cli", value(name = "+y"))]
+    PlusY,
+    #[cfg_attr(feature = "cli", value(name = "-y"))]
+    MinusY,
+    #[cfg_attr(feature = "cli", value(name = "+z"))]
+    PlusZ,
+    #[cfg_attr(feature = "cli", value(name = "-z"))]
+    MinusZ,
+}
+
+impl UpAxis {
+    pub const ALL: [UpAxis; 6] =
+        [UpAxis::PlusX, UpAxis::MinusX, UpAxis::PlusY, UpAxis::MinusY, UpAxis::PlusZ, UpAxis::MinusZ];
+
+    pub fn vector(self) -> Vec3 {
+        match self {
+            UpAxis::PlusX => Vec3::X,
+            UpAxis::MinusX => -Vec3::X,
+            UpAxis::PlusY => Vec3::Y,
+            UpAxis::MinusY => -Vec3::Y,
+            UpAxis::PlusZ => Vec3::Z,
+            UpAxis::MinusZ => -Vec3::Z,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            UpAxis::PlusX => "+X",
+            UpAxis::MinusX => "−X",
+            UpAxis::PlusY => "+Y",
+            UpAxis::MinusY => "−Y",
+            UpAxis::PlusZ => "+Z",
+            UpAxis::MinusZ => "−Z",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            UpAxis::PlusX => "set by hand: the file's +X is up",
+            UpAxis::MinusX => "set by hand: the file's −X is up",
+            UpAxis::PlusY => "set by hand: the file's +Y is up",
+            UpAxis::MinusY => "set by hand: the file's −Y is up",
+            UpAxis::PlusZ => "set by hand: the file's +Z is up",
+            UpAxis::MinusZ => "set by hand: the file's −Z is up",
+        }
+    }
 }
 
 impl Default for AxisConversion {
@@ -412,4 +486,26 @@ fn skeleton_differences(skeleton: &Skeleton, first_translation: &[Option<Vec3>])
     }
     out.sort_by(|a, b| b.difference.total_cmp(&a.difference));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_file_axis_can_be_made_up_with_exact_numbers_and_no_mirror() {
+        let z_up = AxisConversion::z_up_right_handed();
+        for up in UpAxis::ALL {
+            let turned = z_up.with_file_up(up);
+            assert!(turned.to_viewer.transform_vector3(up.vector()).abs_diff_eq(Vec3::Y, 1e-6), "{up:?}");
+            assert!(!turned.mirrors(), "{up:?}");
+            assert!(turned.to_viewer.to_cols_array().iter().all(|v| [-1.0, 0.0, 1.0].contains(v)), "{up:?}");
+        }
+        // The file's own up changes nothing.
+        assert_eq!(z_up.with_file_up(UpAxis::PlusZ).to_viewer, z_up.to_viewer);
+        // A character lying along the file's +Y (a Z-up file's front): its +Y goes up, its old up (+Z) turns to
+        // face the viewer's +Z.
+        let lying = z_up.with_file_up(UpAxis::PlusY);
+        assert!(lying.to_viewer.transform_vector3(Vec3::Z).abs_diff_eq(Vec3::Z, 1e-6));
+    }
 }

@@ -28,7 +28,8 @@ mod skeleton;
 pub mod vertex_animation;
 
 pub use asset::{
-    Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, Warning,
+    Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, UpAxis,
+    Warning,
 };
 pub use bone_match::{NameRule, ambiguous_names, match_tracks};
 pub use bounds::Bounds;

@@ -77,6 +77,7 @@ impl ViewerApp {
                 }
             }
             Command::View(p) => self.camera.set_preset(p),
+            Command::SetUpAxis(up) => self.set_up_axis(up),
             Command::SetFrontHere => {
                 self.camera.front_yaw = self.camera.yaw;
                 if let Some(model) = self.view.doc.paths().first() {

@@ -121,6 +121,8 @@ pub enum Command {
     SelectBone(Option<usize>),
     /// Show choice `.1` of body group `.0`.
     SetBodyChoice(usize, usize),
+    /// Make an axis of the model file point up (remembered for the file), or go back to the format's own frame.
+    SetUpAxis(Option<crate::scene::UpAxis>),
     /// Show (true) or hide part `.0` of a modular character.
     SetPartVisible(usize, bool),
     /// Pick a vertex (mesh, vertex) for the inspector, or clear the pick.

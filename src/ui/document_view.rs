@@ -53,6 +53,8 @@ pub struct DocumentView {
     pub fired_total: u64,
     /// Counts loads: each new document gets the next number (GPU uploads and caches key on it).
     pub generation: u64,
+    /// The model's axis conversion as its format gives it, before any View › Up axis override.
+    pub file_axes: crate::scene::AxisConversion,
 }
 
 impl DocumentView {
@@ -74,6 +76,7 @@ impl DocumentView {
             body_choices: Vec::new(),
             hidden_parts: Vec::new(),
             hidden_meshes: Vec::new(),
+            file_axes: crate::scene::AxisConversion::IDENTITY,
             follow_clip_root: false,
             log: VecDeque::new(),
             fired_total: 0,
@@ -118,7 +121,15 @@ impl ViewerApp {
         }
         let Assembled { set, origins } = assemble(LoadedSet::default(), results, opts);
         let LoadedSet { asset, reports, errors } = set;
-        let Some(asset) = asset else { return errors };
+        let Some(mut asset) = asset else { return errors };
+        self.view.file_axes = asset.axes;
+        let model = origins.iter().find_map(|o| match o {
+            Origin::File(f) => Some(f.path.clone()),
+            Origin::Sample(_) => None,
+        });
+        if let Some(up) = model.and_then(|m| self.state.up_overrides.get(&m).copied()) {
+            asset.axes = self.view.file_axes.with_file_up(up);
+        }
         let generation = self.next_generation();
         self.view.highlight = None;
         self.view.picked_vertex = None;
@@ -179,6 +190,9 @@ impl ViewerApp {
                 for slot in slots {
                     self.view.player.morphs.set(slot, setting.weight);
                 }
+            }
+            if let Some(up) = self.script.up.take() {
+                self.set_up_axis(Some(up));
             }
             self.view.focus_track = 0;
             for spec in std::mem::take(&mut self.script.tracks) {
@@ -255,6 +269,27 @@ impl ViewerApp {
         self.view.doc = Document::new(asset, origins, reports, generation);
         self.view.player = self.view.player.carried_over(&self.view.doc.asset);
         self.view.player.evaluate(&mut self.view.pose);
+    }
+
+    /// Turns the model so that `up` (an axis of its file) points up, or back to its format's frame (`None`);
+    /// remembered for the model file. The document is made again (new poses, GPU upload) and framed anew.
+    pub(super) fn set_up_axis(&mut self, up: Option<crate::scene::UpAxis>) {
+        let Some(model) = self.view.doc.paths().first().cloned() else { return };
+        match up {
+            Some(up) => self.state.up_overrides.insert(model, up),
+            None => self.state.up_overrides.remove(&model),
+        };
+        let mut asset = Arc::unwrap_or_clone(std::mem::take(&mut self.view.doc.asset));
+        asset.axes = up.map_or(self.view.file_axes, |up| self.view.file_axes.with_file_up(up));
+        let doc = &self.view.doc;
+        let mut origins: Vec<Origin> = doc.sample.map(Origin::Sample).into_iter().collect();
+        origins.extend(doc.files.iter().cloned().map(Origin::File));
+        let reports = doc.reports.clone();
+        let generation = self.next_generation();
+        self.view.doc = Document::new(asset, origins, reports, generation);
+        self.view.player = self.view.player.carried_over(&self.view.doc.asset);
+        self.view.player.evaluate(&mut self.view.pose);
+        self.frame_next = true;
     }
 
     fn next_generation(&mut self) -> u64 {

@@ -135,6 +135,26 @@ impl ViewerApp {
                 {
                     cmds.push(Command::SetFrontHere);
                 }
+                ui.menu_button("Up axis", |ui| {
+                    let model = self.view.doc.paths().first().cloned();
+                    let current = model.as_ref().and_then(|m| self.state.up_overrides.get(m).copied());
+                    let convention = self.view.file_axes.description;
+                    if ui.radio(current.is_none(), "As the file's format says").on_hover_text(convention).clicked() {
+                        cmds.push(Command::SetUpAxis(None));
+                    }
+                    for up in crate::scene::UpAxis::ALL {
+                        let label = format!("The file's {} is up", up.label());
+                        if ui.add_enabled(model.is_some(), egui::RadioButton::new(current == Some(up), label)).clicked()
+                        {
+                            cmds.push(Command::SetUpAxis(Some(up)));
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(
+                    "For a file that opens lying down or on its side (an exporter's convention, a rotated root): \
+                     which axis of the file points up, remembered for this file",
+                );
                 if ui.button("Frame all  (F)").clicked() {
                     cmds.push(Command::FrameAll);
                 }

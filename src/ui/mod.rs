@@ -82,6 +82,10 @@ pub struct ViewerArgs {
     /// Zoom in by this factor after framing the scene (2 = twice as close).
     #[arg(long, value_name = "FACTOR")]
     pub zoom: Option<f32>,
+    /// Which axis of the model file points up (as View › Up axis), for a file that opens lying down: +x, -x,
+    /// +y, -y, +z or -z.
+    #[arg(long, value_enum, value_name = "AXIS", allow_hyphen_values = true)]
+    pub up: Option<crate::scene::UpAxis>,
     /// Look from this side of the character (its front is the one its bones' side names give, or the one made
     /// the front in View) instead of from the front right.
     #[arg(long, value_enum, value_name = "SIDE")]

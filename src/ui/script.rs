@@ -1,5 +1,5 @@
 //! The scripted start-up: what the command line asks the viewer to do once the first files are loaded (`--clip`,
-//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`, `--morph`), the `--screenshot` run that saves the window and
+//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`, `--morph`, `--up`), the `--screenshot` run that saves the window and
 //! exits, and the `BONESCOPE_TIMING` report. Each request is taken once, when its moment comes; the app asks
 //! for them at those moments and applies them like the user's own commands.
 
@@ -34,6 +34,8 @@ pub struct Script {
     pub zoom: Option<f32>,
     /// Morph weights set by hand once the files are loaded (`--morph`).
     pub morphs: Vec<crate::anim::morph::MorphSetting>,
+    /// Up axis of the model file, set once it is loaded (`--up`).
+    pub up: Option<crate::scene::UpAxis>,
     /// View preset applied once before the first framing (`--view`).
     pub view: Option<crate::render::camera::ViewPreset>,
     pub screenshot: Option<ScreenshotRun>,
@@ -77,6 +79,7 @@ impl Script {
             finding: args.finding,
             zoom: args.zoom.filter(|z| z.is_finite() && *z > 0.0),
             view: args.view,
+            up: args.up,
             morphs: args.morphs.clone(),
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,

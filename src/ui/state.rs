@@ -243,6 +243,8 @@ pub struct UiState {
     pub follow_root: bool,
     /// Per model file, the yaw the user made the front ("Make this view the front"), over the derived facing.
     pub front_overrides: std::collections::BTreeMap<PathBuf, f32>,
+    /// Per model file, the axis of the file the user made up (View › Up axis), over the format's convention.
+    pub up_overrides: std::collections::BTreeMap<PathBuf, crate::scene::UpAxis>,
     /// Folders textures are looked for in after the model's own folder (Settings › Texture folders).
     pub texture_dirs: Vec<PathBuf>,
 }
@@ -267,6 +269,7 @@ impl Default for UiState {
             skin_selected_only: false,
             follow_root: false,
             front_overrides: std::collections::BTreeMap::new(),
+            up_overrides: std::collections::BTreeMap::new(),
             texture_dirs: Vec::new(),
         }
     }
