@@ -182,9 +182,16 @@ impl Overlay {
         if bounds.is_empty() {
             return;
         }
-        let size = bounds.size().max_element().max(1e-3);
-        let spacing = 10f32.powf((size / 10.0).log10().round());
         let center = Vec3::new(bounds.center().x, bounds.min.y, bounds.center().z);
+        self.ground_grid_at(center, bounds.size().max_element());
+    }
+
+    /// A grid for a character of `size` centred at `center` (on the ground plane y = `center.y`), with a round
+    /// spacing of about a tenth of the size; its lines stay on multiples of the spacing wherever the centre is,
+    /// so a grid that follows a moving character does not swim.
+    pub fn ground_grid_at(&mut self, center: Vec3, size: f32) {
+        let size = size.max(1e-3);
+        let spacing = 10f32.powf((size / 10.0).log10().round());
         self.grid(center, size * 0.9, spacing);
     }
 

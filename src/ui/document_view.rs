@@ -387,6 +387,7 @@ impl ViewerApp {
         let now = posed_bounds(asset, &self.view.pose.palette, &self.view.pose.to_root, &self.view.hidden_meshes);
         let root_now = root_of(asset, &self.view.pose.to_root);
         let (mut path, mut in_place) = (now, now);
+        let mut root_path = Bounds::EMPTY;
         let clip = self.view.player.track(self.view.focus_track).and_then(|t| t.clip).and_then(|c| asset.clips.get(c));
         if let Some(clip) = clip {
             const SAMPLES: usize = 12;
@@ -399,7 +400,11 @@ impl ViewerApp {
                 }
                 path.add(pb.min);
                 path.add(pb.max);
-                let back = match (root_now, root_of(asset, &pose.to_root)) {
+                let root = root_of(asset, &pose.to_root);
+                if let Some(r) = root {
+                    root_path.add(r);
+                }
+                let back = match (root_now, root) {
                     (Some(a), Some(b)) => a - b,
                     _ => glam::Vec3::ZERO,
                 };
@@ -407,7 +412,11 @@ impl ViewerApp {
                 in_place.add(pb.max + back);
             }
         }
-        let travels = !in_place.is_empty() && path.radius() > 2.0 * in_place.radius();
+        // A clip travels when its root goes further than half the character's size (a run loop that covers one
+        // and a half body lengths already shrinks the character to a third of the view if framed over its path).
+        let travels = !in_place.is_empty()
+            && !root_path.is_empty()
+            && root_path.size().length() > 0.5 * in_place.size().max_element();
         self.view.follow_clip_root = travels;
         if travels && !self.state.follow_root {
             self.notify("The clip carries the character along: the camera follows its root".to_owned());

@@ -206,8 +206,19 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
         f.overlay.skeleton(&input.doc.asset.skeleton.parents, &joints, &style);
     }
     let bounds = input.bounds.filter(|b| !b.is_empty()).unwrap_or(input.doc.bind_bounds);
-    if state.overlays.grid && !bounds.is_empty() {
+    let bind = input.doc.bind_bounds;
+    if state.overlays.grid && bind.is_empty() && !bounds.is_empty() {
+        // Nothing in a bind pose (a recording alone): under what is shown.
         f.overlay.ground_grid(&bounds);
+    } else if state.overlays.grid && !bind.is_empty() {
+        // The ground stays at the bind pose's feet (a running or jumping character moves over it; the grid does
+        // not float with its lowest point), and the grid is centred under the joints wherever they go.
+        let mut joints = crate::scene::Bounds::EMPTY;
+        for m in input.to_root {
+            joints.add(input.doc.asset.axes.to_viewer.transform_point3(m.w_axis.truncate()));
+        }
+        let under = if joints.is_empty() { bind.center() } else { joints.center() };
+        f.overlay.ground_grid_at(glam::Vec3::new(under.x, bind.min.y, under.z), bind.size().max_element());
     }
     if state.overlays.bounds && !bounds.is_empty() {
         f.overlay.aabb(&bounds, [200, 170, 60, 255], Depth::Tested);
