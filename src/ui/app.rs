@@ -235,6 +235,7 @@ impl ViewerApp {
                 super::body_groups::show_parts(ui, &self.view.doc.asset, &self.view.hidden_parts, cmds);
                 super::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
                 inspector::files(ui, &self.view.doc, self.view.selected, cmds);
+                super::model_script_view::show(ui, self.view.doc.asset.model_script.as_deref());
             }
         }
     }

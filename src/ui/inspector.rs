@@ -285,7 +285,8 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
             ui.label(asset.recordings.len().to_string());
             ui.end_row();
         });
-        if !asset.clips.is_empty() {
+        // A model script's clips are its sequences, listed with how each plays in the script's section below.
+        if !asset.clips.is_empty() && asset.model_script.is_none() {
             ui.separator();
             ui.strong("Clips");
             for c in &asset.clips {

@@ -24,6 +24,7 @@ pub mod legend;
 pub mod loader;
 mod menu;
 pub mod mixer;
+pub mod model_script_view;
 pub mod morphs;
 pub mod outliner;
 pub mod player;
