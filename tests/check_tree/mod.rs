@@ -145,6 +145,8 @@ pub fn rendered_dom(page: &Path) -> Option<String> {
     };
     let out = Command::new(chromium)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"])
+        // The page inflates its report asynchronously: let it finish before the DOM is dumped.
+        .arg("--virtual-time-budget=10000")
         .arg(format!("--user-data-dir={}", page.with_file_name("chromium-profile").display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))

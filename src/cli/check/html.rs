@@ -2,7 +2,8 @@
 //! a row per character, columns sortable by a click on their heading (or from the link: `#sort=error`,
 //! `#sort=-error` for descending), a filter, and each character's findings
 //! in a `<details>` that opens under its name. The page's script builds the rows from the report's JSON
-//! (embedded in the page, the same document `--json` writes), so the page and the JSON never disagree.
+//! (embedded in the page, gzip-compressed, the same document `--json` writes), so the page and the JSON never
+//! disagree.
 
 use std::fmt::Write as _;
 
@@ -16,13 +17,15 @@ pub fn page(report: &Report, fail_on: FailOn) -> String {
     let mut data = super::json::document(report, fail_on);
     if let Some(characters) = data["characters"].as_array_mut() {
         for (value, character) in characters.iter_mut().zip(&report.characters) {
-            if let Some(png) = &character.thumbnail {
-                value["thumbnail"] = Value::String(format!("data:image/png;base64,{}", base64(png)));
+            if let Some(jpeg) = &character.thumbnail {
+                value["thumbnail"] = Value::String(format!("data:image/jpeg;base64,{}", base64(jpeg)));
             }
         }
     }
-    // Inside <script>, "</" would end the element early: JSON allows the escaped form.
-    let json = serde_json::to_string(&data).unwrap_or_else(|_| "{}".to_owned()).replace("</", "<\\/");
+    // The report's JSON goes in gzip-compressed and base64-encoded (a tenth of its size: findings repeat their
+    // keys, kinds and file names); the page's script inflates it with the browser's DecompressionStream.
+    let json = serde_json::to_string(&data).unwrap_or_else(|_| "{}".to_owned());
+    let packed = base64(&gzip(json.as_bytes()));
     let counts = report.counts();
     let mut kinds = String::new();
     for (kind, c) in report.by_kind() {
@@ -36,7 +39,7 @@ pub fn page(report: &Report, fail_on: FailOn) -> String {
         );
     }
     let roots: Vec<String> = report.roots.iter().map(|r| escape(&r.display().to_string())).collect();
-    let mut page = String::with_capacity(json.len() + 8192);
+    let mut page = String::with_capacity(packed.len() + 8192);
     page.push_str(HEAD);
     let _ = write!(
         page,
@@ -52,10 +55,19 @@ pub fn page(report: &Report, fail_on: FailOn) -> String {
         escape(super::walk::GROUPING_RULE),
     );
     page.push_str(BODY);
-    let _ = write!(page, "<script type=\"application/json\" id=\"report\">{json}</script>");
+    let _ = write!(page, "<script type=\"application/gzip\" id=\"report\">{packed}</script>");
     page.push_str(SCRIPT);
     page.push_str("</body></html>\n");
     page
+}
+
+/// `bytes` as a gzip member (what the browser's `DecompressionStream("gzip")` reads).
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing to a Vec cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().unwrap_or_default()
 }
 
 fn escape(s: &str) -> String {
@@ -123,7 +135,12 @@ const BODY: &str = r##"<div class="controls"><input type="search" id="filter" pl
 const SCRIPT: &str = r##"<script>
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("report").textContent);
+  // The report's JSON, gzip-compressed and base64-encoded by the program.
+  var packed = document.getElementById("report").textContent.trim();
+  var bytes = Uint8Array.from(atob(packed), function (ch) { return ch.charCodeAt(0); });
+  var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  new Response(inflated).text().then(function (text) { show(JSON.parse(text)); });
+  function show(data) {
   var tbody = document.querySelector("#characters tbody");
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -217,6 +234,7 @@ const SCRIPT: &str = r##"<script>
     heading.click();
   }
   document.body.setAttribute("data-rendered", String(rows.length));
+  }
 })();
 </script>
 "##;

@@ -233,7 +233,7 @@ pub struct CharacterReport {
     pub counts: Counts,
     /// Worst first.
     pub findings: Vec<CheckFinding>,
-    /// A PNG of the character at its worst clip frame (`--thumbnails`).
+    /// A JPEG of the character at its worst clip frame (`--thumbnails`).
     #[serde(skip)]
     pub thumbnail: Option<Vec<u8>>,
 }
