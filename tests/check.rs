@@ -357,3 +357,28 @@ fn decode_base64(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// The corpus's modular character: the kit's body and T-shirt PSKs share one skeleton and bind pose, so `check`
+/// of their folder checks them as one character (the other PSKs there stay characters of their own).
+#[test]
+fn a_modular_characters_parts_in_one_folder_are_one_character() {
+    let Some(corpus) = common::corpus() else { return };
+    let root = temp_dir("parts");
+    let json_path = root.join("report.json");
+    let (code, out, err) = bonescope(&[
+        "check",
+        corpus.join("psk").to_str().unwrap(),
+        "--json",
+        json_path.to_str().unwrap(),
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let characters = json["characters"].as_array().unwrap();
+    let kit: Vec<&Value> = characters.iter().filter(|c| c["files"].to_string().contains("kit_SK_")).collect();
+    assert_eq!(kit.len(), 1, "body and shirt are one character: {kit:?}");
+    assert_eq!(kit[0]["files"].as_array().unwrap().len(), 2);
+    assert_eq!(characters.len(), 4, "Suzanne, examplemesh and the gnome stay apart");
+    let _ = std::fs::remove_dir_all(&root);
+}

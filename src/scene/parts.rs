@@ -70,6 +70,27 @@ pub fn is_part_of(model: &Asset, other: &Asset) -> bool {
     used_matched > 0 && used_matched * 2 >= used_count
 }
 
+/// Whether `other` is a part of the same character as `model`, judged without being told: a part
+/// ([`is_part_of`]) whose bones it shares with the model stand exactly where the model's do. Different
+/// characters rigged with the same bone names (every Biped rig is `Bip01 …`) have other proportions, so a
+/// folder of them is not taken for one character; the parts of one character, exported from one rig, agree.
+pub fn same_character(model: &Asset, other: &Asset) -> bool {
+    if !is_part_of(model, other) {
+        return false;
+    }
+    let matched = match_tracks(&model.skeleton, other.skeleton.names.iter().map(String::as_str));
+    let (model_to_root, part_to_root) = (model.skeleton.bind_to_root(), other.skeleton.bind_to_root());
+    let size = skeleton_size(model).max(f32::EPSILON);
+    let used = used_bones(other);
+    matched.iter().enumerate().all(|(b, found)| {
+        let (Some((mb, _)), true) = (found, used.get(b).copied().unwrap_or(false)) else { return true };
+        match (model_to_root.get(*mb), part_to_root.get(b)) {
+            (Some(m), Some(p)) => m.w_axis.truncate().distance(p.w_axis.truncate()) <= DISTANCE_TOLERANCE * size,
+            _ => true,
+        }
+    })
+}
+
 /// Which of `asset`'s bones carry weight in some vertex.
 fn used_bones(asset: &Asset) -> Vec<bool> {
     let mut used = vec![false; asset.skeleton.len()];
@@ -337,6 +358,18 @@ mod tests {
         let body = character(&["root", "spine", "arm"], 0.0);
         let prop = character(&["Box01", "Box02", "Box03"], 0.0);
         assert!(!is_part_of(&body, &prop));
+    }
+
+    #[test]
+    fn another_character_with_the_same_bone_names_is_not_taken_for_a_part() {
+        let body = character(&["root", "spine", "arm"], 0.0);
+        let shirt = character(&["root", "spine", "arm"], 0.0);
+        assert!(same_character(&body, &shirt));
+        // Same names, longer spine: another character of the same rig.
+        let mut tall = character(&["root", "spine", "arm"], 0.0);
+        tall.skeleton.bind_local[1].translation.y = 14.0;
+        tall.skeleton.recompute_inverse_bind();
+        assert!(is_part_of(&body, &tall) && !same_character(&body, &tall));
     }
 
     fn choice(name: &str, meshes: &[usize]) -> BodyChoice {

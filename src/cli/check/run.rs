@@ -213,8 +213,8 @@ fn script_character(
     (Vec::new(), vec![Loaded { report, asset, origins }])
 }
 
-/// A folder's files: each reference mesh with every animation of the folder; animations alone when there is
-/// no mesh; files that do not load on their own.
+/// A folder's files: each reference mesh with its parts (other meshes of the same character) and every
+/// animation of the folder; animations alone when there is no mesh; files that do not load on their own.
 fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let results: Vec<(PathBuf, Result<Asset, LoadError>)> =
         files.par_iter().map(|path| (path.clone(), io::load_path(path, opts))).collect();
@@ -243,16 +243,27 @@ fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterRep
         loaded.push(character);
         return (failed, loaded);
     }
-    let count = meshes.len();
-    for (i, mesh) in meshes.into_iter().enumerate() {
+    // The skeletal meshes of one character (a modular character's body, shirt and head, each its own file) are
+    // one character: a mesh that is a part of an earlier one, on the same skeleton in the same bind pose, joins
+    // it as the viewer and `info` join files given together.
+    let mut characters: Vec<(Asset, Vec<Asset>)> = Vec::new();
+    for mesh in meshes {
+        match characters.iter_mut().find(|(main, _)| bonescope::scene::parts::same_character(main, &mesh)) {
+            Some((_, parts)) => parts.push(mesh),
+            None => characters.push((mesh, Vec::new())),
+        }
+    }
+    let count = characters.len();
+    for (i, (mesh, mut parts)) in characters.into_iter().enumerate() {
         // The last reference takes the animations; the others get copies (each file was still read once),
         // without the files' load warnings, which are the files' and reported once, with the last.
-        let anims = if i + 1 == count {
+        let anims: Vec<Asset> = if i + 1 == count {
             std::mem::take(&mut animations)
         } else {
             animations.iter().map(|a| Asset { warnings: Vec::new(), ..a.clone() }).collect()
         };
-        loaded.push(bind_all(mesh, anims, Grouping::Folder, opts));
+        parts.extend(anims);
+        loaded.push(bind_all(mesh, parts, Grouping::Folder, opts));
     }
     (failed, loaded)
 }

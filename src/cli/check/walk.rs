@@ -12,7 +12,8 @@ use bonescope::scene::Format;
 
 /// How files become characters, as the command prints it.
 pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character with every file it names; the \
-other meshes and animations are grouped by folder: each reference mesh (a file with triangles) with every \
+other meshes and animations are grouped by folder: each reference mesh (a file with triangles) with the other \
+meshes of the same character (same bone names, same bind pose: a modular character's parts) and every \
 animation of its folder, bound by bone name; a folder of animations without a mesh is checked against the first \
 animation's skeleton; a file that does not load is reported on its own";
 
