@@ -37,7 +37,7 @@ pub struct RenderArgs {
     /// Image size in pixels.
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
-    /// Shading.
+    /// ShadingMode.
     #[arg(long, value_enum, default_value_t = ShadingMode::Textured)]
     pub mode: ShadingMode,
     /// Bone for `--mode weights` (name or index); the bone with the most weight when absent.

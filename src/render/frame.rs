@@ -11,8 +11,12 @@ use super::overlay::Overlay;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ModelId(pub(crate) usize);
 
-/// How surfaces are coloured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+/// How surfaces are coloured: the one list of shading modes of the viewer, `render` and the check thumbnails.
+/// Command-line names: `textured`, `solid`, `normals`, `weights` (or `bone-weights`), `dominant` (or
+/// `dominant-bone`), `stretch`, `vertex-colors`, `morph`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 pub enum ShadingMode {
     /// Material colour × texture (a checker where a texture is missing), lit.
     #[default]
@@ -22,16 +26,18 @@ pub enum ShadingMode {
     /// Viewer-frame normals as RGB.
     Normals,
     /// Weight of the selected bone: dark blue (0) → red (1).
-    #[value(name = "weights")]
+    #[value(name = "weights", alias = "bone-weights")]
+    #[serde(alias = "BoneWeights")]
     BoneWeight,
     /// Each vertex in the colour of the bone with its largest weight.
-    #[value(name = "dominant")]
+    #[value(name = "dominant", alias = "dominant-bone")]
     DominantBone,
     /// Vertex stretch against the bind pose ([`crate::anim::edges`]): blue compressed, grey unchanged, red
     /// stretched.
     Stretch,
     /// The file's vertex colours, lit (other modes ignore them).
     #[value(name = "vertex-colors")]
+    #[serde(alias = "VertexColors")]
     VertexColor,
     /// How far the active morph targets move each vertex before skinning, as a heat map from 0 to
     /// [`FrameData::stretch_range`] (model units).

@@ -11,7 +11,8 @@ use super::command::{Command, OpenMode, TrackEdit};
 use super::keymap::Action;
 use super::loader::Purpose;
 use super::player::PlaybackType;
-use super::state::{PanelId, Shading};
+use super::state::PanelId;
+use crate::render::ShadingMode;
 use crate::source::Source;
 
 impl ViewerApp {
@@ -236,7 +237,7 @@ impl ViewerApp {
             Action::View(preset) => Command::View(preset),
             Action::ToggleProjection => Command::ToggleProjection,
             Action::NextShading => {
-                let all = Shading::ALL;
+                let all = ShadingMode::ALL;
                 let next = all.iter().position(|s| *s == self.state.shading).map_or(0, |p| (p + 1) % all.len());
                 Command::SetShading(all[next])
             }

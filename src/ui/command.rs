@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use super::player::{MixMode, PlaybackType};
-use super::state::{Overlay, PanelId, RightTab, Shading};
+use super::state::{Overlay, PanelId, RightTab};
+use crate::render::ShadingMode;
 use crate::render::camera::ViewPreset;
 use crate::scene::samples::Sample;
 
@@ -87,7 +88,7 @@ pub enum Command {
     SetFollowRoot(bool),
     View(ViewPreset),
     ToggleProjection,
-    SetShading(Shading),
+    SetShading(ShadingMode),
     SetOverlay(Overlay, bool),
     // Playback
     TogglePlay,

@@ -13,7 +13,7 @@ use glam::Mat4;
 use crate::render::{BoneStyle, Depth, FrameData, ModelId, OrbitCamera, ShadingMode, SkeletonStyle};
 
 use super::document::Document;
-use super::state::{Shading, UiState};
+use super::state::UiState;
 
 /// MSAA samples of the window (eframe `multisampling`) and so of the renderer's pipelines, unless the
 /// `BONESCOPE_MSAA` environment variable says otherwise (1, 2, 4 or 8: for slow software rasterisers, or drivers
@@ -129,19 +129,6 @@ impl GpuState {
     }
 }
 
-pub fn shading_mode(s: Shading) -> ShadingMode {
-    match s {
-        Shading::Textured => ShadingMode::Textured,
-        Shading::Solid => ShadingMode::Solid,
-        Shading::Normals => ShadingMode::Normals,
-        Shading::BoneWeights => ShadingMode::BoneWeight,
-        Shading::DominantBone => ShadingMode::DominantBone,
-        Shading::Stretch => ShadingMode::Stretch,
-        Shading::VertexColors => ShadingMode::VertexColor,
-        Shading::MorphDisplacement => ShadingMode::MorphDisplacement,
-    }
-}
-
 /// What one frame shows.
 pub struct SceneInput<'a> {
     pub doc: &'a Document,
@@ -176,8 +163,8 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     let mut f = FrameData::new(input.camera.matrices(aspect), size_px);
     f.background = Some(input.background);
     let state = input.state;
-    f.shading = shading_mode(state.shading);
-    if state.shading == Shading::MorphDisplacement {
+    f.shading = state.shading;
+    if state.shading == ShadingMode::MorphDisplacement {
         f.stretch_range = input.morph_range;
     }
     f.selected_bone = input.selected;

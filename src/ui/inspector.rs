@@ -12,7 +12,8 @@ use crate::scene::{BindReport, NameRule, Retarget, RootMotion, TrackMatch, Trans
 
 use super::command::Command;
 use super::document::{Document, display_name};
-use super::state::{Shading, UiState};
+use super::state::UiState;
+use crate::render::ShadingMode;
 
 /// A matrix as four rows of text (glam stores columns; rows read like the maths: translation on the right).
 pub fn matrix_text(m: &Mat4) -> String {
@@ -148,13 +149,13 @@ pub fn bone(
         }
     });
     ui.horizontal_wrapped(|ui| {
-        let mut weights_only = state.shading == Shading::BoneWeights;
+        let mut weights_only = state.shading == ShadingMode::BoneWeight;
         if ui
             .checkbox(&mut weights_only, "Show its weights")
             .on_hover_text("Colour the mesh by this bone's weight (blue 0 → red 1)")
             .changed()
         {
-            cmds.push(Command::SetShading(if weights_only { Shading::BoneWeights } else { Shading::Textured }));
+            cmds.push(Command::SetShading(if weights_only { ShadingMode::BoneWeight } else { ShadingMode::Textured }));
         }
         let mut alone = state.skin_selected_only;
         if ui

@@ -10,7 +10,7 @@ use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
 use crate::anim::edges::STRETCH_COLOUR_RANGE;
 use crate::scene::Asset;
 
-use super::state::Shading;
+use crate::render::ShadingMode;
 use super::viewport::rgb;
 use crate::render::ramps;
 
@@ -44,7 +44,7 @@ pub fn dominant_rows(counts: &[usize]) -> Vec<(usize, usize)> {
 
 /// What a legend shows.
 pub struct LegendInput<'a> {
-    pub shading: Shading,
+    pub shading: ShadingMode,
     pub asset: &'a Asset,
     pub selected: Option<usize>,
     /// Vertices each bone dominates ([`dominant_counts`]).
@@ -62,11 +62,11 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
     let font = egui::FontId::proportional(12.0);
     let mut lines: Vec<(String, Color32)> = Vec::new();
     let (title, ramp): (String, Option<Ramp>) = match shading {
-        Shading::BoneWeights => {
+        ShadingMode::BoneWeight => {
             let bone = selected.and_then(|b| asset.skeleton.names.get(b)).map_or("no bone selected", String::as_str);
             (format!("Weight of {bone}"), Some(Box::new(|t: f32| rgb(ramps::heat(t)))))
         }
-        Shading::Stretch => {
+        ShadingMode::Stretch => {
             lines.push(("vertex stretch: its most deformed edge,".to_owned(), weak));
             lines.push(("posed length ÷ bind length".to_owned(), weak));
             let ramp = |t: f32| {
@@ -75,13 +75,13 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
             };
             ("Stretch".to_owned(), Some(Box::new(ramp)))
         }
-        Shading::DominantBone => ("Bone with the largest weight".to_owned(), None),
-        Shading::MorphDisplacement => {
+        ShadingMode::DominantBone => ("Bone with the largest weight".to_owned(), None),
+        ShadingMode::MorphDisplacement => {
             lines.push(("how far the active morph targets".to_owned(), weak));
             lines.push(("move each vertex (model units)".to_owned(), weak));
             ("Morph displacement".to_owned(), Some(Box::new(|t: f32| rgb(ramps::heat(t)))))
         }
-        Shading::VertexColors => {
+        ShadingMode::VertexColor => {
             let count: usize = asset.meshes.iter().map(|m| m.colors.len()).sum();
             let note = if count == 0 { "none in this file: white" } else { "the file's RGB, lit" };
             lines.push((note.to_owned(), weak));
@@ -90,8 +90,8 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
         _ => return,
     };
     let ends = match shading {
-        Shading::BoneWeights => ["0".to_owned(), "0.5".to_owned(), "1".to_owned()],
-        Shading::MorphDisplacement => {
+        ShadingMode::BoneWeight => ["0".to_owned(), "0.5".to_owned(), "1".to_owned()],
+        ShadingMode::MorphDisplacement => {
             ["0".to_owned(), format!("{:.3}", morph_range * 0.5), format!("{morph_range:.3}")]
         }
         _ => [
@@ -100,7 +100,7 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
             format!("≥ {:.2}×", 1.0 + STRETCH_COLOUR_RANGE),
         ],
     };
-    let rows = if shading == Shading::DominantBone { dominant_rows(dominant) } else { Vec::new() };
+    let rows = if shading == ShadingMode::DominantBone { dominant_rows(dominant) } else { Vec::new() };
 
     let width = 230.0;
     let line_h = 15.0;

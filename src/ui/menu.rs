@@ -10,7 +10,8 @@ use super::app::ViewerApp;
 use super::command::{Command, OpenMode};
 use super::document::display_name;
 use super::jobs::job_text;
-use super::state::{Overlay, PanelId, Shading};
+use super::state::{Overlay, PanelId};
+use crate::render::ShadingMode;
 
 impl ViewerApp {
     pub(super) fn menu_bar(&self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
@@ -98,8 +99,8 @@ impl ViewerApp {
                     }
                 }
                 ui.separator();
-                ui.label("Shading");
-                for s in Shading::ALL {
+                ui.label("ShadingMode");
+                for s in ShadingMode::ALL {
                     if ui.radio(self.state.shading == s, s.label()).clicked() {
                         cmds.push(Command::SetShading(s));
                     }

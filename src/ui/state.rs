@@ -6,62 +6,14 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::render::ShadingMode;
+
 use super::player::PlaybackType;
 
 /// Key under which [`UiState`] is stored.
 pub const STORAGE_KEY: &str = "bonescope.ui";
 /// How many recent file sets the File menu keeps.
 pub const MAX_RECENT: usize = 12;
-
-/// How the mesh surfaces are coloured (the renderer's shading modes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-pub enum Shading {
-    /// Material colour × texture, lit (the painter fallback has no textures: material colour).
-    #[default]
-    Textured,
-    /// Material colour only, lit.
-    Solid,
-    /// Viewer-frame normals as colours.
-    Normals,
-    /// Weight of the selected bone as a heat map (blue 0 → red 1).
-    BoneWeights,
-    /// Each vertex in the colour of the bone with its largest weight.
-    DominantBone,
-    /// Edge length against the bind pose: blue compressed, grey unchanged, red stretched.
-    Stretch,
-    /// The file's vertex colours, lit (no other mode multiplies them in).
-    #[value(name = "vertex-colors")]
-    VertexColors,
-    /// How far the active morph targets move each vertex: blue 0 → red at the largest possible displacement.
-    #[value(name = "morph")]
-    MorphDisplacement,
-}
-
-impl Shading {
-    pub const ALL: [Shading; 8] = [
-        Self::Textured,
-        Self::Solid,
-        Self::Normals,
-        Self::BoneWeights,
-        Self::DominantBone,
-        Self::Stretch,
-        Self::VertexColors,
-        Self::MorphDisplacement,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Textured => "Textured",
-            Self::Solid => "Solid",
-            Self::Normals => "Normals",
-            Self::BoneWeights => "Bone weights",
-            Self::DominantBone => "Dominant bone",
-            Self::Stretch => "Stretch",
-            Self::VertexColors => "Vertex colours",
-            Self::MorphDisplacement => "Morph displacement",
-        }
-    }
-}
 
 /// Things drawn over the mesh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -225,7 +177,7 @@ pub struct UiState {
     pub show_inspector: bool,
     pub show_timeline: bool,
     pub right_tab: RightTab,
-    pub shading: Shading,
+    pub shading: ShadingMode,
     pub overlays: Overlays,
     pub orthographic: bool,
     pub playback: PlaybackType,
@@ -257,7 +209,7 @@ impl Default for UiState {
             show_inspector: true,
             show_timeline: true,
             right_tab: RightTab::Inspector,
-            shading: Shading::Textured,
+            shading: ShadingMode::Textured,
             overlays: Overlays::default(),
             orthographic: false,
             playback: PlaybackType::Loop,
@@ -325,7 +277,7 @@ mod tests {
 
     #[test]
     fn state_round_trips_and_old_settings_fill_in_defaults() {
-        let mut s = UiState { shading: Shading::BoneWeights, ..UiState::default() };
+        let mut s = UiState { shading: ShadingMode::BoneWeight, ..UiState::default() };
         s.overlays.set(Overlay::BoneNames, true);
         s.playback = PlaybackType::PingPong;
         let text = serde_json::to_string(&s).unwrap();

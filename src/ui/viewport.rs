@@ -21,7 +21,8 @@ use crate::scene::{Bounds, Hand};
 use super::command::Command;
 use super::diagnostics::Highlight;
 use super::document::Document;
-use super::state::{Overlay, Shading, UiState};
+use super::state::{Overlay, UiState};
+use crate::render::ShadingMode;
 
 /// Buffers reused from frame to frame (skinned vertices, projected points, triangle order).
 #[derive(Default)]
@@ -115,7 +116,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             input.doc.bind_bounds.sizing_radius(),
         )
     });
-    let morph_range = if input.state.shading == Shading::MorphDisplacement {
+    let morph_range = if input.state.shading == ShadingMode::MorphDisplacement {
         super::morphs::displacement_range(&input.doc.asset, &input.pose.morph_weights)
     } else {
         1.0
@@ -189,7 +190,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     }
     toolbar(ui, rect, input, cmds);
     let status_height = status_line(ui, rect, input);
-    if input.state.shading == Shading::DominantBone
+    if input.state.shading == ShadingMode::DominantBone
         && cache.dominant.as_ref().is_none_or(|(g, _)| *g != input.doc.generation)
     {
         cache.dominant = Some((input.doc.generation, super::legend::dominant_counts(&input.doc.asset)));
@@ -402,8 +403,8 @@ fn draw_mesh(
     };
     let selected = input.selected.map(|s| s as u16);
     let mut ratios = Vec::new();
-    let layout = (shading == Shading::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
-    if shading == Shading::Stretch && cache.edges.as_ref().is_none_or(|(g, _)| *g != input.doc.generation) {
+    let layout = (shading == ShadingMode::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
+    if shading == ShadingMode::Stretch && cache.edges.as_ref().is_none_or(|(g, _)| *g != input.doc.generation) {
         let edges = asset.meshes.iter().map(|m| unique_edges(&m.indices, m.positions.len())).collect();
         cache.edges = Some((input.doc.generation, edges));
     }
@@ -415,7 +416,7 @@ fn draw_mesh(
         let (Some(pos), Some(nrm)) = (cache.skinned_positions.get(mi), cache.skinned_normals.get(mi)) else {
             continue;
         };
-        if shading == Shading::Stretch
+        if shading == ShadingMode::Stretch
             && let Some(edges) = cache.edges.as_ref().and_then(|(_, e)| e.get(mi))
         {
             vertex_stretch(&mesh.positions, pos, edges, &mut ratios);
@@ -475,12 +476,12 @@ fn draw_mesh(
                 // Two-sided lighting: back faces of open meshes stay visible.
                 let lambert = n.dot(light).abs();
                 let color = match shading {
-                    Shading::Textured | Shading::Solid => shade(material, lambert),
-                    Shading::Normals => {
+                    ShadingMode::Textured | ShadingMode::Solid => shade(material, lambert),
+                    ShadingMode::Normals => {
                         let c = n * 0.5 + Vec3::splat(0.5);
                         rgb([c.x, c.y, c.z])
                     }
-                    Shading::BoneWeights => {
+                    ShadingMode::BoneWeight => {
                         let w = selected.map_or(0.0, |s| {
                             let j = mesh.joints.get(i).copied().unwrap_or_default();
                             let ws = mesh.weights.get(i).copied().unwrap_or_default();
@@ -488,20 +489,20 @@ fn draw_mesh(
                         });
                         shade(ramps::heat(w), ramps::analysis_light(lambert))
                     }
-                    Shading::DominantBone => {
+                    ShadingMode::DominantBone => {
                         let j = mesh.joints.get(i).copied().unwrap_or_default();
                         let ws = mesh.weights.get(i).copied().unwrap_or_default();
                         let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
                         shade(ramps::bone_color(u32::from(j[best])), ramps::analysis_light(lambert))
                     }
-                    Shading::Stretch => shade(
+                    ShadingMode::Stretch => shade(
                         ramps::stretch_color(ratios.get(i).copied().unwrap_or(1.0), STRETCH_COLOUR_RANGE),
                         ramps::analysis_light(lambert),
                     ),
-                    Shading::MorphDisplacement => {
+                    ShadingMode::MorphDisplacement => {
                         shade(ramps::heat(ratios.get(i).copied().unwrap_or(0.0)), ramps::analysis_light(lambert))
                     }
-                    Shading::VertexColors => {
+                    ShadingMode::VertexColor => {
                         let [r, g, b, _] = mesh.colors.get(i).copied().unwrap_or([255; 4]);
                         shade([r, g, b].map(|v| f32::from(v) / 255.0), lambert)
                     }
@@ -875,16 +876,16 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
                 .selected_text(shading.label())
                 .width(120.0)
                 .show_ui(ui, |ui| {
-                    for s in Shading::ALL {
+                    for s in ShadingMode::ALL {
                         ui.selectable_value(&mut shading, s, s.label());
                     }
                 })
                 .response
-                .on_hover_text("Shading mode (Z cycles; W toggles the wireframe)");
+                .on_hover_text("ShadingMode mode (Z cycles; W toggles the wireframe)");
             if shading != input.state.shading {
                 cmds.push(Command::SetShading(shading));
             }
-            if shading == Shading::BoneWeights && input.selected.is_none() {
+            if shading == ShadingMode::BoneWeight && input.selected.is_none() {
                 ui.colored_label(ui.visuals().warn_fg_color, "select a bone");
             }
             ui.menu_button("Overlays", |ui| {
