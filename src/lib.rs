@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 pub mod anim;
+pub mod args;
 mod error;
 pub mod io;
 #[cfg(feature = "gui")]

@@ -35,7 +35,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub time: Option<f32>,
     /// Image size in pixels.
-    #[arg(long, default_value = "800x600", value_parser = parse_size)]
+    #[arg(long, default_value = "800x600", value_parser = |s: &str| bonescope::args::parse_size(s, 1))]
     pub size: (u32, u32),
     /// ShadingMode.
     #[arg(long, value_enum, default_value_t = ShadingMode::Textured)]
@@ -91,21 +91,6 @@ pub struct RenderArgs {
     /// Morph targets drawn at fixed weights (by the GPU morph pass), over what the clip drives.
     #[command(flatten)]
     pub morph: super::morph_args::MorphArgs,
-}
-
-/// Parses `WxH` (e.g. `800x600`).
-fn parse_size(s: &str) -> Result<(u32, u32), AppError> {
-    let invalid = AppError::Invalid;
-    let (w, h) =
-        s.split_once(['x', 'X']).ok_or_else(|| invalid(format!("expected WIDTHxHEIGHT such as 800x600, got '{s}'")))?;
-    let parse = |v: &str| {
-        v.trim().parse::<u32>().map_err(|_| invalid(format!("'{v}' in '{s}' is not a whole number of pixels")))
-    };
-    let (w, h) = (parse(w)?, parse(h)?);
-    if !(1..=16384).contains(&w) || !(1..=16384).contains(&h) {
-        return Err(invalid(format!("{w}x{h}: each side must be 1 to 16384 pixels")));
-    }
-    Ok((w, h))
 }
 
 /// The `render` command.
@@ -287,18 +272,6 @@ fn bench(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_parse_and_bad_ones_say_why() {
-        assert_eq!(parse_size("256x128").unwrap(), (256, 128));
-        assert_eq!(parse_size("64X64").unwrap(), (64, 64));
-        for (bad, why) in [("256", "WIDTHxHEIGHT"), ("0x10", "1 to 16384"), ("ax10", "'a'")] {
-            match parse_size(bad) {
-                Err(AppError::Invalid(text)) => assert!(text.contains(why), "{bad}: {text}"),
-                other => panic!("{bad}: {other:?}"),
-            }
-        }
-    }
 
     #[test]
     fn sequence_names() {

@@ -14,9 +14,7 @@ pub struct ModelId(pub(crate) usize);
 /// How surfaces are coloured: the one list of shading modes of the viewer, `render` and the check thumbnails.
 /// Command-line names: `textured`, `solid`, `normals`, `weights` (or `bone-weights`), `dominant` (or
 /// `dominant-bone`), `stretch`, `vertex-colors`, `morph`.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
 pub enum ShadingMode {
     /// Material colour × texture (a checker where a texture is missing), lit.
     #[default]

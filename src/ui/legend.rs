@@ -10,8 +10,8 @@ use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
 use crate::anim::edges::STRETCH_COLOUR_RANGE;
 use crate::scene::Asset;
 
-use crate::render::ShadingMode;
 use super::viewport::rgb;
+use crate::render::ShadingMode;
 use crate::render::ramps;
 
 /// A colour scale: maps 0..1 along the bar to a colour.

@@ -57,8 +57,8 @@ pub struct ViewerArgs {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub after_frames: u32,
     /// Initial inner window size in points, e.g. `1600x900`.
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
-    pub size: Option<(f32, f32)>,
+    #[arg(long, value_name = "WxH", value_parser = |s: &str| crate::args::parse_size(s, 100))]
+    pub size: Option<(u32, u32)>,
     /// Clip to play first (by name); the first clip of the model when not given.
     #[arg(long, value_name = "NAME")]
     pub clip: Option<String>,
@@ -125,17 +125,6 @@ pub enum Theme {
     System,
 }
 
-/// Parses `WIDTHxHEIGHT` (points).
-pub fn parse_size(s: &str) -> Result<(f32, f32), AppError> {
-    let invalid = |why: String| AppError::Invalid(format!("'{s}': {why}"));
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| invalid("expected WIDTHxHEIGHT, e.g. 1600x900".into()))?;
-    let parse = |v: &str| -> Result<f32, AppError> {
-        let n: f32 = v.trim().parse().map_err(|_| invalid(format!("'{v}' is not a number")))?;
-        if (100.0..=16384.0).contains(&n) { Ok(n) } else { Err(invalid(format!("{n} is outside 100..16384"))) }
-    };
-    Ok((parse(w)?, parse(h)?))
-}
-
 /// Name of the app: the window title and the folder eframe stores its settings in.
 pub const APP_NAME: &str = "bonescope";
 
@@ -144,7 +133,7 @@ pub fn run(args: ViewerArgs) -> Result<(), AppError> {
     use eframe::egui;
     let launched = std::time::Instant::now();
     let screenshot_mode = args.screenshot.is_some();
-    let size = args.size.unwrap_or((1600.0, 900.0));
+    let size = args.size.map_or((1600.0, 900.0), |(w, h)| (w as f32, h as f32));
     let mut viewport = egui::ViewportBuilder::default()
         .with_title(APP_NAME)
         .with_app_id(APP_NAME)
@@ -180,22 +169,5 @@ pub fn run(args: ViewerArgs) -> Result<(), AppError> {
     match outcome.lock().map(|mut o| o.take()) {
         Ok(Some(error)) => Err(AppError::Window(error)),
         _ => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn size_parses_and_rejects_nonsense() {
-        assert_eq!(parse_size("1600x900").unwrap(), (1600.0, 900.0));
-        assert_eq!(parse_size("800X600").unwrap(), (800.0, 600.0));
-        for (bad, why) in [("1600", "WIDTHxHEIGHT"), ("ax600", "not a number"), ("10x600", "outside")] {
-            match parse_size(bad) {
-                Err(AppError::Invalid(text)) => assert!(text.contains(why), "{bad}: {text}"),
-                other => panic!("{bad}: {other:?}"),
-            }
-        }
     }
 }

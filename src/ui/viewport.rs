@@ -403,7 +403,8 @@ fn draw_mesh(
     };
     let selected = input.selected.map(|s| s as u16);
     let mut ratios = Vec::new();
-    let layout = (shading == ShadingMode::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
+    let layout =
+        (shading == ShadingMode::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
     if shading == ShadingMode::Stretch && cache.edges.as_ref().is_none_or(|(g, _)| *g != input.doc.generation) {
         let edges = asset.meshes.iter().map(|m| unique_edges(&m.indices, m.positions.len())).collect();
         cache.edges = Some((input.doc.generation, edges));
