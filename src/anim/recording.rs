@@ -151,12 +151,6 @@ fn evaluate_hand(curves: Option<&HandCurves>, t: f32, hints: &mut [u32], out: &m
     }
 }
 
-/// Position and normalised rotation of a pose curve set (identity when the quaternion curves give ~zero).
-pub fn evaluate_pose_curves(curves: &PoseCurves, t: f32) -> (Vec3, Quat) {
-    let mut hints = [0; 7];
-    evaluate_pose(curves, t, &mut hints)
-}
-
 fn evaluate_pose(curves: &PoseCurves, t: f32, hints: &mut [u32]) -> (Vec3, Quat) {
     let mut v = [0.0f32; 7];
     for ((curve, h), v) in curves.curves().zip(hints.iter_mut()).zip(v.iter_mut()) {

@@ -591,17 +591,6 @@ fn warn_duplicate_names(skeleton: &Skeleton, chunk: &Chunk, warnings: &mut Vec<W
     }
 }
 
-/// Finds the single chunk with this ID; later duplicates are reported and ignored.
-pub fn find_chunk<'c, 'a>(chunks: &'c [Chunk<'a>], id: &str, warnings: &mut Vec<Warning>) -> Option<&'c Chunk<'a>> {
-    let mut matching = chunks.iter().filter(|c| c.id == id);
-    let first = matching.next()?;
-    for extra in matching {
-        warnings
-            .push(extra.warning(format_args!("second {id} chunk ignored (the one at byte {} is used)", first.offset)));
-    }
-    Some(first)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

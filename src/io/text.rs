@@ -49,15 +49,6 @@ impl<'a> Tokens<'a> {
         self.next_token().and_then(parse_i64)
     }
 
-    /// Reads `N` floats; `None` if a token is missing or not a number.
-    pub fn next_f32s<const N: usize>(&mut self) -> Option<[f32; N]> {
-        let mut out = [0.0; N];
-        for v in &mut out {
-            *v = self.next_f32()?;
-        }
-        Some(out)
-    }
-
     /// Counts the remaining tokens (for "expected 9 numbers, found 5" messages).
     pub fn count_remaining(&self) -> usize {
         self.clone().count()

@@ -37,15 +37,6 @@ impl SourceFile {
     pub fn name(&self) -> String {
         display_name(&self.path)
     }
-
-    /// True when the file's size or modification time differs from when it was loaded.
-    pub fn changed_on_disk(&self) -> bool {
-        match std::fs::metadata(&self.path) {
-            Ok(m) => m.len() != self.size || m.modified().ok() != self.modified,
-            // A file being rewritten may be missing for a moment; reload when it is back.
-            Err(_) => false,
-        }
-    }
 }
 
 /// The last component of a path, for labels.

@@ -246,22 +246,6 @@ impl Player {
         }
     }
 
-    /// Binds newly added clips of the asset (after an animation file was bound to it) as sets.
-    pub fn add_new_clips(&mut self, asset: &Asset) {
-        // A bound file may have brought morph targets (a VTA on an SMD): every set binds to the new layout.
-        let layout = MorphLayout::of_meshes(&asset.meshes);
-        if layout != *self.ctrl.morph_layout() {
-            self.morphs.resize(layout.len());
-            self.ctrl.set_morph_layout(layout);
-        }
-        for c in asset.clips.iter().skip(self.ctrl.sets().len()) {
-            self.ctrl.add_set(c.clone(), self.mode.controller());
-            self.set_names.push(c.name.clone());
-        }
-        self.flow = ScriptFlow::of(asset);
-        self.apply_playback();
-    }
-
     pub fn track_count(&self) -> usize {
         self.ctrl.tracks().len()
     }
