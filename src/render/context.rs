@@ -57,7 +57,7 @@ impl GpuContext {
             required_limits: adapter.limits(),
             ..Default::default()
         }))
-        .map_err(|e| RenderError::Gpu(format!("cannot open the GPU device '{}': {e}", adapter.get_info().name)))?;
+        .map_err(|source| RenderError::Device { adapter: adapter.get_info().name, source })?;
         Ok(Self { instance, adapter, device, queue })
     }
 

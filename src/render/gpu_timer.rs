@@ -70,7 +70,7 @@ impl GpuTimer {
         let tick =
             |i: usize| bytes.get(i * 8..i * 8 + 8).and_then(|b| <[u8; 8]>::try_from(b).ok()).map(u64::from_le_bytes);
         let (Some(t0), Some(t1)) = (tick(0), tick(1)) else {
-            return Err(RenderError::Gpu("the timestamp read-back is too short".into()));
+            return Err(RenderError::ReadBack("the timestamp read-back is too short"));
         };
         Ok(t1.wrapping_sub(t0) as f64 * self.period_ns / 1e6)
     }

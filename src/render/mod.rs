@@ -51,8 +51,32 @@ pub enum RenderError {
     /// No usable GPU adapter (the message says what to install).
     #[error("{0}")]
     NoAdapter(String),
+    /// The adapter would not open a device.
+    #[error("cannot open the GPU device '{adapter}': {source}")]
+    Device {
+        adapter: String,
+        #[source]
+        source: wgpu::RequestDeviceError,
+    },
+    /// Waiting for submitted GPU work failed (device lost, timeout).
+    #[error("GPU: waiting for {what}: {source}")]
+    Poll {
+        what: &'static str,
+        #[source]
+        source: wgpu::PollError,
+    },
+    /// A read-back buffer could not be mapped.
+    #[error("GPU: mapping the read-back buffer: {0}")]
+    Map(#[source] wgpu::BufferAsyncError),
+    /// A mapped read-back buffer could not be viewed.
+    #[error("GPU: reading the mapped buffer: {0}")]
+    View(#[source] wgpu::MapRangeError),
+    /// A read-back came back other than the GPU was asked for.
     #[error("GPU: {0}")]
-    Gpu(String),
+    ReadBack(&'static str),
+    /// A mesh whose arrays disagree.
+    #[error(transparent)]
+    Mesh(#[from] crate::scene::MeshError),
     /// Arguments or data that cannot be rendered (unknown clip, bad size, ...).
     #[error("{0}")]
     Invalid(String),

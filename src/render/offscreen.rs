@@ -138,7 +138,7 @@ impl OffscreenTarget {
         let index = renderer.queue().submit([encoder.finish()]);
         device
             .poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None })
-            .map_err(|e| RenderError::Gpu(format!("waiting for the frame: {e}")))?;
+            .map_err(|source| RenderError::Poll { what: "the frame", source })?;
         Ok(())
     }
 
@@ -177,7 +177,7 @@ impl OffscreenTarget {
             pixels.extend_from_slice(&chunk[..row]);
         }
         RgbaImage::from_raw(self.width, self.height, pixels)
-            .ok_or_else(|| RenderError::Gpu("read back fewer pixels than the image holds".into()))
+            .ok_or(RenderError::ReadBack("read back fewer pixels than the image holds"))
     }
 }
 
@@ -190,12 +190,10 @@ pub fn read_buffer(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u
     });
     device
         .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::Gpu(format!("waiting for the read-back: {e}")))?;
-    rx.recv()
-        .map_err(|_| RenderError::Gpu("the read-back never completed".into()))?
-        .map_err(|e| RenderError::Gpu(format!("mapping the read-back buffer: {e}")))?;
+        .map_err(|source| RenderError::Poll { what: "the read-back", source })?;
+    rx.recv().map_err(|_| RenderError::ReadBack("the read-back never completed"))?.map_err(RenderError::Map)?;
     let bytes = {
-        let view = slice.get_mapped_range().map_err(|e| RenderError::Gpu(format!("reading the mapped buffer: {e}")))?;
+        let view = slice.get_mapped_range().map_err(RenderError::View)?;
         view.to_vec()
     };
     buffer.unmap();

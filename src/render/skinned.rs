@@ -576,7 +576,7 @@ impl ComputeSkinner {
         if count == 0 {
             return Ok(ComputeResult { skinned: Vec::new(), stretch: Vec::new() });
         }
-        mesh.validate(usize::MAX).map_err(RenderError::Invalid)?;
+        mesh.validate(usize::MAX)?;
         let vertices = mesh_vertices(mesh);
         let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
         let tables = MorphTables::build([(mesh, Some(0))], storage_budget(device));

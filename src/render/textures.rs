@@ -28,11 +28,22 @@ pub fn checker() -> RgbaImage {
     })
 }
 
+/// Why a texture file gave no image.
+#[derive(Debug, thiserror::Error)]
+pub enum TextureError {
+    #[error("cannot open: {0}")]
+    Open(#[source] std::io::Error),
+    #[error("cannot read: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("cannot decode: {0}")]
+    Decode(#[source] image::ImageError),
+}
+
 /// Decodes an image file, detecting the format from its bytes (falling back to the extension).
-pub fn decode(path: &Path) -> Result<RgbaImage, String> {
-    let reader = image::ImageReader::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let reader = reader.with_guessed_format().map_err(|e| format!("cannot read: {e}"))?;
-    let image = reader.decode().map_err(|e| format!("cannot decode: {e}"))?;
+pub fn decode(path: &Path) -> Result<RgbaImage, TextureError> {
+    let reader = image::ImageReader::open(path).map_err(TextureError::Open)?;
+    let reader = reader.with_guessed_format().map_err(TextureError::Read)?;
+    let image = reader.decode().map_err(TextureError::Decode)?;
     Ok(image.to_rgba8())
 }
 

@@ -98,8 +98,9 @@ impl Mesh {
     }
 
     /// Checks that the per-vertex arrays agree and every index and subset is in range.
-    pub fn validate(&self, bone_count: usize) -> Result<(), String> {
+    pub fn validate(&self, bone_count: usize) -> Result<(), MeshError> {
         let n = self.positions.len();
+        let mesh = || self.name.clone();
         let per_vertex = [
             ("normals", self.normals.len()),
             ("uvs", self.uvs.len()),
@@ -108,24 +109,37 @@ impl Mesh {
         ];
         for (what, len) in per_vertex {
             if len != n {
-                return Err(format!("mesh '{}': {len} {what} for {n} vertices", self.name));
+                return Err(MeshError::ArrayLength { mesh: mesh(), what, len, vertices: n });
             }
         }
         if !self.colors.is_empty() && self.colors.len() != n {
-            return Err(format!("mesh '{}': {} colours for {n} vertices", self.name, self.colors.len()));
+            return Err(MeshError::ArrayLength { mesh: mesh(), what: "colours", len: self.colors.len(), vertices: n });
         }
-        if let Some(bad) = self.indices.iter().find(|&&i| i as usize >= n) {
-            return Err(format!("mesh '{}': index {bad} out of range ({n} vertices)", self.name));
+        if let Some(&index) = self.indices.iter().find(|&&i| i as usize >= n) {
+            return Err(MeshError::IndexOutOfRange { mesh: mesh(), index, vertices: n });
         }
         for joints in &self.joints {
-            if let Some(bad) = joints.iter().find(|&&j| j as usize >= bone_count.max(1)) {
-                return Err(format!("mesh '{}': bone {bad} out of range ({bone_count} bones)", self.name));
+            if let Some(&bone) = joints.iter().find(|&&j| j as usize >= bone_count.max(1)) {
+                return Err(MeshError::BoneOutOfRange { mesh: mesh(), bone, bones: bone_count });
             }
         }
-        let total: u64 = self.subsets.iter().map(|s| u64::from(s.index_count)).sum();
-        if total != self.indices.len() as u64 {
-            return Err(format!("mesh '{}': subsets cover {total} of {} indices", self.name, self.indices.len()));
+        let covered: u64 = self.subsets.iter().map(|s| u64::from(s.index_count)).sum();
+        if covered != self.indices.len() as u64 {
+            return Err(MeshError::Subsets { mesh: mesh(), covered, indices: self.indices.len() });
         }
         Ok(())
     }
+}
+
+/// A mesh whose arrays disagree ([`Mesh::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    #[error("mesh '{mesh}': {len} {what} for {vertices} vertices")]
+    ArrayLength { mesh: String, what: &'static str, len: usize, vertices: usize },
+    #[error("mesh '{mesh}': index {index} out of range ({vertices} vertices)")]
+    IndexOutOfRange { mesh: String, index: u32, vertices: usize },
+    #[error("mesh '{mesh}': bone {bone} out of range ({bones} bones)")]
+    BoneOutOfRange { mesh: String, bone: u16, bones: usize },
+    #[error("mesh '{mesh}': subsets cover {covered} of {indices} indices")]
+    Subsets { mesh: String, covered: u64, indices: usize },
 }

@@ -36,7 +36,7 @@ pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, KeyTimes, MorphTrack, SharedTimes};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
 pub use material::{Material, TextureFolder, TextureRef};
-pub use mesh::{Mesh, MorphTarget, Subset, VertexFrame};
+pub use mesh::{Mesh, MeshError, MorphTarget, Subset, VertexFrame};
 pub use parts::{BindDifference, Part, PartReport};
 pub use reading::Reading;
 pub use recording::*;

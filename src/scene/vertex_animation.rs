@@ -146,21 +146,29 @@ fn frame_target_within(
     target
 }
 
+/// A vertex frame with another number of positions than its mesh has vertices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "mesh '{mesh}': vertex frame {frame} has {positions} positions for {vertices} vertices; its vertex animation is not played"
+)]
+pub struct FrameCountError {
+    pub mesh: String,
+    pub frame: usize,
+    pub positions: usize,
+    pub vertices: usize,
+}
+
 /// Turns a mesh's [`Mesh::vertex_frames`] into sparse morph targets (frame − base, moved vertices only; see
 /// [`MOVED_TOLERANCE`]) and tweening weight tracks. `Ok(None)` for a mesh without frames. A frame whose vertex
 /// count differs from the mesh's is an error (tweening ignores such a mesh's frames altogether).
-pub fn vertex_frame_morphs(mesh: &Mesh) -> Result<Option<VertexFrameMorphs>, String> {
+pub fn vertex_frame_morphs(mesh: &Mesh) -> Result<Option<VertexFrameMorphs>, FrameCountError> {
     let frames = &mesh.vertex_frames;
     if frames.is_empty() {
         return Ok(None);
     }
     let n = mesh.positions.len();
     if let Some((k, f)) = frames.iter().enumerate().find(|(_, f)| f.positions.len() != n) {
-        return Err(format!(
-            "mesh '{}': vertex frame {k} has {} positions for {n} vertices; its vertex animation is not played",
-            mesh.name,
-            f.positions.len()
-        ));
+        return Err(FrameCountError { mesh: mesh.name.clone(), frame: k, positions: f.positions.len(), vertices: n });
     }
     let position_tolerance = mesh_size(mesh) * MOVED_TOLERANCE;
     let targets: Vec<MorphTarget> = frames
@@ -188,7 +196,7 @@ pub fn vertex_frame_morphs(mesh: &Mesh) -> Result<Option<VertexFrameMorphs>, Str
 /// tweening tracks to `clip`, which is stretched to the last frame. For vertex animation bound from another file
 /// (`io::bind`), where the clip is that file's and not the model's only one. Returns the number of targets
 /// added: 0 for a mesh without frames or one whose frames were converted before.
-pub fn convert_mesh_vertex_animation(mesh: &mut Mesh, clip: &mut Clip) -> Result<usize, String> {
+pub fn convert_mesh_vertex_animation(mesh: &mut Mesh, clip: &mut Clip) -> Result<usize, FrameCountError> {
     if mesh.morph_targets.iter().any(|t| t.vertex_frame.is_some()) {
         return Ok(0);
     }
@@ -244,7 +252,7 @@ pub fn convert_vertex_animation(asset: &mut Asset) -> VertexAnimationReport {
                 tracks.extend(morphs.tracks);
             }
             Ok(None) => {}
-            Err(message) => asset.warnings.push(Warning::new("", message)),
+            Err(error) => asset.warnings.push(Warning::new("", error.to_string())),
         }
     }
     if tracks.is_empty() {

@@ -251,7 +251,7 @@ impl ViewerApp {
                 let waker = ctx.clone();
                 match FileWatcher::new(&self.jobs.watched, move || waker.request_repaint()) {
                     Ok(w) => self.jobs.watch = Some(w),
-                    Err(e) => self.notify(e),
+                    Err(e) => self.notify(e.to_string()),
                 }
             }
         }

@@ -38,20 +38,34 @@ pub struct FileWatcher {
     last: Arc<Mutex<Vec<PathBuf>>>,
 }
 
+/// Why the open files cannot be watched (the viewer then offers no reload on change).
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error("cannot watch the open files for changes: {0}")]
+    Start(#[source] notify::Error),
+    #[error("cannot watch {} for changes: {source}", folder.display())]
+    Folder {
+        folder: PathBuf,
+        #[source]
+        source: notify::Error,
+    },
+    #[error("cannot start watching the open files for changes: {0}")]
+    Thread(#[source] std::io::Error),
+}
+
 impl FileWatcher {
     /// Starts watching `files`; `wake` is called (from the watcher's thread) after each debounced change.
-    pub fn new(files: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Self, String> {
+    pub fn new(files: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Self, WatchError> {
         let files: HashSet<PathBuf> = files.iter().map(|p| absolute(p)).collect();
         let folders: HashSet<PathBuf> = files.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
         let changed = Arc::new(AtomicBool::new(false));
         let last = Arc::new(Mutex::new(Vec::new()));
         let (sender, events) = std::sync::mpsc::channel();
-        let mut watcher =
-            notify::recommended_watcher(sender).map_err(|e| format!("cannot watch the open files for changes: {e}"))?;
+        let mut watcher = notify::recommended_watcher(sender).map_err(WatchError::Start)?;
         for folder in &folders {
             watcher
                 .watch(folder, RecursiveMode::NonRecursive)
-                .map_err(|e| format!("cannot watch {} for changes: {e}", folder.display()))?;
+                .map_err(|source| WatchError::Folder { folder: folder.clone(), source })?;
         }
         let (flag, seen) = (changed.clone(), last.clone());
         std::thread::Builder::new()
@@ -65,7 +79,7 @@ impl FileWatcher {
                     wake();
                 })
             })
-            .map_err(|e| format!("cannot start watching the open files for changes: {e}"))?;
+            .map_err(WatchError::Thread)?;
         Ok(Self { _watcher: watcher, changed, last })
     }
 

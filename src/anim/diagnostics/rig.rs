@@ -39,7 +39,7 @@ pub(super) fn check_structure(asset: &Asset, out: &mut Collector) {
     }
     for (m, mesh) in asset.meshes.iter().enumerate() {
         if let Err(e) = mesh.validate(skeleton.len()) {
-            out.push(Finding::new(Severity::Error, FindingKind::InvalidData, Subject::Mesh(m), e));
+            out.push(Finding::new(Severity::Error, FindingKind::InvalidData, Subject::Mesh(m), e.to_string()));
         }
         if mesh.indices.len() % 3 != 0 {
             out.push(Finding::new(
