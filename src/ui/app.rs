@@ -100,6 +100,9 @@ impl ViewerApp {
         if args.ghost {
             state.overlays.bind_ghost = true;
         }
+        if args.hitboxes {
+            state.overlays.script_shapes = true;
+        }
         let mut gpu = GpuState::new(cc.wgpu_render_state.as_ref());
         super::gpu::install_flat_fills(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
         if super::gpu::software_only() {

@@ -101,6 +101,9 @@ pub struct ViewerArgs {
     /// Show the bind pose ghosted behind the animated mesh.
     #[arg(long)]
     pub ghost: bool,
+    /// Show a model script's hitboxes, attachments, boxes and eye position (off at first).
+    #[arg(long)]
+    pub hitboxes: bool,
     /// Colour theme (overrides the saved one; egui follows the system by default).
     #[arg(long, value_enum, value_name = "THEME")]
     pub theme: Option<Theme>,
