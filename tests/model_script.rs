@@ -591,12 +591,24 @@ fn include_cycles_depth_and_missing_includes_are_errors_with_lines() {
 }
 
 #[test]
-fn missing_files_reference_fails_animation_warns() {
+fn missing_files_are_errors_on_their_lines_and_the_rest_loads() {
     let dir = temp_dir("missing");
     write(&dir.join("walk.smd"), &animation_smd(0, 4));
+    // A missing reference: the character opens with the animation's skeleton, the reference is an error.
     write(&dir.join("m.qc"), "$sequence walk walk\n$body studio \"nothere\"\n");
+    let a = load(&dir.join("m.qc"));
+    assert_eq!(a.clips.len(), 1);
+    assert_eq!(a.skeleton.names, ["root", "head"]);
+    let errors: Vec<String> = a.warnings.iter().filter(|w| w.is_error()).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 1, "{:?}", a.warnings);
+    assert!(
+        errors[0].starts_with("error: line 2: reference mesh \"nothere\" of body group \"studio\" not found"),
+        "{errors:?}"
+    );
+    // Nothing there at all: an error naming the first line.
+    write(&dir.join("m.qc"), "$body studio \"nothere\"\n$sequence gone gone\n");
     let e = load_err(&dir.join("m.qc"));
-    assert_eq!((e.kind, e.position), (LoadErrorKind::Io(std::io::ErrorKind::NotFound), Position::Line(2)), "{e}");
+    assert_eq!((e.kind, e.position), (LoadErrorKind::Io(std::io::ErrorKind::NotFound), Position::Line(1)), "{e}");
     assert!(e.message.contains("reference mesh \"nothere\""), "{e}");
 
     write(&dir.join("reference.smd"), &reference_smd("skin.bmp"));
@@ -610,8 +622,26 @@ fn missing_files_reference_fails_animation_warns() {
     assert_eq!(a.clips.len(), 1, "walk loads; the others are warnings");
     assert!(s.sequence("gone").unwrap().problem.as_deref().unwrap().contains("not found"));
     assert!(s.sequence("bad").unwrap().problem.as_deref().unwrap().contains("did not load"));
-    assert!(a.warnings.iter().any(|w| w.position == "line 3" && w.message.contains("\"gone\"")), "{:?}", a.warnings);
-    assert!(a.warnings.iter().any(|w| w.position == "line 4"), "{:?}", a.warnings);
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 3" && w.message.contains("\"gone\"") && w.is_error()),
+        "a missing animation is an error: {:?}",
+        a.warnings
+    );
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 4" && !w.is_error()),
+        "a broken one a warning: {:?}",
+        a.warnings
+    );
+    // `info` describes the rest and exits non-zero: the model is incomplete.
+    let (code, out, err) = bonescope(&["info", dir.join("m.qc").to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("clips:     1"), "{out}");
+    assert!(out.contains("(1 error: the model is incomplete)"), "{out}");
+    assert!(out.contains("error: line 3: sequence \"gone\": animation \"gone\" not found"), "{out}");
+    let (code, out, _) = bonescope(&["info", "--json", dir.join("m.qc").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["incomplete"], true);
 
     // A broken reference names the script line and the SMD's own problem.
     write(&dir.join("m.qc"), "\n$body studio broken\n");
@@ -756,10 +786,14 @@ fn mds_files_are_found_by_name_in_the_asc_folders() {
     write(&anims.join("BROKEN.MDS"), &mds.replace("\t\t}\n\t\taniAlias", "\t\taniAlias"));
     let e = load_err(&anims.join("BROKEN.MDS"));
     assert_eq!(e.position, Position::Line(9), "{e}");
-    // A missing body mesh is an error at its line.
+    // A missing body mesh is an error at its line; the skeleton and the animations load.
     write(&anims.join("NOBODY.MDS"), &mds.replace("registerMesh (\"fly_body.ASC\")", "registerMesh (\"none.asc\")"));
-    let e = load_err(&anims.join("NOBODY.MDS"));
-    assert_eq!(e.position, Position::Line(5), "{e}");
+    let a = load(&anims.join("NOBODY.MDS"));
+    let errors: Vec<String> = a.warnings.iter().filter(|w| w.is_error()).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 2, "the body and t_Gone: {errors:?}");
+    assert!(errors[0].starts_with("error: line 5: registerMesh \"none.asc\" not found"), "{errors:?}");
+    assert!(errors[1].starts_with("error: line 15: ani \"t_Gone\""), "{errors:?}");
+    assert_eq!((a.meshes.len(), a.skeleton.names.len(), a.clips.len()), (0, 2, 3));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

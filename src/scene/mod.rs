@@ -28,6 +28,7 @@ pub mod vertex_animation;
 
 pub use asset::{
     Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, Warning,
+    WarningLevel,
 };
 pub use bone_match::{NameRule, match_tracks};
 pub use bounds::Bounds;

@@ -27,6 +27,8 @@
 //!   studiomdl (which grabs each file when it reads its command): each body choice and sequence records the
 //!   [`Placement`] in effect, which a body's `scale s` or a sequence's `origin x y z`, `scale s` and
 //!   `rotate angle` options override for that one item.
+//! - `$definevariable NAME VALUE` defines a variable that `$NAME$` stands for from there on, in names, paths
+//!   and `$include`s, quoted or not (`variables`).
 //! - Every other `$command` is read with its arguments and block and listed as ignored.
 //!
 //! Errors (a `LoadError` with the line, and the file when it is an included one): unbalanced braces, an
@@ -40,6 +42,7 @@ use glam::Vec3;
 
 use super::files::DirCache;
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
+use super::variables::{Unknown, Variables};
 use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
     Activity, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, Hitbox, IgnoredCommand, ModelScript, Placement,
@@ -76,6 +79,7 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
         open_files: vec![path.map(canonical)],
         animations: HashMap::new(),
         placement: Placement::default(),
+        variables: Variables::default(),
     };
     parser.file(text, 0)?;
     let cd = parser.cd_dir();
@@ -108,6 +112,8 @@ struct Parser<'d> {
     animations: HashMap<String, NamedAnimation>,
     /// The `$origin` and `$scale` in effect.
     placement: Placement,
+    /// `$definevariable`s so far, shared by every file read.
+    variables: Variables,
 }
 
 impl Parser<'_> {
@@ -148,13 +154,49 @@ impl Parser<'_> {
         }
     }
 
+    /// Reads one script file. Variables are substituted before its text is tokenized; a `$definevariable`
+    /// (here or in a file it includes) substitutes the rest of the file again from the line after it, so a
+    /// `$NAME$` means what is defined above it, as studiomdl reads it token by token.
     fn file(&mut self, text: &str, file: usize) -> Result<(), LoadError> {
+        let (substituted, mut unknown) = self.variables.substitute(text, 1);
+        let mut current = substituted.into_owned();
+        // Lines up to here were read before the last substitution.
+        let mut done_through = 0usize;
+        loop {
+            let restart = self.read_tokens(&current, file, done_through)?;
+            let Some(line) = restart else { break };
+            // The text after `line` again, with the variables as they are now. Values hold no line breaks, so
+            // line numbers stay those of the file.
+            let split = line_end(&current, line);
+            let (rest, again) = self.variables.substitute(&current[split..], line + 1);
+            unknown.retain(|u| u.line <= line);
+            unknown.extend(again);
+            let rest = rest.into_owned();
+            current.truncate(split);
+            current.push_str(&rest);
+            done_through = line;
+        }
+        let mut reported: Vec<&Unknown> = Vec::new();
+        for u in &unknown {
+            if !reported.iter().any(|r| r.line == u.line && r.name == u.name) {
+                reported.push(u);
+                self.warn(file, u.line, format!("`${}$` names no `$definevariable`; it was left as written", u.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the commands of `text` after line `skip_through`. Returns the line of the command that changed the
+    /// variables, when one did (the caller substitutes the rest of the text again and reads on).
+    fn read_tokens(&mut self, text: &str, file: usize, skip_through: usize) -> Result<Option<usize>, LoadError> {
         let (tokens, _) = tokenize(text, Syntax::Qc).map_err(|e| match self.script.files.get(file) {
             Some(path) if file > 0 => e.in_file(path),
             _ => e,
         })?;
         let mut cur = Cursor::new(&tokens);
+        cur.skip_through_line(skip_through);
         while let Some(tok) = cur.next() {
+            let defined = self.variables.len();
             match tok.kind {
                 Kind::Close => return Err(self.error(file, tok.line, "`}` without a matching `{`")),
                 Kind::Open => {
@@ -170,14 +212,24 @@ impl Parser<'_> {
                 }
                 _ => self.command(&mut cur, tok, file)?,
             }
+            if self.variables.len() != defined {
+                // A definition, here or in an included file. Commands end at the end of their line (or of their
+                // block): what follows starts on a later line.
+                return Ok(Some(cur.consumed_line().unwrap_or(tok.line)));
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     fn command<'a>(&mut self, cur: &mut Cursor<'_, 'a>, head: Token<'a>, file: usize) -> Result<(), LoadError> {
         let name = head.text.to_ascii_lowercase();
         match name.as_str() {
             "$include" => self.include(cur, head, file),
+            "$definevariable" => {
+                let args = self.args_with_block(cur, head, file)?;
+                self.define_variable(&args, head.line, file);
+                Ok(())
+            }
             "$sequence" => self.sequence(cur, head, file),
             "$animation" => self.animation(cur, head, file),
             "$bodygroup" => self.bodygroup(cur, head, file),
@@ -371,6 +423,27 @@ impl Parser<'_> {
                 file,
                 line,
             }),
+        }
+    }
+
+    /// `$definevariable NAME VALUE`: defined from here on (see `variables`).
+    fn define_variable(&mut self, args: &[Token], line: usize, file: usize) {
+        let values: Vec<&str> = args.iter().filter(|t| t.is_value()).map(|t| t.text).collect();
+        let (Some(name), Some(value)) = (values.first(), values.get(1)) else {
+            self.warn(file, line, "`$definevariable` needs a name and a value; ignored");
+            return;
+        };
+        if values.len() > 2 {
+            self.warn(file, line, format!("words after the value of `$definevariable {name}` were ignored"));
+        }
+        match self.variables.define(name, value) {
+            Ok(()) => {}
+            Err(kept) if kept == *value => {}
+            Err(kept) => self.warn(
+                file,
+                line,
+                format!("`{name}` is defined again; studiomdl keeps the first value, \"{kept}\", and so does this"),
+            ),
         }
     }
 
@@ -813,6 +886,11 @@ impl Parser<'_> {
             line: tok.line,
         });
     }
+}
+
+/// Byte offset of the start of the line after `line` (1-based) in `text`, or its length.
+fn line_end(text: &str, line: usize) -> usize {
+    memchr::memchr_iter(b'\n', text.as_bytes()).nth(line.saturating_sub(1)).map_or(text.len(), |i| i + 1)
 }
 
 fn push_option_word(seq: &mut ScriptSequence, word: &str) {
