@@ -991,3 +991,104 @@ fn scale_and_origin_place_meshes_and_sequences_as_studiomdl_does() {
     assert!(out.contains("placed: origin (1, 0, 0), scale 2, rotated 90°"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn definevariable_values_stand_in_names_paths_and_includes() {
+    let dir = temp_dir("variables");
+    let model = dir.join("models/crate");
+    write(&model.join("crate_ref.smd"), &reference_smd("crate.bmp"));
+    write(&model.join("crate_idle.smd"), &animation_smd(0, 9));
+    write(&model.join("walk.smd"), &animation_smd(0, 4));
+    write(&model.join("run.smd"), &animation_smd(0, 2));
+    // A Garry's Mod style template: variables in quoted and bare words, in paths and in an `$include`; the
+    // include defines a variable the QC uses after it.
+    write(
+        &model.join("crate.qc"),
+        "$definevariable mdlname \"crate\"\n$definevariable Common ../shared\n\
+         $modelname \"props/$mdlname$.mdl\"\n$include \"$common$/anims.qci\"\n$body body \"$MDLNAME$_ref\"\n\
+         $sequence idle \"$mdlname$_idle\" loop fps 10\n$sequence $mdlname$_$anim$ $anim$\n\
+         $sequence gone \"$nothere$\"\n",
+    );
+    write(&dir.join("models/shared/anims.qci"), "// shared\n$definevariable anim walk\n$sequence run run\n");
+    let a = load(&model.join("crate.qc"));
+    let s = a.model_script.as_deref().unwrap();
+    assert_eq!(s.name, "props/crate.mdl");
+    assert_eq!(s.files.len(), 2, "the include was found through $common$");
+    assert_eq!(s.body_groups[0].choices[0].name, "crate_ref");
+    assert_eq!(a.meshes.len(), 1);
+    let clips: Vec<(&str, u32)> = a.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(clips, [("run", 3), ("idle", 10), ("crate_walk", 5)]);
+    assert!(!s.ignored_names().contains(&"$definevariable"), "{:?}", s.ignored_names());
+    // An unknown variable is left as written and said, with its line; the file it names is missing.
+    let unknown: Vec<String> =
+        a.warnings.iter().filter(|w| w.message.contains("$nothere$")).map(ToString::to_string).collect();
+    assert!(
+        unknown.iter().any(|w| w == "line 8: `$nothere$` names no `$definevariable`; it was left as written"),
+        "{unknown:?}"
+    );
+    assert!(s.sequence("gone").unwrap().problem.as_deref().unwrap().contains("\"$nothere$\""));
+    // A second definition keeps the first value (studiomdl's lookup takes the first), with a warning.
+    write(&model.join("crate.qc"), "$definevariable a crate_idle\n$definevariable A walk\n$sequence s $a$\n");
+    let a = load(&model.join("crate.qc"));
+    assert_eq!(a.clips[0].frame_count, 10);
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 2" && w.message.contains("\"crate_idle\"")),
+        "{:?}",
+        a.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_overlay_takes_its_own_file_of_a_name_that_is_in_several_folders() {
+    let dir = temp_dir("overlay");
+    let anims = dir.join("Anims");
+    write(&anims.join("ASC_BODIES/HUM_BODY.ASC"), &body_asc());
+    // The same name twice: the base model's swim frames 130–157, the overlay's 0–47.
+    write(&anims.join("ASC_ANIMS/HUMAN/HUM_SWIM.ASC"), &anim_asc(130, 157));
+    write(&anims.join("ASC_ANIMS/HUMANS_SWIM/HUM_SWIM.ASC"), &anim_asc(0, 47));
+    let ani = |name: &str, first: i32, last: i32| {
+        format!("\t\tani (\"{name}\" 1 \"{name}\" 0.0 0.2 M. \"Hum_Swim.asc\" F {first} {last})\n")
+    };
+    write(
+        &anims.join("HUMANS.MDS"),
+        &format!(
+            "Model (\"HuS\")\n{{\n\tmeshAndTree (\"Hum_Body.asc\")\n\taniEnum\n\t{{\n{}\t}}\n}}\n",
+            ani("s_Swim", 130, 157)
+        ),
+    );
+    write(
+        &anims.join("MDS_OVERLAY/HUMANS_SWIM.MDS"),
+        &format!(
+            "Model (\"HuS\")\n{{\n\tmeshAndTree (\"Hum_Body.asc\" DONT_USE_MESH)\n\taniEnum\n\t{{\n{}{}\t}}\n}}\n",
+            ani("s_Swim", 0, 47),
+            ani("s_SwimF", 10, 20)
+        ),
+    );
+    let x = |a: &Asset, clip: &str| {
+        sample_vec3(&a.clip(clip).unwrap().track_for("Bip01").unwrap().translation, 0.0).unwrap().x
+    };
+    let overlay = load(&anims.join("MDS_OVERLAY/HUMANS_SWIM.MDS"));
+    let clips: Vec<(&str, u32)> = overlay.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(clips, [("s_Swim", 48), ("s_SwimF", 11)], "{:?}", overlay.warnings);
+    assert!((x(&overlay, "s_Swim") - 0.0).abs() < 1e-4 && (x(&overlay, "s_SwimF") - 10.0).abs() < 1e-4);
+    let said: Vec<String> = overlay.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        said.contains(
+            &"line 6: \"Hum_Swim.asc\" is in 2 folders: ASC_ANIMS/HUMANS_SWIM/HUM_SWIM.ASC is used (the script's own \
+              folder), not ASC_ANIMS/HUMAN/HUM_SWIM.ASC"
+                .to_owned()
+        ),
+        "{said:?}"
+    );
+    // The base model keeps its own: frames 130–157 from `HUMAN`, the folder of `HUMANS`.
+    let base = load(&anims.join("HUMANS.MDS"));
+    assert_eq!(base.clip("s_Swim").map(|c| c.frame_count), Some(28), "{:?}", base.warnings);
+    assert!((x(&base, "s_Swim") - 130.0).abs() < 1e-4);
+    assert!(
+        base.warnings.iter().any(|w| w.message.contains("ASC_ANIMS/HUMAN/HUM_SWIM.ASC is used (the model's folder)")),
+        "{:?}",
+        base.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
