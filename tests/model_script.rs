@@ -1092,3 +1092,55 @@ fn an_overlay_takes_its_own_file_of_a_name_that_is_in_several_folders() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn repeated_and_empty_names_become_unique_as_assimp_names_them() {
+    let dir = temp_dir("names");
+    write(&dir.join("ref.smd"), &reference_smd("skin.bmp"));
+    for (file, last) in [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5), ("f", 6), ("g", 7)] {
+        write(&dir.join(format!("{file}.smd")), &animation_smd(0, last));
+    }
+    // An importer's edge cases: "idle" three times, "" four times, and the same for $body.
+    write(
+        &dir.join("names.qc"),
+        "$body \"studio\" \"ref\"\n$body \"studio\" \"ref\"\n$body \"\" \"ref\"\n$body \"\" \"ref\"\n\
+         $sequence \"idle\" \"a\"\n$sequence \"idle\" \"b\"\n$sequence \"\" \"c\"\n$sequence \"idle\" \"d\"\n\
+         $sequence \"\" \"e\"\n$sequence \"idle_0\" \"f\"\n$sequence \"\" \"g\"\n",
+    );
+    let a = load(&dir.join("names.qc"));
+    let clips: Vec<(&str, u32)> = a.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(
+        clips,
+        [
+            ("idle", 2),
+            ("idle_1", 3),
+            ("Sequence_0", 4),
+            ("idle_2", 5),
+            ("Sequence_1", 6),
+            ("idle_0", 7),
+            ("Sequence_2", 8)
+        ],
+        "the name written \"idle_0\" keeps it; the repeats skip it"
+    );
+    let s = a.model_script.as_deref().unwrap();
+    let groups: Vec<&str> = s.body_groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(groups, ["studio", "studio_0", "Bodypart_0", "Bodypart_1"]);
+    // Every renaming is said at its line.
+    let said: Vec<String> = a.warnings.iter().map(ToString::to_string).collect();
+    for expected in [
+        "line 2: a second body group named \"studio\"; this one is called \"studio_0\" here",
+        "line 4: a body group without a name; it is called \"Bodypart_1\" here",
+        "line 6: a second sequence named \"idle\"; the engine plays the first, both are listed, this one as \"idle_1\"",
+        "line 11: a sequence without a name; it is called \"Sequence_2\" here",
+    ] {
+        assert!(said.iter().any(|w| w == expected), "{expected:?} not in {said:?}");
+    }
+    // `--clip` reaches each one by its name.
+    let (code, out, err) =
+        bonescope(&["pose", dir.join("names.qc").to_str().unwrap(), "--clip", "idle_2", "--time", "0", "--json"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, _, err) =
+        bonescope(&["pose", dir.join("names.qc").to_str().unwrap(), "--clip", "Sequence_1", "--time", "0", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,6 +30,7 @@ mod merge;
 mod placement;
 mod plan;
 mod qc;
+mod unique_names;
 mod variables;
 
 use std::path::{Path, PathBuf};

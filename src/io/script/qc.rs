@@ -42,6 +42,7 @@ use glam::Vec3;
 
 use super::files::DirCache;
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
+use super::unique_names;
 use super::variables::{Unknown, Variables};
 use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
@@ -82,6 +83,7 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
         variables: Variables::default(),
     };
     parser.file(text, 0)?;
+    parser.unique_names();
     let cd = parser.cd_dir();
     Ok(ParsedQc { script: parser.script, cd, warnings: parser.warnings })
 }
@@ -426,6 +428,55 @@ impl Parser<'_> {
         }
     }
 
+    /// Gives every sequence and body group a unique, non-empty name (`unique_names`: assimp's rule) and says
+    /// where a name was repeated or empty, so that each one can be reached by its name.
+    fn unique_names(&mut self) {
+        let mut names: Vec<String> = self.script.sequences.iter().map(|s| s.name.clone()).collect();
+        let written = names.clone();
+        for i in unique_names::make_unique(&mut names, "Sequence") {
+            let (file, line) = (self.script.sequences[i].file, self.script.sequences[i].line);
+            let message = if written[i].trim().is_empty() {
+                format!("a sequence without a name; it is called \"{}\" here", names[i])
+            } else {
+                format!(
+                    "a second sequence named \"{}\"; the engine plays the first, both are listed, this one as \"{}\"",
+                    written[i], names[i]
+                )
+            };
+            self.warn(file, line, message);
+            self.script.sequences[i].name = std::mem::take(&mut names[i]);
+        }
+        // Names that differ only in case stay as written (assimp compares exactly), but the engine looks
+        // sequences up without regard to case: the later ones are never played.
+        for i in 0..self.script.sequences.len() {
+            let (name, file, line) = {
+                let s = &self.script.sequences[i];
+                (s.name.clone(), s.file, s.line)
+            };
+            let earlier =
+                self.script.sequences[..i].iter().find(|s| s.name.eq_ignore_ascii_case(&name) && s.name != name);
+            if let Some(earlier) = earlier {
+                let message = format!(
+                    "sequence \"{name}\" differs from \"{}\" only in case; the engine plays the first, both are listed",
+                    earlier.name
+                );
+                self.warn(file, line, message);
+            }
+        }
+        let mut names: Vec<String> = self.script.body_groups.iter().map(|g| g.name.clone()).collect();
+        let written = names.clone();
+        for i in unique_names::make_unique(&mut names, "Bodypart") {
+            let (file, line) = (self.script.body_groups[i].file, self.script.body_groups[i].line);
+            let message = if written[i].trim().is_empty() {
+                format!("a body group without a name; it is called \"{}\" here", names[i])
+            } else {
+                format!("a second body group named \"{}\"; this one is called \"{}\" here", written[i], names[i])
+            };
+            self.warn(file, line, message);
+            self.script.body_groups[i].name = std::mem::take(&mut names[i]);
+        }
+    }
+
     /// `$definevariable NAME VALUE`: defined from here on (see `variables`).
     fn define_variable(&mut self, args: &[Token], line: usize, file: usize) {
         let values: Vec<&str> = args.iter().filter(|t| t.is_value()).map(|t| t.text).collect();
@@ -668,13 +719,7 @@ impl Parser<'_> {
         if seq.files.is_empty() {
             self.warn(file, head.line, format!("`$sequence \"{}\"` names no animation file", seq.name));
         }
-        if self.script.sequences.iter().any(|s| s.name.eq_ignore_ascii_case(&seq.name)) {
-            self.warn(
-                file,
-                head.line,
-                format!("a second sequence named \"{}\"; the engine plays the first, both are listed", seq.name),
-            );
-        }
+        // A repeated name is said once the names are made unique (`unique_names`), with the name it gets.
         self.script.sequences.push(seq);
         Ok(())
     }
