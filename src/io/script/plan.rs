@@ -20,7 +20,8 @@ use crate::scene::{Format, ModelScript};
 #[serde(rename_all = "snake_case")]
 pub enum NamedRole {
     /// A mesh (QC `$body` / `$model` choice, MDS `registerMesh`, the MMS `morphRef`) or the skeleton
-    /// (`meshAndTree`): the character does not load without it.
+    /// (`meshAndTree`): without it the character opens incomplete (an error-level warning), or not at all
+    /// when none of the script's files is there.
     Mesh,
     /// An animation (`$sequence`, `ani`, `morphAni`): without it only that sequence is missing.
     Animation,
