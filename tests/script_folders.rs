@@ -69,9 +69,12 @@ fn check_json(cwd: &Path, dir: &str, out: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
 }
 
+/// A character as `check` loaded it: name, loaded, bones, triangles, clip names.
+type Loaded = (String, bool, usize, usize, Vec<String>);
+
 /// What `check` loaded: per character its name, whether it loaded, its clips and its size; and every load
 /// error or missing-file finding.
-fn loaded_part(report: &Value) -> (Vec<(String, bool, usize, usize, Vec<String>)>, Vec<String>) {
+fn loaded_part(report: &Value) -> (Vec<Loaded>, Vec<String>) {
     let mut characters = Vec::new();
     let mut errors = Vec::new();
     for c in report["characters"].as_array().unwrap() {

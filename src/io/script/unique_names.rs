@@ -64,7 +64,7 @@ fn free_name(names: &[String], base: &str, next: &mut BTreeMap<String, usize>) -
     loop {
         let candidate = format!("{base}_{id}");
         *id += 1;
-        if !names.iter().any(|n| *n == candidate) {
+        if !names.contains(&candidate) {
             return candidate;
         }
     }
