@@ -178,6 +178,9 @@ impl Parser<'_> {
             current.push_str(&rest);
             done_through = line;
         }
+        // `$definemacro NAME PARAM… \\` bodies use `$PARAM$` for their parameters, which are not variables.
+        let params = macro_parameters(&current);
+        unknown.retain(|u| !params.iter().any(|p| p.eq_ignore_ascii_case(&u.name)));
         let mut reported: Vec<&Unknown> = Vec::new();
         for u in &unknown {
             if !reported.iter().any(|r| r.line == u.line && r.name == u.name) {
@@ -254,9 +257,10 @@ impl Parser<'_> {
         file: usize,
     ) -> Result<Vec<Token<'a>>, LoadError> {
         let mut args = cur.rest_of_line(head.line);
-        while args.last().is_some_and(|t| t.text == "\\\\" || t.text == "\\") {
-            let Some(next) = cur.peek() else { break };
+        while let Some(last) = args.last().filter(|t| t.text == "\\\\" || t.text == "\\").copied() {
             args.pop();
+            // Only the next line continues it: a blank line ends a macro body (scriplib reads it line by line).
+            let Some(next) = cur.peek().filter(|n| n.line == last.line + 1) else { break };
             args.extend(cur.rest_of_line(next.line));
         }
         if let Some(pos) = args.iter().position(|t| t.kind == Kind::Open) {
@@ -933,6 +937,18 @@ impl Parser<'_> {
     }
 }
 
+/// The parameter names of every `$definemacro NAME PARAM… \\` line of `text`.
+fn macro_parameters(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        if words.next().is_some_and(|w| w.eq_ignore_ascii_case("$definemacro")) {
+            out.extend(words.skip(1).filter(|w| !w.starts_with('\\') && !w.starts_with("//")));
+        }
+    }
+    out
+}
+
 /// Byte offset of the start of the line after `line` (1-based) in `text`, or its length.
 fn line_end(text: &str, line: usize) -> usize {
     memchr::memchr_iter(b'\n', text.as_bytes()).nth(line.saturating_sub(1)).map_or(text.len(), |i| i + 1)
@@ -1111,6 +1127,24 @@ mod tests {
         assert_eq!(s.ignored.iter().find(|c| c.name == "mesh options").unwrap().args, ["reverse"]);
         assert_eq!(p.warnings.len(), 1, "the bad `$origin`: {:?}", p.warnings);
         assert!(p.warnings[0].message.contains("$origin"));
+    }
+
+    #[test]
+    fn variables_are_substituted_from_their_definition_on_and_macro_parameters_are_not_variables() {
+        let qc = "$sequence early \"$v$\"\n$definevariable v walk\n$sequence late \"$V$\" fps 10\n\
+                  $definemacro m name \\\\\n$sequence $name$ x \\\\\n\n$sequence odd \"$other$\"\n";
+        let p = parse_text(qc).unwrap();
+        let files: Vec<&str> = p.script.sequences.iter().map(|s| s.files[0].as_str()).collect();
+        assert_eq!(files, ["$v$", "walk", "$other$"], "a name means what is defined above it");
+        let unknown: Vec<String> =
+            p.warnings.iter().map(ToString::to_string).filter(|w| w.contains("names no")).collect();
+        assert_eq!(
+            unknown,
+            [
+                "line 1: `$v$` names no `$definevariable`; it was left as written",
+                "line 7: `$other$` names no `$definevariable`; it was left as written"
+            ]
+        );
     }
 
     #[test]
