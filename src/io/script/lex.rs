@@ -190,13 +190,6 @@ impl<'t, 'a> Cursor<'t, 'a> {
         self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)).map(|t| t.line)
     }
 
-    /// Skips every token on lines up to `line`.
-    pub fn skip_through_line(&mut self, line: usize) {
-        while self.peek().is_some_and(|t| t.line <= line) {
-            self.pos += 1;
-        }
-    }
-
     /// Line of the last token (for "not closed before the end of the file" messages).
     pub fn last_line(&self) -> usize {
         self.tokens.last().map_or(1, |t| t.line)

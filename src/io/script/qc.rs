@@ -160,26 +160,22 @@ impl Parser<'_> {
     /// (here or in a file it includes) substitutes the rest of the file again from the line after it, so a
     /// `$NAME$` means what is defined above it, as studiomdl reads it token by token.
     fn file(&mut self, text: &str, file: usize) -> Result<(), LoadError> {
+        // The text not read yet, substituted with the variables known when it was cut, and the number of lines
+        // of the file before it.
         let (substituted, mut unknown) = self.variables.substitute(text, 1);
-        let mut current = substituted.into_owned();
-        // Lines up to here were read before the last substitution.
-        let mut done_through = 0usize;
-        loop {
-            let restart = self.read_tokens(&current, file, done_through)?;
-            let Some(line) = restart else { break };
+        let mut rest = substituted.into_owned();
+        let mut before = 0usize;
+        while let Some(line) = self.read_tokens(&rest, file, before)? {
             // The text after `line` again, with the variables as they are now. Values hold no line breaks, so
             // line numbers stay those of the file.
-            let split = line_end(&current, line);
-            let (rest, again) = self.variables.substitute(&current[split..], line + 1);
+            let (again, found) = self.variables.substitute(&rest[line_end(&rest, line - before)..], line + 1);
             unknown.retain(|u| u.line <= line);
-            unknown.extend(again);
-            let rest = rest.into_owned();
-            current.truncate(split);
-            current.push_str(&rest);
-            done_through = line;
+            unknown.extend(found);
+            rest = again.into_owned();
+            before = line;
         }
         // `$definemacro NAME PARAM… \\` bodies use `$PARAM$` for their parameters, which are not variables.
-        let params = macro_parameters(&current);
+        let params = macro_parameters(text);
         unknown.retain(|u| !params.iter().any(|p| p.eq_ignore_ascii_case(&u.name)));
         let mut reported: Vec<&Unknown> = Vec::new();
         for u in &unknown {
@@ -191,16 +187,38 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// Reads the commands of `text` after line `skip_through`. Returns the line of the command that changed the
-    /// variables, when one did (the caller substitutes the rest of the text again and reads on).
-    fn read_tokens(&mut self, text: &str, file: usize, skip_through: usize) -> Result<Option<usize>, LoadError> {
-        let (tokens, _) = tokenize(text, Syntax::Qc).map_err(|e| match self.script.files.get(file) {
-            Some(path) if file > 0 => e.in_file(path),
-            _ => e,
+    /// Reads the commands of `text`, which starts after line `before` of the file. Returns the line after
+    /// which the rest must be substituted again (a variable defined since is used there); the caller does so and
+    /// reads on from there.
+    fn read_tokens(&mut self, text: &str, file: usize, before: usize) -> Result<Option<usize>, LoadError> {
+        let (mut tokens, _) = tokenize(text, Syntax::Qc).map_err(|mut e| {
+            if let crate::io::Position::Line(l) = e.position {
+                e.position = crate::io::Position::Line(l + before);
+            }
+            match self.script.files.get(file) {
+                Some(path) if file > 0 => e.in_file(path),
+                _ => e,
+            }
         })?;
+        for t in &mut tokens {
+            t.line += before;
+        }
         let mut cur = Cursor::new(&tokens);
-        cur.skip_through_line(skip_through);
-        while let Some(tok) = cur.next() {
+        // Variables defined since `text` was substituted: the count before the first of them. Consecutive
+        // definitions are checked together, at the next other command, so that a script opening with many
+        // definitions is substituted again once, not once per definition.
+        let mut pending: Option<usize> = None;
+        while let Some(tok) = cur.peek() {
+            if let Some(since) = pending
+                && !tok.text.eq_ignore_ascii_case("$definevariable")
+                && cur.consumed_line().is_none_or(|l| l < tok.line)
+            {
+                pending = None;
+                if self.variables.any_used_since(since, &text[line_end(text, tok.line - 1 - before)..]) {
+                    return Ok(Some(tok.line - 1));
+                }
+            }
+            cur.next();
             let defined = self.variables.len();
             match tok.kind {
                 Kind::Close => return Err(self.error(file, tok.line, "`}` without a matching `{`")),
@@ -218,9 +236,8 @@ impl Parser<'_> {
                 _ => self.command(&mut cur, tok, file)?,
             }
             if self.variables.len() != defined {
-                // A definition, here or in an included file. Commands end at the end of their line (or of their
-                // block): what follows starts on a later line.
-                return Ok(Some(cur.consumed_line().unwrap_or(tok.line)));
+                // A definition, here or in an included file.
+                pending.get_or_insert(defined);
             }
         }
         Ok(None)
@@ -949,9 +966,12 @@ fn macro_parameters(text: &str) -> Vec<&str> {
     out
 }
 
-/// Byte offset of the start of the line after `line` (1-based) in `text`, or its length.
+/// Byte offset of the start of the line after `line` (1-based; 0 for the start) in `text`, or its length.
 fn line_end(text: &str, line: usize) -> usize {
-    memchr::memchr_iter(b'\n', text.as_bytes()).nth(line.saturating_sub(1)).map_or(text.len(), |i| i + 1)
+    match line.checked_sub(1) {
+        None => 0,
+        Some(n) => memchr::memchr_iter(b'\n', text.as_bytes()).nth(n).map_or(text.len(), |i| i + 1),
+    }
 }
 
 fn push_option_word(seq: &mut ScriptSequence, word: &str) {

@@ -14,12 +14,15 @@
 //! This module only rewrites text; `qc` decides when (after each definition) and reports the warnings.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// The variables defined so far.
 #[derive(Clone, Debug, Default)]
 pub struct Variables {
     /// (name as written, value), in definition order.
     defined: Vec<(String, String)>,
+    /// Lower-case name → index in `defined`: a script may use many variables many times.
+    by_name: HashMap<String, usize>,
 }
 
 /// A `$NAME$` that names no variable: its 1-based line and the name.
@@ -35,18 +38,31 @@ impl Variables {
         if let Some(existing) = self.get(name) {
             return Err(existing.to_owned());
         }
+        self.by_name.insert(name.to_ascii_lowercase(), self.defined.len());
         self.defined.push((name.to_owned(), value.to_owned()));
         Ok(())
     }
 
     /// The value of `name` (any case).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.defined.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        let index = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.by_name.get(&name.to_ascii_lowercase())
+        } else {
+            self.by_name.get(name)
+        };
+        index.and_then(|&i| self.defined.get(i)).map(|(_, v)| v.as_str())
     }
 
     /// How many are defined (a definition changes it; a repeated name does not).
     pub fn len(&self) -> usize {
         self.defined.len()
+    }
+
+    /// True when `text` holds a `$NAME$` of a variable defined after the first `since` (those that
+    /// [`Variables::len`] counted then): only then does substituting again change it.
+    pub fn any_used_since(&self, since: usize, text: &str) -> bool {
+        let new = self.defined.get(since..).unwrap_or_default();
+        !new.is_empty() && names_in(text).any(|name| new.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)))
     }
 
     /// `text` with every `$NAME$` of a defined variable replaced by its value; `first_line` is the line `text`
@@ -100,6 +116,16 @@ impl Variables {
     }
 }
 
+/// Every `$NAME$` candidate of `text` (a name between two `$` with no white space or quote in it), each `$`
+/// starting at most one.
+fn names_in(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'$', bytes).filter_map(move |dollar| {
+        let len = bytes[dollar + 1..].iter().position(|&c| c <= b' ' || c == b'$' || c == b'"')?;
+        (len > 0 && bytes.get(dollar + 1 + len) == Some(&b'$')).then(|| &text[dollar + 1..dollar + 1 + len])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +156,16 @@ mod tests {
             [Unknown { line: 12, name: "nothere".into() }, Unknown { line: 12, name: "a".into() }],
             "`$cost 5$` holds a space: not a variable"
         );
+    }
+
+    #[test]
+    fn only_a_new_name_in_the_text_asks_for_substituting_again() {
+        let mut v = vars(&[("old", "x")]);
+        let since = v.len();
+        v.define("New", "y").unwrap();
+        assert!(v.any_used_since(since, "$a $b\n\"$NEW$.smd\""));
+        assert!(!v.any_used_since(since, "$old$ $new $ new$"), "only `$old$`, defined before");
+        assert!(!v.any_used_since(v.len(), "$new$"), "nothing defined since");
     }
 
     #[test]
