@@ -190,7 +190,8 @@ fn asc(mesh: bool, first: i32, last: i32) -> String {
     }
     s += "}\n";
     if mesh {
-        s += "*GEOMOBJECT {\n\t*NODE_NAME \"Body\"\n\t*NODE_PARENT \"Bip01\"\n\t*NODE_TM {\n\t\t*NODE_NAME \"Body\"\n\t\t\
+        s += "*GEOMOBJECT {\n\t*NODE_NAME \"Body\"\n\t*NODE_PARENT \"Bip01\"\n\t*NODE_TM {\n\t\t\
+              *NODE_NAME \"Body\"\n\t\t\
               *TM_ROW0 1 0 0\n\t\t*TM_ROW1 0 1 0\n\t\t*TM_ROW2 0 0 1\n\t\t*TM_ROW3 0 0 0\n\t}\n\t*MESH {\n\t\t\
               *TIMEVALUE 0\n\t\t*MESH_NUMVERTEX 3\n\t\t*MESH_NUMFACES 1\n\t\t*MESH_VERTEX_LIST {\n\t\t\t\
               *MESH_VERTEX 0 0 0 0\n\t\t\t*MESH_VERTEX 1 10 0 0\n\t\t\t*MESH_VERTEX 2 0 10 0\n\t\t}\n\t\t\

@@ -8,11 +8,12 @@
 //! the head corner by corner, and played as morph targets of the head (one per frame of a file) with weight
 //! tracks that tween through them.
 //!
-//! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]). A file that is not there
-//! (mesh, skeleton or animation) is an error-level warning with the script line and the rest loads; only a
-//! script none of whose files are there fails. A broken mesh file fails the character with the script line; a
-//! broken animation file is a warning on its animation. The clips use whatever the ASC loader makes of a file: its clip's time 0 is the file's
-//! `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
+//! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]; a name in several folders
+//! is taken from the script's own first, and the choice is reported). A file that is not there (mesh, skeleton
+//! or animation) is an error-level warning with the script line and the rest loads; only a script none of whose
+//! files are there fails. A broken mesh file fails the character with the script line; a broken animation file
+//! is a warning on its animation. The clips use whatever the ASC loader makes of a file: its clip's time 0 is the
+//! file's `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
