@@ -412,3 +412,22 @@ fn a_clip_that_tears_the_mesh_is_an_error_naming_bones_and_frame() {
         tear.message
     );
 }
+
+#[test]
+fn the_zengin_exporter_is_named_from_its_comment() {
+    for version in ["1.06", "1.08"] {
+        let header =
+            format!("*3DSMAX_ASCIIEXPORT\t110\n*COMMENT \" [Zengine ASC Exporter v{version}] - Piranha Bytes\"\n");
+        let a = load(&world_chain_file(&header, 0, 4, |k| 192 * k as i64));
+        let exporter = reading(&a, "exporter");
+        assert_eq!(exporter.choice, "ZenGin ASC Exporter", "{:?}", a.readings);
+        assert!(exporter.basis.contains(&format!("v{version}")), "{exporter:?}");
+        let samples = reading(&a, "animation samples");
+        assert!(samples.choice.starts_with("world transforms") && !samples.assumed, "{samples:?}");
+        assert_eq!(samples.basis, "the ZenGin ASC Exporter's convention");
+        assert!(warnings(&a).is_empty(), "{:?}", warnings(&a));
+        // The reading is the one the data gave before the exporter was named: the stated world transforms.
+        let bone = a.skeleton.find("Bip01 Head").unwrap();
+        assert!(to_root(&a, 3.0 / 25.0)[bone].abs_diff_eq(chain_world(4)[2], 1e-3));
+    }
+}

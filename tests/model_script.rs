@@ -591,12 +591,24 @@ fn include_cycles_depth_and_missing_includes_are_errors_with_lines() {
 }
 
 #[test]
-fn missing_files_reference_fails_animation_warns() {
+fn missing_files_are_errors_on_their_lines_and_the_rest_loads() {
     let dir = temp_dir("missing");
     write(&dir.join("walk.smd"), &animation_smd(0, 4));
+    // A missing reference: the character opens with the animation's skeleton, the reference is an error.
     write(&dir.join("m.qc"), "$sequence walk walk\n$body studio \"nothere\"\n");
+    let a = load(&dir.join("m.qc"));
+    assert_eq!(a.clips.len(), 1);
+    assert_eq!(a.skeleton.names, ["root", "head"]);
+    let errors: Vec<String> = a.warnings.iter().filter(|w| w.is_error()).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 1, "{:?}", a.warnings);
+    assert!(
+        errors[0].starts_with("error: line 2: reference mesh \"nothere\" of body group \"studio\" not found"),
+        "{errors:?}"
+    );
+    // Nothing there at all: an error naming the first line.
+    write(&dir.join("m.qc"), "$body studio \"nothere\"\n$sequence gone gone\n");
     let e = load_err(&dir.join("m.qc"));
-    assert_eq!((e.kind, e.position), (LoadErrorKind::Io(std::io::ErrorKind::NotFound), Position::Line(2)), "{e}");
+    assert_eq!((e.kind, e.position), (LoadErrorKind::Io(std::io::ErrorKind::NotFound), Position::Line(1)), "{e}");
     assert!(e.message.contains("reference mesh \"nothere\""), "{e}");
 
     write(&dir.join("reference.smd"), &reference_smd("skin.bmp"));
@@ -610,8 +622,26 @@ fn missing_files_reference_fails_animation_warns() {
     assert_eq!(a.clips.len(), 1, "walk loads; the others are warnings");
     assert!(s.sequence("gone").unwrap().problem.as_deref().unwrap().contains("not found"));
     assert!(s.sequence("bad").unwrap().problem.as_deref().unwrap().contains("did not load"));
-    assert!(a.warnings.iter().any(|w| w.position == "line 3" && w.message.contains("\"gone\"")), "{:?}", a.warnings);
-    assert!(a.warnings.iter().any(|w| w.position == "line 4"), "{:?}", a.warnings);
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 3" && w.message.contains("\"gone\"") && w.is_error()),
+        "a missing animation is an error: {:?}",
+        a.warnings
+    );
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 4" && !w.is_error()),
+        "a broken one a warning: {:?}",
+        a.warnings
+    );
+    // `info` describes the rest and exits non-zero: the model is incomplete.
+    let (code, out, err) = bonescope(&["info", dir.join("m.qc").to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("clips:     1"), "{out}");
+    assert!(out.contains("(1 error: the model is incomplete)"), "{out}");
+    assert!(out.contains("error: line 3: sequence \"gone\": animation \"gone\" not found"), "{out}");
+    let (code, out, _) = bonescope(&["info", "--json", dir.join("m.qc").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["incomplete"], true);
 
     // A broken reference names the script line and the SMD's own problem.
     write(&dir.join("m.qc"), "\n$body studio broken\n");
@@ -756,10 +786,14 @@ fn mds_files_are_found_by_name_in_the_asc_folders() {
     write(&anims.join("BROKEN.MDS"), &mds.replace("\t\t}\n\t\taniAlias", "\t\taniAlias"));
     let e = load_err(&anims.join("BROKEN.MDS"));
     assert_eq!(e.position, Position::Line(9), "{e}");
-    // A missing body mesh is an error at its line.
+    // A missing body mesh is an error at its line; the skeleton and the animations load.
     write(&anims.join("NOBODY.MDS"), &mds.replace("registerMesh (\"fly_body.ASC\")", "registerMesh (\"none.asc\")"));
-    let e = load_err(&anims.join("NOBODY.MDS"));
-    assert_eq!(e.position, Position::Line(5), "{e}");
+    let a = load(&anims.join("NOBODY.MDS"));
+    let errors: Vec<String> = a.warnings.iter().filter(|w| w.is_error()).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 2, "the body and t_Gone: {errors:?}");
+    assert!(errors[0].starts_with("error: line 5: registerMesh \"none.asc\" not found"), "{errors:?}");
+    assert!(errors[1].starts_with("error: line 15: ani \"t_Gone\""), "{errors:?}");
+    assert_eq!((a.meshes.len(), a.skeleton.names.len(), a.clips.len()), (0, 2, 3));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -955,5 +989,177 @@ fn scale_and_origin_place_meshes_and_sequences_as_studiomdl_does() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("reference (1 mesh) [placed: origin (0, 0, 5), scale 2]"), "{out}");
     assert!(out.contains("placed: origin (1, 0, 0), scale 2, rotated 90°"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn definevariable_values_stand_in_names_paths_and_includes() {
+    let dir = temp_dir("variables");
+    let model = dir.join("models/crate");
+    write(&model.join("crate_ref.smd"), &reference_smd("crate.bmp"));
+    write(&model.join("crate_idle.smd"), &animation_smd(0, 9));
+    write(&model.join("walk.smd"), &animation_smd(0, 4));
+    write(&model.join("run.smd"), &animation_smd(0, 2));
+    // A Garry's Mod style template: variables in quoted and bare words, in paths and in an `$include`; the
+    // include defines a variable the QC uses after it.
+    write(
+        &model.join("crate.qc"),
+        "$definevariable mdlname \"crate\"\n$definevariable Common ../shared\n\
+         $modelname \"props/$mdlname$.mdl\"\n$include \"$common$/anims.qci\"\n$body body \"$MDLNAME$_ref\"\n\
+         $sequence idle \"$mdlname$_idle\" loop fps 10\n$sequence $mdlname$_$anim$ $anim$\n\
+         $sequence gone \"$nothere$\"\n",
+    );
+    write(&dir.join("models/shared/anims.qci"), "// shared\n$definevariable anim walk\n$sequence run run\n");
+    let a = load(&model.join("crate.qc"));
+    let s = a.model_script.as_deref().unwrap();
+    assert_eq!(s.name, "props/crate.mdl");
+    assert_eq!(s.files.len(), 2, "the include was found through $common$");
+    assert_eq!(s.body_groups[0].choices[0].name, "crate_ref");
+    assert_eq!(a.meshes.len(), 1);
+    let clips: Vec<(&str, u32)> = a.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(clips, [("run", 3), ("idle", 10), ("crate_walk", 5)]);
+    assert!(!s.ignored_names().contains(&"$definevariable"), "{:?}", s.ignored_names());
+    // An unknown variable is left as written and said, with its line; the file it names is missing.
+    let unknown: Vec<String> =
+        a.warnings.iter().filter(|w| w.message.contains("$nothere$")).map(ToString::to_string).collect();
+    assert!(
+        unknown.iter().any(|w| w == "line 8: `$nothere$` names no `$definevariable`; it was left as written"),
+        "{unknown:?}"
+    );
+    assert!(s.sequence("gone").unwrap().problem.as_deref().unwrap().contains("\"$nothere$\""));
+    // A second definition keeps the first value (studiomdl's lookup takes the first), with a warning.
+    write(&model.join("crate.qc"), "$definevariable a crate_idle\n$definevariable A walk\n$sequence s $a$\n");
+    let a = load(&model.join("crate.qc"));
+    assert_eq!(a.clips[0].frame_count, 10);
+    assert!(
+        a.warnings.iter().any(|w| w.position == "line 2" && w.message.contains("\"crate_idle\"")),
+        "{:?}",
+        a.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_overlay_takes_its_own_file_of_a_name_that_is_in_several_folders() {
+    let dir = temp_dir("overlay");
+    let anims = dir.join("Anims");
+    write(&anims.join("ASC_BODIES/HUM_BODY.ASC"), &body_asc());
+    // The same name twice: the base model's swim frames 130–157, the overlay's 0–47.
+    write(&anims.join("ASC_ANIMS/HUMAN/HUM_SWIM.ASC"), &anim_asc(130, 157));
+    write(&anims.join("ASC_ANIMS/HUMANS_SWIM/HUM_SWIM.ASC"), &anim_asc(0, 47));
+    let ani = |name: &str, first: i32, last: i32| {
+        format!("\t\tani (\"{name}\" 1 \"{name}\" 0.0 0.2 M. \"Hum_Swim.asc\" F {first} {last})\n")
+    };
+    write(
+        &anims.join("HUMANS.MDS"),
+        &format!(
+            "Model (\"HuS\")\n{{\n\tmeshAndTree (\"Hum_Body.asc\")\n\taniEnum\n\t{{\n{}\t}}\n}}\n",
+            ani("s_Swim", 130, 157)
+        ),
+    );
+    write(
+        &anims.join("MDS_OVERLAY/HUMANS_SWIM.MDS"),
+        &format!(
+            "Model (\"HuS\")\n{{\n\tmeshAndTree (\"Hum_Body.asc\" DONT_USE_MESH)\n\taniEnum\n\t{{\n{}{}\t}}\n}}\n",
+            ani("s_Swim", 0, 47),
+            ani("s_SwimF", 10, 20)
+        ),
+    );
+    let x = |a: &Asset, clip: &str| {
+        sample_vec3(&a.clip(clip).unwrap().track_for("Bip01").unwrap().translation, 0.0).unwrap().x
+    };
+    let overlay = load(&anims.join("MDS_OVERLAY/HUMANS_SWIM.MDS"));
+    let clips: Vec<(&str, u32)> = overlay.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(clips, [("s_Swim", 48), ("s_SwimF", 11)], "{:?}", overlay.warnings);
+    assert!((x(&overlay, "s_Swim") - 0.0).abs() < 1e-4 && (x(&overlay, "s_SwimF") - 10.0).abs() < 1e-4);
+    let said: Vec<String> = overlay.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        said.contains(
+            &"line 6: \"Hum_Swim.asc\" is in 2 folders: ASC_ANIMS/HUMANS_SWIM/HUM_SWIM.ASC is used (the script's own \
+              folder), not ASC_ANIMS/HUMAN/HUM_SWIM.ASC"
+                .to_owned()
+        ),
+        "{said:?}"
+    );
+    // The base model keeps its own: frames 130–157 from `HUMAN`, the folder of `HUMANS`.
+    let base = load(&anims.join("HUMANS.MDS"));
+    assert_eq!(base.clip("s_Swim").map(|c| c.frame_count), Some(28), "{:?}", base.warnings);
+    assert!((x(&base, "s_Swim") - 130.0).abs() < 1e-4);
+    assert!(
+        base.warnings.iter().any(|w| w.message.contains("ASC_ANIMS/HUMAN/HUM_SWIM.ASC is used (the model's folder)")),
+        "{:?}",
+        base.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn repeated_and_empty_names_become_unique_as_assimp_names_them() {
+    let dir = temp_dir("names");
+    write(&dir.join("ref.smd"), &reference_smd("skin.bmp"));
+    for (file, last) in [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5), ("f", 6), ("g", 7)] {
+        write(&dir.join(format!("{file}.smd")), &animation_smd(0, last));
+    }
+    // An importer's edge cases: "idle" three times, "" four times, and the same for $body.
+    write(
+        &dir.join("names.qc"),
+        "$body \"studio\" \"ref\"\n$body \"studio\" \"ref\"\n$body \"\" \"ref\"\n$body \"\" \"ref\"\n\
+         $sequence \"idle\" \"a\"\n$sequence \"idle\" \"b\"\n$sequence \"\" \"c\"\n$sequence \"idle\" \"d\"\n\
+         $sequence \"\" \"e\"\n$sequence \"idle_0\" \"f\"\n$sequence \"\" \"g\"\n",
+    );
+    let a = load(&dir.join("names.qc"));
+    let clips: Vec<(&str, u32)> = a.clips.iter().map(|c| (c.name.as_str(), c.frame_count)).collect();
+    assert_eq!(
+        clips,
+        [
+            ("idle", 2),
+            ("idle_1", 3),
+            ("Sequence_0", 4),
+            ("idle_2", 5),
+            ("Sequence_1", 6),
+            ("idle_0", 7),
+            ("Sequence_2", 8)
+        ],
+        "the name written \"idle_0\" keeps it; the repeats skip it"
+    );
+    let s = a.model_script.as_deref().unwrap();
+    let groups: Vec<&str> = s.body_groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(groups, ["studio", "studio_0", "Bodypart_0", "Bodypart_1"]);
+    // Every renaming is said at its line.
+    let said: Vec<String> = a.warnings.iter().map(ToString::to_string).collect();
+    for expected in [
+        "line 2: a second body group named \"studio\"; this one is called \"studio_0\" here",
+        "line 4: a body group without a name; it is called \"Bodypart_1\" here",
+        "line 6: a second sequence named \"idle\"; the engine plays the first, both are listed, this one as \"idle_1\"",
+        "line 11: a sequence without a name; it is called \"Sequence_2\" here",
+    ] {
+        assert!(said.iter().any(|w| w == expected), "{expected:?} not in {said:?}");
+    }
+    // `--clip` reaches each one by its name.
+    let (code, out, err) =
+        bonescope(&["pose", dir.join("names.qc").to_str().unwrap(), "--clip", "idle_2", "--time", "0", "--json"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, _, err) =
+        bonescope(&["pose", dir.join("names.qc").to_str().unwrap(), "--clip", "Sequence_1", "--time", "0", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn many_definitions_are_substituted_in_time_proportional_to_the_script() {
+    let dir = temp_dir("many-variables");
+    write(&dir.join("walk.smd"), &animation_smd(0, 2));
+    // 3000 definitions, each used once after them all: substituting the rest of the script once per definition
+    // took tens of seconds; once per run of definitions, well under a second.
+    let mut qc: String = (0..3000).map(|i| format!("$definevariable v{i} walk\n")).collect();
+    qc += &(0..3000).map(|i| format!("$sequence s{i} \"$v{i}$\"\n")).collect::<String>();
+    write(&dir.join("many.qc"), &qc);
+    let start = std::time::Instant::now();
+    let a = load(&dir.join("many.qc"));
+    let took = start.elapsed();
+    assert_eq!(a.clips.len(), 3000);
+    let said: Vec<&str> = a.warnings.iter().map(|w| w.message.as_str()).take(3).collect();
+    assert_eq!(said, ["no reference mesh: the skeleton of this sequence's animation is used"], "every name known");
+    assert!(took.as_secs_f32() < 5.0, "{took:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

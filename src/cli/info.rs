@@ -8,7 +8,8 @@
 //! given several files, `--check` reads them as `pose` does — the first is the model, every other file is bound
 //! to it ([`LoadedSet::add`], the step of `source::load_set`) — and reports the tracks that matched no bone and
 //! each clip's worst stretch.
-//! Findings never change the exit code, only a file that fails to load does.
+//! Findings never change the exit code; a file that fails to load does, and so does a model that opened
+//! incomplete (a file its script names is not there: an error-level warning, the rest is still described).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -43,12 +44,13 @@ pub struct InfoArgs {
     pub check: bool,
 }
 
-/// Runs the command; returns the process exit code (1 when any file failed).
+/// Runs the command; returns the process exit code (1 when any file failed or a model is incomplete).
 pub fn run(args: &InfoArgs) -> i32 {
     let opts = args.load.options();
     // One slot per report, in the order of the files: a model's slot is filled once the files bound to it are in.
     let mut slots: Vec<Option<Value>> = Vec::new();
     let mut failed = false;
+    let mut incomplete = false;
     let mut fail = |slots: &mut Vec<Option<Value>>, source: &Source, e: &io::LoadError| {
         failed = true;
         if args.json {
@@ -74,6 +76,9 @@ pub fn run(args: &InfoArgs) -> i32 {
         match loaded {
             Err(e) => fail(&mut slots, &source, &e),
             Ok(asset) => {
+                // A model whose script names files that are not there opens without them: it is described,
+                // and the exit code still says that it is incomplete.
+                incomplete |= asset.warnings.iter().any(bonescope::scene::Warning::is_error);
                 if let Some(done) = open.take() {
                     drop(finish(args, done, &mut slots));
                 }
@@ -99,7 +104,7 @@ pub fn run(args: &InfoArgs) -> i32 {
         }
     }
     super::emit(&out);
-    i32::from(failed)
+    i32::from(failed || incomplete)
 }
 
 /// Describes a model with the files bound to it (their bind reports under `bound`), and with `--check` the
@@ -191,6 +196,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
         "recordings": recordings,
         "companions": companions,
         "warnings": asset.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "incomplete": asset.warnings.iter().any(bonescope::scene::Warning::is_error),
         "script": script_json(asset),
     })
 }
@@ -317,7 +323,20 @@ fn print_text(out: &mut String, report: &Value) {
     }
     let warnings = list("warnings");
     if !warnings.is_empty() {
-        let _ = writeln!(out, "  warnings:  {}", warnings.len());
+        let errors = warnings.iter().filter(|w| w.as_str().is_some_and(|w| w.starts_with("error: "))).count();
+        match errors {
+            0 => {
+                let _ = writeln!(out, "  warnings:  {}", warnings.len());
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "  warnings:  {} ({errors} error{}: the model is incomplete)",
+                    warnings.len(),
+                    if errors == 1 { "" } else { "s" }
+                );
+            }
+        }
         for w in &warnings {
             let _ = writeln!(out, "    {}", s(w));
         }

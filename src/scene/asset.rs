@@ -220,12 +220,43 @@ pub struct Warning {
     pub file: Option<PathBuf>,
     pub position: Position,
     pub message: String,
+    /// [`WarningLevel::Error`] when part of what was asked for is missing (a file a model script names that is
+    /// not there): the rest loaded and is usable, but the asset is incomplete, and `info` exits non-zero.
+    #[serde(skip_serializing_if = "WarningLevel::is_warning")]
+    pub level: WarningLevel,
+}
+
+/// How bad a [`Warning`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningLevel {
+    /// Loaded, with something to know.
+    #[default]
+    Warning,
+    /// Something is missing from what loaded.
+    Error,
+}
+
+impl WarningLevel {
+    fn is_warning(&self) -> bool {
+        *self == WarningLevel::Warning
+    }
 }
 
 impl Warning {
     /// A warning at `position` (a [`Position`], or its written form).
     pub fn new(position: impl Into<Position>, message: impl Into<String>) -> Self {
-        Self { file: None, position: position.into(), message: message.into() }
+        Self { file: None, position: position.into(), message: message.into(), level: WarningLevel::Warning }
+    }
+
+    /// An error-level warning: part of the asset is missing, the rest loaded.
+    pub fn error(position: impl Into<Position>, message: impl Into<String>) -> Self {
+        Self { level: WarningLevel::Error, ..Self::new(position, message) }
+    }
+
+    /// True for an error-level warning.
+    pub fn is_error(&self) -> bool {
+        self.level == WarningLevel::Error
     }
 
     /// The same warning, placed in `file` unless it already names one.
@@ -237,6 +268,9 @@ impl Warning {
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_error() {
+            write!(f, "error: ")?;
+        }
         if let Some(name) = self.file.as_deref().and_then(std::path::Path::file_name) {
             write!(f, "{}: ", name.to_string_lossy())?;
         }

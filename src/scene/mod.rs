@@ -29,7 +29,7 @@ pub mod vertex_animation;
 
 pub use asset::{
     Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, UpAxis,
-    Warning,
+    Warning, WarningLevel,
 };
 pub use bone_match::{NameRule, ambiguous_names, match_tracks};
 pub use bounds::Bounds;

@@ -317,7 +317,9 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
             ui.weak("none");
         }
         for w in &asset.warnings {
-            ui.colored_label(ui.visuals().warn_fg_color, w.to_string());
+            // An error-level warning is a part of the character that is missing (a file its script names).
+            let colour = if w.is_error() { ui.visuals().error_fg_color } else { ui.visuals().warn_fg_color };
+            ui.colored_label(colour, w.to_string());
         }
     });
 }

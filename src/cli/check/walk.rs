@@ -93,7 +93,7 @@ pub fn group(roots: &[PathBuf]) -> Tree {
                 // gives the answer naming the folder gives: its textures and includes are left alone. Only a
                 // mesh or animation under another extension, known by its first bytes, is looked at too.
                 if is_model_by_contents(root) {
-                    if seen.insert(normalize(root)) {
+                    if seen.insert(key(root)) {
                         tree.files += 1;
                         models.push(root.clone());
                     }
@@ -108,12 +108,12 @@ pub fn group(roots: &[PathBuf]) -> Tree {
     for path in scripts {
         let unit = read_script(&path);
         if let Unit::Script { plan: Ok(plan), .. } = &unit {
-            claimed.extend(plan.found().into_iter().map(normalize));
+            claimed.extend(plan.found().into_iter().map(key));
         }
         tree.units.push(unit);
     }
     let mut folders: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
-    for path in models.into_iter().filter(|p| !claimed.contains(&normalize(p))) {
+    for path in models.into_iter().filter(|p| !claimed.contains(&key(p))) {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         folders.entry(dir).or_default().push(path);
     }
@@ -128,7 +128,7 @@ fn sort_file(
     tree: &mut Tree,
     seen: &mut HashSet<PathBuf>,
 ) {
-    if !seen.insert(normalize(&path)) {
+    if !seen.insert(key(&path)) {
         return;
     }
     if script_format(&path).is_some() {
@@ -201,6 +201,12 @@ fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(PathBuf)) {
             visit(path);
         }
     }
+}
+
+/// What two paths of the same file have in common: absolute (a script's plan names files by absolute paths,
+/// whatever folder the walk started from), then [`normalize`]d.
+fn key(path: &Path) -> PathBuf {
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
 /// A path with `.` dropped and `..` applied, for comparing the paths a walk finds with those a script names

@@ -10,6 +10,11 @@
 //!   as a tick: 1, 193, 385 … with first frame 1 and 192 ticks per frame).
 //! - **Kerrax ASCII Model Exporter** (`*3DSMAX_ASCIIEXPORT 110`, the Gothic community's KrxImpExp): world transforms
 //!   as GothicSourcer writes them, at ticks `frame × *SCENE_TICKSPERFRAME`.
+//! - **ZenGin ASC Exporter** (`*COMMENT " [Zengine ASC Exporter v1.06] …"`, also v1.08; Piranha Bytes' own
+//!   exporter for the ZenGin, the engine of Gothic, whose older ASC files carry it): world transforms, the Gothic
+//!   convention every ASC reader of the community applies to all Gothic files (the Blender Gothic importers read
+//!   both versions' files with their Kerrax code, skipping only the material maps v1.06 and v1.08 add). Where the
+//!   first sample sits is taken from the data as for any exporter (`timing`).
 //!
 //! Sources: assimp's `ASELoader.cpp` (`BuildAnimations`) takes rotation keys as absolute for every file of version
 //! ≤ 110 and accumulates them otherwise; KrxImpExp (GothicII/KrxImpExp, `src/Meta/AscFileSaver.meta`,
@@ -38,6 +43,8 @@ pub(super) enum Exporter {
     Stock,
     GothicSourcer,
     Kerrax,
+    /// Piranha Bytes' ZenGin ASC exporter (v1.06, v1.08).
+    ZenGin,
     /// Nothing in the header names a known exporter.
     Unknown,
 }
@@ -48,6 +55,7 @@ impl Exporter {
             Exporter::Stock => "3ds Max ASCII exporter",
             Exporter::GothicSourcer => "GothicSourcer",
             Exporter::Kerrax => "Kerrax ASCII Model Exporter",
+            Exporter::ZenGin => "ZenGin ASC Exporter",
             Exporter::Unknown => "unknown exporter",
         }
     }
@@ -156,6 +164,10 @@ fn exporter_of(raw: &RawFile) -> (Exporter, String) {
     if let Some(comment) = signed("kerrax") {
         return (Exporter::Kerrax, format!("*COMMENT \"{}\", *3DSMAX_ASCIIEXPORT {version}", comment.trim()));
     }
+    // `[Zengine ASC Exporter v1.08]`: the engine is spelled ZenGin elsewhere, so either spelling is taken.
+    if let Some(comment) = signed("zengine asc exporter").or_else(|| signed("zengin asc exporter")) {
+        return (Exporter::ZenGin, format!("*COMMENT \"{}\", *3DSMAX_ASCIIEXPORT {version}", comment.trim()));
+    }
     match raw.header.version_number() {
         Some(v) if v >= 200.0 => (Exporter::Stock, format!("*3DSMAX_ASCIIEXPORT {version}")),
         Some(_) => (Exporter::Unknown, format!("*3DSMAX_ASCIIEXPORT {version} with no exporter named in *COMMENT")),
@@ -191,7 +203,7 @@ pub(super) fn detect(raw: &RawFile, readings: &mut Vec<Reading>, warnings: &mut 
     let evidence = if has_samples { rotation_evidence(raw) } else { Evidence::None };
     let by_header = match exporter {
         Exporter::Stock => Some(SampleSpace::Relative),
-        Exporter::GothicSourcer | Exporter::Kerrax => Some(SampleSpace::World),
+        Exporter::GothicSourcer | Exporter::Kerrax | Exporter::ZenGin => Some(SampleSpace::World),
         Exporter::Unknown => None,
     };
     let samples = match (by_header, evidence.verdict()) {

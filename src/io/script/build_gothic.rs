@@ -8,16 +8,18 @@
 //! the head corner by corner, and played as morph targets of the head (one per frame of a file) with weight
 //! tracks that tween through them.
 //!
-//! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]). A missing or broken mesh
-//! file fails the character with the script line; a missing or broken animation file is a warning on its
-//! animation. The clips use whatever the ASC loader makes of a file: its clip's time 0 is the file's
-//! `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
+//! Files are found by name in the `ASC_*` folders of the `Anims` tree ([`AscIndex`]; a name in several folders
+//! is taken from the script's own first, and the choice is reported). A file that is not there (mesh, skeleton
+//! or animation) is an error-level warning with the script line and the rest loads; only a script none of whose
+//! files are there fails. A broken mesh file fails the character with the script line; a broken animation file
+//! is a warning on its animation. The clips use whatever the ASC loader makes of a file: its clip's time 0 is the
+//! file's `*SCENE_FIRSTFRAME`, which the script's frame numbers are counted from.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use super::asc_index::AscIndex;
 use super::cut::{Cut, cut_clip, cut_vertex_frame_times, event_keys, reverse_clip};
-use super::files::AscIndex;
 use super::load::{Job, Loaded, job_of, load_all, release, take};
 use super::mds::{DEFAULT_FPS, ParsedMds};
 use super::merge::{add_part, add_skeleton_only};
@@ -30,43 +32,48 @@ use crate::scene::{
     ScriptSequence, SequenceKind, VertexFrame, Warning,
 };
 
-pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
+/// `dir` is the script's folder and `stem` its file name without extension (empty for in-memory bytes): where
+/// files are looked for first.
+pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let ParsedMds { mut script, skeleton, mut warnings } = parsed;
     let mms = script.language == ScriptLanguage::GothicMms;
-    let index = AscIndex::build(dir);
+    let index = AscIndex::build(dir, stem, &script.name);
     let files = script.files.clone();
-    let not_found = |what: &str, name: &str, line: usize| {
-        error_at(
-            &files,
-            0,
-            line,
-            format!(
-                "{what} \"{name}\" not found in the ASC_* folders of {} or beside the script",
-                index.root.display()
-            ),
-        )
-        .with_kind(crate::io::LoadErrorKind::Io(std::io::ErrorKind::NotFound))
+    let not_found = |what: &str, name: &str| {
+        format!("{what} \"{name}\" not found in the ASC_* folders of {} or beside the script", index.root.display())
     };
+    // Files named and not found: (line, what) — error-level warnings, and the rest loads.
+    let mut missing: Vec<(usize, String)> = Vec::new();
 
     let mut jobs: Vec<Job> = Vec::new();
     let skeleton_path = resolve_paths(&mut script, skeleton.as_ref(), &index);
     let skeleton_job = match (&skeleton, skeleton_path) {
         (Some(_), Some(path)) => Some(job_of(&path, DEFAULT_FPS, &mut jobs)),
         (Some((name, _, line)), None) => {
-            return Err(not_found(if mms { "morphRef" } else { "meshAndTree" }, name, *line));
+            missing.push((*line, not_found(if mms { "morphRef" } else { "meshAndTree" }, name)));
+            None
         }
         (None, _) => None,
     };
-    let mut body_jobs: Vec<Vec<usize>> = Vec::new();
+    let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
     for group in &mut script.body_groups {
         let mut row = Vec::new();
         for choice in &mut group.choices {
             let Some(path) = &choice.path else {
-                return Err(not_found(&group.name, &choice.name, choice.line));
+                // `meshAndTree`'s mesh is also its first body choice: one file, said once.
+                let said = skeleton.as_ref().is_some_and(|(n, _, l)| *l == choice.line && *n == choice.name);
+                if !said {
+                    missing.push((choice.line, not_found(&group.name, &choice.name)));
+                }
+                row.push(None);
+                continue;
             };
-            row.push(job_of(path, DEFAULT_FPS, &mut jobs));
+            row.push(Some(job_of(path, DEFAULT_FPS, &mut jobs)));
         }
         body_jobs.push(row);
+    }
+    for (line, problem) in &missing {
+        warnings.push(Warning::error(position(&files, 0, *line), format!("{problem}; the model is shown without it")));
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
     for seq in &mut script.sequences {
@@ -74,7 +81,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
     }
     let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
     let mut uses = vec![0usize; jobs.len()];
-    for j in skeleton_job.iter().chain(body_jobs.iter().flatten()).chain(sequence_jobs.iter().flatten()) {
+    for j in skeleton_job.iter().chain(body_jobs.iter().flatten().flatten()).chain(sequence_jobs.iter().flatten()) {
         uses[*j] += 1;
     }
 
@@ -95,7 +102,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
     }
     for (g, group) in script.body_groups.iter_mut().enumerate() {
         for (c, choice) in group.choices.iter_mut().enumerate() {
-            let job = body_jobs[g][c];
+            let Some(job) = body_jobs[g][c] else { continue };
             if let Some(meshes) = meshes_of_job.get(&job) {
                 choice.meshes = meshes.clone();
                 release(&mut results, &mut uses, job);
@@ -131,7 +138,14 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
                 seq.files.first().map(String::as_str).unwrap_or_default(),
                 index.root.display()
             );
-            warnings.push(Warning::new(at, format!("{} \"{}\": {problem}; not loaded", kind_word(seq), seq.name)));
+            let message = format!("{} \"{}\": {problem}; not loaded", kind_word(seq), seq.name);
+            // A file named and not there is an error; an `ani` that names none is only a warning.
+            if seq.files.is_empty() {
+                warnings.push(Warning::new(at, message));
+            } else {
+                missing.push((seq.line, problem.clone()));
+                warnings.push(Warning::error(at, message));
+            }
             seq.problem = Some(problem);
             continue;
         };
@@ -161,20 +175,58 @@ pub fn build(parsed: ParsedMds, dir: &Path, opts: &LoadOptions) -> Result<Asset,
     }
     resolve_aliases(&mut script.sequences, &mut built, &files, &mut warnings);
     let clips: Vec<Clip> = built.into_iter().flatten().collect();
-    warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
-    for (name, places) in &index.duplicates {
-        if script.sequences.iter().any(|s| s.files.iter().any(|f| f.eq_ignore_ascii_case(name))) {
-            let places: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
-            warnings.push(Warning::new(
-                "",
-                format!("\"{name}\" is in several ASC_* folders; the first is used: {}", places.join(", ")),
-            ));
-        }
+    if let Some((line, problem)) = missing.first()
+        && character.skeleton.is_empty()
+        && character.meshes.is_empty()
+        && clips.is_empty()
+    {
+        // Nothing the script names is there: not a model with parts missing, but none at all.
+        return Err(error_at(&files, 0, *line, problem.clone())
+            .with_kind(crate::io::LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
     }
+    warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
+    warn_ambiguous_names(&script, skeleton.as_ref(), &index, &files, &mut warnings);
     character.clips = clips;
     character.warnings = warnings;
     character.model_script = Some(Box::new(script));
     Ok(character)
+}
+
+/// One warning per file name the script uses that is in several folders: which one was taken and why (see
+/// `asc_index`), at the first line naming it.
+fn warn_ambiguous_names(
+    script: &ModelScript,
+    skeleton: Option<&(String, bool, usize)>,
+    index: &AscIndex,
+    files: &[PathBuf],
+    warnings: &mut Vec<Warning>,
+) {
+    let mut named: Vec<(&str, usize)> = skeleton.map(|(n, _, l)| (n.as_str(), *l)).into_iter().collect();
+    named.extend(script.body_groups.iter().flat_map(|g| &g.choices).map(|c| (c.name.as_str(), c.line)));
+    for seq in script.sequences.iter().filter(|s| !matches!(s.kind, SequenceKind::Alias { .. })) {
+        named.extend(seq.files.iter().map(|f| (f.as_str(), seq.line)));
+    }
+    let mut said: Vec<String> = Vec::new();
+    let shown = |p: &Path| p.strip_prefix(&index.root).unwrap_or(p).display().to_string();
+    for (name, line) in named {
+        let Some(choice) = index.choice(name).filter(|c| !c.others.is_empty()) else { continue };
+        let key = name.rsplit(['/', '\\']).next().unwrap_or(name).to_lowercase();
+        if said.contains(&key) {
+            continue;
+        }
+        said.push(key);
+        let others: Vec<String> = choice.others.iter().map(|p| shown(p)).collect();
+        warnings.push(Warning::new(
+            position(files, 0, line),
+            format!(
+                "\"{name}\" is in {} folders: {} is used ({}), not {}",
+                others.len() + 1,
+                shown(choice.path),
+                choice.why.describe(),
+                others.join(", ")
+            ),
+        ));
+    }
 }
 
 /// Finds every file the script names in `index`: each body choice's `path` and each sequence's `paths` (`None`

@@ -6,8 +6,10 @@
 //! (`placement`), as studiomdl does when it grabs the file.
 //!
 //! Files are relative to `$cd` (studiomdl: `cd / (name + ".smd")`; the extension is added when the script
-//! leaves it out). A reference mesh that is missing or broken fails the character with an error naming the
-//! script line; an animation that is missing or broken is a warning on its sequence, and the rest loads.
+//! leaves it out). A file that is not there (a reference mesh or an animation) is an error-level warning
+//! naming the script line, and the rest loads, so a user can still look at what is there; only a script none
+//! of whose files are there fails. A reference mesh that is there but broken fails the character with an
+//! error naming the script line; a broken animation is a warning on its sequence.
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +33,8 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     // Resolve every file first, then load them all at once.
     resolve_paths(&mut script, &cd, dirs);
     let mut jobs: Vec<Job> = Vec::new();
+    // Files named and not found: (script file, line, what) — error-level warnings, the rest loads.
+    let mut missing: Vec<(usize, usize, String)> = Vec::new();
     let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
     for group in &mut script.body_groups {
         let mut row = Vec::new();
@@ -40,19 +44,17 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 continue;
             }
             let Some(path) = choice.path.clone() else {
-                return Err(error_at(
-                    &script.files,
-                    choice.file,
-                    choice.line,
-                    format!(
-                        "reference mesh \"{}\" of body group \"{}\" not found (looked for {} in {})",
-                        choice.name,
-                        group.name,
-                        with_extension(&choice.name),
-                        cd.display()
-                    ),
-                )
-                .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
+                // The character opens without it: the other bodies and the sequences are still worth seeing.
+                let problem = format!(
+                    "reference mesh \"{}\" of body group \"{}\" not found (looked for {} in {})",
+                    choice.name,
+                    group.name,
+                    with_extension(&choice.name),
+                    cd.display()
+                );
+                missing.push((choice.file, choice.line, problem));
+                row.push(None);
+                continue;
             };
             row.push(Some(job_of(&path, opts.default_fps, &mut jobs)));
         }
@@ -70,6 +72,12 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         uses[*j] += 1;
     }
 
+    for (file, line, problem) in &missing {
+        warnings.push(Warning::error(
+            position(&script.files, *file, *line),
+            format!("{problem}; the character is shown without it"),
+        ));
+    }
     // Reference meshes, in script order; the first one's skeleton is the character's.
     let mut character = Asset::new(Format::Qc);
     for (g, group) in script.body_groups.iter_mut().enumerate() {
@@ -106,13 +114,20 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     for (i, seq) in script.sequences.iter_mut().enumerate() {
         let at = position(&files, seq.file, seq.line);
         let Some(job) = sequence_jobs[i] else {
-            let problem = match seq.files.first() {
-                Some(f) => {
-                    format!("animation \"{f}\" not found (looked for {} in {})", with_extension(f), cd.display())
-                }
-                None => "names no animation file".to_owned(),
+            let (problem, not_found) = match seq.files.first() {
+                Some(f) => (
+                    format!("animation \"{f}\" not found (looked for {} in {})", with_extension(f), cd.display()),
+                    true,
+                ),
+                None => ("names no animation file".to_owned(), false),
             };
-            warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}; not loaded", seq.name)));
+            let message = format!("sequence \"{}\": {problem}; not loaded", seq.name);
+            if not_found {
+                missing.push((seq.file, seq.line, problem.clone()));
+                warnings.push(Warning::error(at, message));
+            } else {
+                warnings.push(Warning::new(at, message));
+            }
             seq.problem = Some(problem);
             continue;
         };
@@ -186,6 +201,15 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         seq.frame_count = clip.frame_count;
         seq.loaded = true;
         clips.push(clip);
+    }
+    if let Some((file, line, problem)) = missing.first()
+        && character.skeleton.is_empty()
+        && character.meshes.is_empty()
+        && clips.is_empty()
+    {
+        // Nothing the script names is there: not a character with parts missing, but none at all.
+        return Err(error_at(&script.files, *file, *line, problem.clone())
+            .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
     }
     warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
     character.clips = clips;

@@ -1,12 +1,22 @@
-//! Finding the files a script names: QC paths relative to a folder (with `..`, either slash, and a
-//! case-insensitive fallback for sources written on Windows), and Gothic's "by file name anywhere under the
-//! `ASC_*` folders" lookup.
+//! Finding the files a QC names: paths relative to a folder (with `..`, either slash, and a case-insensitive
+//! fallback for sources written on Windows), and the absolute form of a script's folder that every lookup
+//! starts from. (Gothic's "by file name anywhere under the `ASC_*` folders" lookup is `asc_index`.)
 //!
-//! Folder listings are read once and kept ([`DirCache`]); the Gothic index ([`AscIndex`]) walks the `Anims`
-//! tree once per script. Nothing here scans a folder per file looked up.
+//! Folder listings are read once and kept ([`DirCache`]); nothing here scans a folder per file looked up.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+
+/// `path` made absolute against the working directory, without touching the file system (no symbolic
+/// links resolved, so paths in messages stay the ones the user gave, only completed). Scripts resolve every
+/// name against their own folder; a relative folder (`.`, or empty for a bare file name) would tie the lookup
+/// to the working directory and break `..` and the search for a Gothic `Anims` folder above the script.
+pub fn absolute(path: &Path) -> PathBuf {
+    let path = if path.as_os_str().is_empty() { Path::new(".") } else { path };
+    let Ok(full) = std::path::absolute(path) else { return path.to_path_buf() };
+    // `std::path::absolute` keeps `..` (it may cross a symbolic link); only `.` components are dropped here.
+    full.components().filter(|c| !matches!(c, Component::CurDir)).collect()
+}
 
 /// Folder listings read once each: lower-cased entry name → (real name, is a folder).
 #[derive(Debug, Default)]
@@ -45,11 +55,16 @@ impl DirCache {
             match c {
                 Component::Prefix(_) | Component::RootDir => at.push(c.as_os_str()),
                 Component::CurDir => {}
-                Component::ParentDir => {
-                    if !at.pop() {
-                        at.push("..");
+                // `..` removes the last folder named; a base that names none (`.`, empty, or already
+                // `..`) must keep the `..`, or a script opened by a bare file name would look for
+                // `../shared/x.qci` in the working directory as `shared/x.qci`.
+                Component::ParentDir => match at.components().next_back() {
+                    Some(Component::Normal(_)) => {
+                        at.pop();
                     }
-                }
+                    Some(Component::RootDir | Component::Prefix(_)) => {}
+                    _ => at.push(".."),
+                },
                 Component::Normal(name) => {
                     let name = name.to_str()?;
                     let exact = at.join(name);
@@ -84,117 +99,6 @@ impl DirCache {
     }
 }
 
-/// Where Gothic's tools find the files an MDS/MMS names: by file name alone, case-insensitively, anywhere in
-/// the `ASC_*` folders of the `Anims` tree (and beside the script).
-#[derive(Debug, Default)]
-pub struct AscIndex {
-    /// The `Anims` folder searched.
-    pub root: PathBuf,
-    by_name: HashMap<String, PathBuf>,
-    /// File names found in more than one place (the first in sorted path order is used).
-    pub duplicates: Vec<(String, Vec<PathBuf>)>,
-}
-
-/// How deep below `Anims/ASC_*` files are looked for (the game's tree is three levels deep at most).
-const MAX_INDEX_DEPTH: usize = 12;
-
-impl AscIndex {
-    /// Indexes the tree the script at `script_dir` belongs to. The `Anims` root is the nearest folder at or
-    /// above the script named `Anims` (any case), else the nearest one holding `ASC_*` folders, else the
-    /// script's own folder.
-    pub fn build(script_dir: &Path) -> Self {
-        let root = anims_root(script_dir);
-        let mut found: Vec<PathBuf> = Vec::new();
-        // The script's own folder first: a model kept with its ASC files loads without the game's tree.
-        list_files(script_dir, &mut found);
-        if let Ok(entries) = std::fs::read_dir(&root) {
-            let mut asc_dirs: Vec<PathBuf> = entries
-                .flatten()
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .filter(|e| e.file_name().to_str().is_some_and(|n| n.to_ascii_uppercase().starts_with("ASC_")))
-                .map(|e| e.path())
-                .collect();
-            asc_dirs.sort();
-            for dir in asc_dirs {
-                walk(&dir, 0, &mut found);
-            }
-        }
-        let mut by_name: HashMap<String, PathBuf> = HashMap::new();
-        let mut all: HashMap<String, Vec<PathBuf>> = HashMap::new();
-        for path in found {
-            let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_lowercase) else { continue };
-            let places = all.entry(name.clone()).or_default();
-            if !places.contains(&path) {
-                places.push(path.clone());
-            }
-            by_name.entry(name).or_insert(path);
-        }
-        let mut duplicates: Vec<(String, Vec<PathBuf>)> = all.into_iter().filter(|(_, p)| p.len() > 1).collect();
-        duplicates.sort();
-        Self { root, by_name, duplicates }
-    }
-
-    /// The file a script names (`"Blo_Body.asc"`; a path in the name is reduced to its file name, as the game
-    /// does).
-    pub fn find(&self, name: &str) -> Option<&PathBuf> {
-        let file_name = name.trim().rsplit(['/', '\\']).next().unwrap_or(name);
-        self.by_name.get(&file_name.to_lowercase())
-    }
-}
-
-fn anims_root(script_dir: &Path) -> PathBuf {
-    let mut holding_asc: Option<PathBuf> = None;
-    for dir in script_dir.ancestors() {
-        let is_anims = dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case("anims"));
-        if is_anims {
-            return dir.to_path_buf();
-        }
-        if holding_asc.is_none() && has_asc_folder(dir) {
-            holding_asc = Some(dir.to_path_buf());
-        }
-    }
-    holding_asc.unwrap_or_else(|| script_dir.to_path_buf())
-}
-
-fn has_asc_folder(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries.flatten().any(|e| {
-            e.file_type().is_ok_and(|t| t.is_dir())
-                && e.file_name().to_str().is_some_and(|n| n.to_ascii_uppercase().starts_with("ASC_"))
-        })
-    })
-}
-
-fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut files: Vec<PathBuf> =
-        entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_file())).map(|e| e.path()).collect();
-    files.sort();
-    out.extend(files);
-}
-
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    if depth > MAX_INDEX_DEPTH {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for e in entries.flatten() {
-        match e.file_type() {
-            Ok(t) if t.is_dir() => dirs.push(e.path()),
-            Ok(t) if t.is_file() => files.push(e.path()),
-            _ => {}
-        }
-    }
-    files.sort();
-    dirs.sort();
-    out.extend(files);
-    for d in dirs {
-        walk(&d, depth + 1, out);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,23 +128,20 @@ mod tests {
     }
 
     #[test]
-    fn asc_index_finds_files_by_name_under_asc_folders() {
-        let dir = temp_dir("asc");
-        let anims = dir.join("Anims");
-        std::fs::create_dir_all(anims.join("ASC_BODIES/MONSTER")).unwrap();
-        std::fs::create_dir_all(anims.join("asc_anims/FLY")).unwrap();
-        std::fs::create_dir_all(anims.join("OTHER")).unwrap();
-        std::fs::write(anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"), b"x").unwrap();
-        std::fs::write(anims.join("asc_anims/FLY/Blo_Run.asc"), b"x").unwrap();
-        std::fs::write(anims.join("OTHER/HIDDEN.ASC"), b"x").unwrap();
-        let index = AscIndex::build(&anims);
-        assert_eq!(index.root, anims);
-        assert_eq!(index.find("Blo_Body.asc"), Some(&anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC")));
-        assert_eq!(index.find("BLO_RUN.ASC"), Some(&anims.join("asc_anims/FLY/Blo_Run.asc")));
-        assert_eq!(index.find("C:\\work\\blo_run.asc"), Some(&anims.join("asc_anims/FLY/Blo_Run.asc")));
-        assert_eq!(index.find("hidden.asc"), None, "only ASC_* folders are searched");
-        // A script deeper in the tree finds the same root.
-        assert_eq!(AscIndex::build(&anims.join("asc_anims/FLY")).root, anims);
-        let _ = std::fs::remove_dir_all(&dir);
+    fn parent_folders_of_a_relative_base_are_kept() {
+        // Tests run in the crate's folder: `./../<its name>/Cargo.toml` is its manifest. A `..` applied to `.`
+        // by dropping the `.` would look for `<its name>/Cargo.toml` inside the crate.
+        let here = std::env::current_dir().unwrap();
+        let name = here.file_name().unwrap().to_str().unwrap();
+        let mut cache = DirCache::default();
+        let found = cache.find(Path::new("."), &format!("../{name}/Cargo.toml"));
+        assert_eq!(found, Some(PathBuf::from(format!("./../{name}/Cargo.toml"))));
+        assert_eq!(
+            cache.find(Path::new(""), &format!("../{name}/Cargo.toml")),
+            Some(PathBuf::from(format!("../{name}/Cargo.toml")))
+        );
+        assert_eq!(cache.find(Path::new("src"), "../Cargo.toml"), Some(PathBuf::from("Cargo.toml")));
+        assert_eq!(absolute(Path::new("")), here);
+        assert_eq!(absolute(Path::new("./src")), here.join("src"));
     }
 }

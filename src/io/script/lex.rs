@@ -185,6 +185,11 @@ impl<'t, 'a> Cursor<'t, 'a> {
         out
     }
 
+    /// Line of the token read last (`None` before the first).
+    pub fn consumed_line(&self) -> Option<usize> {
+        self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)).map(|t| t.line)
+    }
+
     /// Line of the last token (for "not closed before the end of the file" messages).
     pub fn last_line(&self) -> usize {
         self.tokens.last().map_or(1, |t| t.line)

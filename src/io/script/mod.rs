@@ -9,11 +9,16 @@
 //! rates, loop flags, next animations, blend times and events, and whose `model_script` keeps the rest for
 //! `info` and the viewer.
 //!
+//! Names are resolved relative to the script's folder (made absolute once), never the working directory.
+//! QC `$definevariable`s are substituted before the text is read (`variables`).
+//!
 //! Broken scripts give one [`LoadError`] naming the script (or the included file), the line and the problem;
-//! a missing animation is a warning on its sequence, so everything that did load stays usable. This module
+//! a file the script names that is not there is an error-level [`Warning`] with the script line (the model is
+//! incomplete) and everything that is there loads and stays usable. This module
 //! reads files through the other loaders (`smd`, `ase`) and changes nothing in them. [`plan`] lists the files a
 //! script names without loading them.
 
+mod asc_index;
 mod build_gothic;
 mod build_qc;
 mod cut;
@@ -25,6 +30,8 @@ mod merge;
 mod placement;
 mod plan;
 mod qc;
+mod unique_names;
+mod variables;
 
 use std::path::{Path, PathBuf};
 
@@ -75,12 +82,13 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
 /// Loads the character a script describes. `path` is the script's file (`None` for in-memory bytes, then
 /// files are looked up from `opts.base_dir`). Errors in an included file name that file.
 pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Asset, LoadError> {
-    let dir: PathBuf = path
-        .and_then(Path::parent)
-        .filter(|p| !p.as_os_str().is_empty())
-        .map(Path::to_path_buf)
-        .or_else(|| opts.base_dir.clone())
-        .unwrap_or_else(|| PathBuf::from("."));
+    // Everything a script names is relative to the script's folder, never to the working directory: the
+    // folder and the script's own path are made absolute once, here, so `bonescope info x.qc` run inside the
+    // folder reads what the absolute path reads.
+    let dir = files::absolute(&script_dir(path, opts.base_dir.as_deref()));
+    let given_path = path;
+    let full_path = path.map(files::absolute);
+    let path = full_path.as_deref();
     let text = lex::decode(bytes);
     let mut asset = match format {
         Format::Qc => {
@@ -102,7 +110,8 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
                     ),
                 ));
             }
-            build_gothic::build(parsed, &dir, opts)?
+            let stem = path.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or_default();
+            build_gothic::build(parsed, &dir, stem, opts)?
         }
         _ => {
             return Err(LoadError::whole_file(format!("{} is not a model script format", format.name()))
@@ -112,8 +121,17 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
     // A file used twice (a `meshAndTree` that is also a `registerMesh`) must not say everything twice.
     let mut seen = std::collections::HashSet::new();
     asset.warnings.retain(|w| seen.insert((w.file.clone(), w.position, w.message.clone())));
-    asset.path = path.map(Path::to_path_buf);
+    asset.path = given_path.map(Path::to_path_buf);
     Ok(asset)
+}
+
+/// The folder a script's names are relative to: the script's own (a bare file name's is `.`), else `base_dir`
+/// for in-memory bytes, else the working directory.
+fn script_dir(path: Option<&Path>, base_dir: Option<&Path>) -> PathBuf {
+    match path {
+        Some(p) => p.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        None => base_dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    }
 }
 
 /// Where an item of a script is, for warnings: `line N`, or `FILE line N` in an included file.

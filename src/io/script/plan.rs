@@ -7,9 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::asc_index::AscIndex;
 use super::build_gothic;
 use super::build_qc::{self, is_blank};
-use super::files::{AscIndex, DirCache};
+use super::files::{self, DirCache};
 use super::{lex, mds, qc};
 use crate::io::LoadError;
 use crate::scene::{Format, ModelScript};
@@ -19,7 +20,8 @@ use crate::scene::{Format, ModelScript};
 #[serde(rename_all = "snake_case")]
 pub enum NamedRole {
     /// A mesh (QC `$body` / `$model` choice, MDS `registerMesh`, the MMS `morphRef`) or the skeleton
-    /// (`meshAndTree`): the character does not load without it.
+    /// (`meshAndTree`): without it the character opens incomplete (an error-level warning), or not at all
+    /// when none of the script's files is there.
     Mesh,
     /// An animation (`$sequence`, `ani`, `morphAni`): without it only that sequence is missing.
     Animation,
@@ -64,7 +66,9 @@ impl ScriptPlan {
 /// Parses the script at `path` (its bytes given) and finds the files it names. Errors are the script's syntax
 /// errors, as loading would report them.
 pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, LoadError> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    // As loading does (`super::load`): names are relative to the script's folder, made absolute once.
+    let path = &files::absolute(path);
+    let dir = path.parent().map_or_else(|| path.clone(), Path::to_path_buf);
     let text = lex::decode(bytes);
     let in_file = |e: LoadError| match e.file {
         Some(_) => e,
@@ -80,7 +84,8 @@ pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, Loa
         Format::Mds | Format::Mms => {
             let mut parsed = mds::parse(&text).map_err(in_file)?;
             parsed.script.files.push(path.to_path_buf());
-            let index = AscIndex::build(&dir);
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            let index = AscIndex::build(&dir, stem, &parsed.script.name);
             let skeleton_path = build_gothic::resolve_paths(&mut parsed.script, parsed.skeleton.as_ref(), &index);
             let skeleton = parsed.skeleton.as_ref().map(|(name, _, line)| NamedFile {
                 name: name.clone(),

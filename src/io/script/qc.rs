@@ -27,6 +27,8 @@
 //!   studiomdl (which grabs each file when it reads its command): each body choice and sequence records the
 //!   [`Placement`] in effect, which a body's `scale s` or a sequence's `origin x y z`, `scale s` and
 //!   `rotate angle` options override for that one item.
+//! - `$definevariable NAME VALUE` defines a variable that `$NAME$` stands for from there on, in names, paths
+//!   and `$include`s, quoted or not (`variables`).
 //! - Every other `$command` is read with its arguments and block and listed as ignored.
 //!
 //! Errors (a `LoadError` with the line, and the file when it is an included one): unbalanced braces, an
@@ -40,6 +42,8 @@ use glam::Vec3;
 
 use super::files::DirCache;
 use super::lex::{Cursor, Kind, Syntax, Token, tokenize};
+use super::unique_names;
+use super::variables::{Unknown, Variables};
 use crate::io::{LoadError, LoadErrorKind};
 use crate::scene::{
     Activity, Attachment, BlendRange, BodyChoice, BodyGroup, Bounds, Hitbox, IgnoredCommand, ModelScript, Placement,
@@ -76,8 +80,10 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
         open_files: vec![path.map(canonical)],
         animations: HashMap::new(),
         placement: Placement::default(),
+        variables: Variables::default(),
     };
     parser.file(text, 0)?;
+    parser.unique_names();
     let cd = parser.cd_dir();
     Ok(ParsedQc { script: parser.script, cd, warnings: parser.warnings })
 }
@@ -108,6 +114,8 @@ struct Parser<'d> {
     animations: HashMap<String, NamedAnimation>,
     /// The `$origin` and `$scale` in effect.
     placement: Placement,
+    /// `$definevariable`s so far, shared by every file read.
+    variables: Variables,
 }
 
 impl Parser<'_> {
@@ -148,13 +156,70 @@ impl Parser<'_> {
         }
     }
 
+    /// Reads one script file. Variables are substituted before its text is tokenized; a `$definevariable`
+    /// (here or in a file it includes) substitutes the rest of the file again from the line after it, so a
+    /// `$NAME$` means what is defined above it, as studiomdl reads it token by token.
     fn file(&mut self, text: &str, file: usize) -> Result<(), LoadError> {
-        let (tokens, _) = tokenize(text, Syntax::Qc).map_err(|e| match self.script.files.get(file) {
-            Some(path) if file > 0 => e.in_file(path),
-            _ => e,
+        // The text not read yet, substituted with the variables known when it was cut, and the number of lines
+        // of the file before it.
+        let (substituted, mut unknown) = self.variables.substitute(text, 1);
+        let mut rest = substituted.into_owned();
+        let mut before = 0usize;
+        while let Some(line) = self.read_tokens(&rest, file, before)? {
+            // The text after `line` again, with the variables as they are now. Values hold no line breaks, so
+            // line numbers stay those of the file.
+            let (again, found) = self.variables.substitute(&rest[line_end(&rest, line - before)..], line + 1);
+            unknown.retain(|u| u.line <= line);
+            unknown.extend(found);
+            rest = again.into_owned();
+            before = line;
+        }
+        // `$definemacro NAME PARAM… \\` bodies use `$PARAM$` for their parameters, which are not variables.
+        let params = macro_parameters(text);
+        unknown.retain(|u| !params.iter().any(|p| p.eq_ignore_ascii_case(&u.name)));
+        let mut reported: Vec<&Unknown> = Vec::new();
+        for u in &unknown {
+            if !reported.iter().any(|r| r.line == u.line && r.name == u.name) {
+                reported.push(u);
+                self.warn(file, u.line, format!("`${}$` names no `$definevariable`; it was left as written", u.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the commands of `text`, which starts after line `before` of the file. Returns the line after
+    /// which the rest must be substituted again (a variable defined since is used there); the caller does so and
+    /// reads on from there.
+    fn read_tokens(&mut self, text: &str, file: usize, before: usize) -> Result<Option<usize>, LoadError> {
+        let (mut tokens, _) = tokenize(text, Syntax::Qc).map_err(|mut e| {
+            if let crate::io::Position::Line(l) = e.position {
+                e.position = crate::io::Position::Line(l + before);
+            }
+            match self.script.files.get(file) {
+                Some(path) if file > 0 => e.in_file(path),
+                _ => e,
+            }
         })?;
+        for t in &mut tokens {
+            t.line += before;
+        }
         let mut cur = Cursor::new(&tokens);
-        while let Some(tok) = cur.next() {
+        // Variables defined since `text` was substituted: the count before the first of them. Consecutive
+        // definitions are checked together, at the next other command, so that a script opening with many
+        // definitions is substituted again once, not once per definition.
+        let mut pending: Option<usize> = None;
+        while let Some(tok) = cur.peek() {
+            if let Some(since) = pending
+                && !tok.text.eq_ignore_ascii_case("$definevariable")
+                && cur.consumed_line().is_none_or(|l| l < tok.line)
+            {
+                pending = None;
+                if self.variables.any_used_since(since, &text[line_end(text, tok.line - 1 - before)..]) {
+                    return Ok(Some(tok.line - 1));
+                }
+            }
+            cur.next();
+            let defined = self.variables.len();
             match tok.kind {
                 Kind::Close => return Err(self.error(file, tok.line, "`}` without a matching `{`")),
                 Kind::Open => {
@@ -170,14 +235,23 @@ impl Parser<'_> {
                 }
                 _ => self.command(&mut cur, tok, file)?,
             }
+            if self.variables.len() != defined {
+                // A definition, here or in an included file.
+                pending.get_or_insert(defined);
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     fn command<'a>(&mut self, cur: &mut Cursor<'_, 'a>, head: Token<'a>, file: usize) -> Result<(), LoadError> {
         let name = head.text.to_ascii_lowercase();
         match name.as_str() {
             "$include" => self.include(cur, head, file),
+            "$definevariable" => {
+                let args = self.args_with_block(cur, head, file)?;
+                self.define_variable(&args, head.line, file);
+                Ok(())
+            }
             "$sequence" => self.sequence(cur, head, file),
             "$animation" => self.animation(cur, head, file),
             "$bodygroup" => self.bodygroup(cur, head, file),
@@ -200,9 +274,10 @@ impl Parser<'_> {
         file: usize,
     ) -> Result<Vec<Token<'a>>, LoadError> {
         let mut args = cur.rest_of_line(head.line);
-        while args.last().is_some_and(|t| t.text == "\\\\" || t.text == "\\") {
-            let Some(next) = cur.peek() else { break };
+        while let Some(last) = args.last().filter(|t| t.text == "\\\\" || t.text == "\\").copied() {
             args.pop();
+            // Only the next line continues it: a blank line ends a macro body (scriplib reads it line by line).
+            let Some(next) = cur.peek().filter(|n| n.line == last.line + 1) else { break };
             args.extend(cur.rest_of_line(next.line));
         }
         if let Some(pos) = args.iter().position(|t| t.kind == Kind::Open) {
@@ -371,6 +446,76 @@ impl Parser<'_> {
                 file,
                 line,
             }),
+        }
+    }
+
+    /// Gives every sequence and body group a unique, non-empty name (`unique_names`: assimp's rule) and says
+    /// where a name was repeated or empty, so that each one can be reached by its name.
+    fn unique_names(&mut self) {
+        let mut names: Vec<String> = self.script.sequences.iter().map(|s| s.name.clone()).collect();
+        let written = names.clone();
+        for i in unique_names::make_unique(&mut names, "Sequence") {
+            let (file, line) = (self.script.sequences[i].file, self.script.sequences[i].line);
+            let message = if written[i].trim().is_empty() {
+                format!("a sequence without a name; it is called \"{}\" here", names[i])
+            } else {
+                format!(
+                    "a second sequence named \"{}\"; the engine plays the first, both are listed, this one as \"{}\"",
+                    written[i], names[i]
+                )
+            };
+            self.warn(file, line, message);
+            self.script.sequences[i].name = std::mem::take(&mut names[i]);
+        }
+        // Names that differ only in case stay as written (assimp compares exactly), but the engine looks
+        // sequences up without regard to case: the later ones are never played.
+        for i in 0..self.script.sequences.len() {
+            let (name, file, line) = {
+                let s = &self.script.sequences[i];
+                (s.name.clone(), s.file, s.line)
+            };
+            let earlier =
+                self.script.sequences[..i].iter().find(|s| s.name.eq_ignore_ascii_case(&name) && s.name != name);
+            if let Some(earlier) = earlier {
+                let message = format!(
+                    "sequence \"{name}\" differs from \"{}\" only in case; the engine plays the first, both are listed",
+                    earlier.name
+                );
+                self.warn(file, line, message);
+            }
+        }
+        let mut names: Vec<String> = self.script.body_groups.iter().map(|g| g.name.clone()).collect();
+        let written = names.clone();
+        for i in unique_names::make_unique(&mut names, "Bodypart") {
+            let (file, line) = (self.script.body_groups[i].file, self.script.body_groups[i].line);
+            let message = if written[i].trim().is_empty() {
+                format!("a body group without a name; it is called \"{}\" here", names[i])
+            } else {
+                format!("a second body group named \"{}\"; this one is called \"{}\" here", written[i], names[i])
+            };
+            self.warn(file, line, message);
+            self.script.body_groups[i].name = std::mem::take(&mut names[i]);
+        }
+    }
+
+    /// `$definevariable NAME VALUE`: defined from here on (see `variables`).
+    fn define_variable(&mut self, args: &[Token], line: usize, file: usize) {
+        let values: Vec<&str> = args.iter().filter(|t| t.is_value()).map(|t| t.text).collect();
+        let (Some(name), Some(value)) = (values.first(), values.get(1)) else {
+            self.warn(file, line, "`$definevariable` needs a name and a value; ignored");
+            return;
+        };
+        if values.len() > 2 {
+            self.warn(file, line, format!("words after the value of `$definevariable {name}` were ignored"));
+        }
+        match self.variables.define(name, value) {
+            Ok(()) => {}
+            Err(kept) if kept == *value => {}
+            Err(kept) => self.warn(
+                file,
+                line,
+                format!("`{name}` is defined again; studiomdl keeps the first value, \"{kept}\", and so does this"),
+            ),
         }
     }
 
@@ -595,13 +740,7 @@ impl Parser<'_> {
         if seq.files.is_empty() {
             self.warn(file, head.line, format!("`$sequence \"{}\"` names no animation file", seq.name));
         }
-        if self.script.sequences.iter().any(|s| s.name.eq_ignore_ascii_case(&seq.name)) {
-            self.warn(
-                file,
-                head.line,
-                format!("a second sequence named \"{}\"; the engine plays the first, both are listed", seq.name),
-            );
-        }
+        // A repeated name is said once the names are made unique (`unique_names`), with the name it gets.
         self.script.sequences.push(seq);
         Ok(())
     }
@@ -815,6 +954,26 @@ impl Parser<'_> {
     }
 }
 
+/// The parameter names of every `$definemacro NAME PARAM… \\` line of `text`.
+fn macro_parameters(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        if words.next().is_some_and(|w| w.eq_ignore_ascii_case("$definemacro")) {
+            out.extend(words.skip(1).filter(|w| !w.starts_with('\\') && !w.starts_with("//")));
+        }
+    }
+    out
+}
+
+/// Byte offset of the start of the line after `line` (1-based; 0 for the start) in `text`, or its length.
+fn line_end(text: &str, line: usize) -> usize {
+    match line.checked_sub(1) {
+        None => 0,
+        Some(n) => memchr::memchr_iter(b'\n', text.as_bytes()).nth(n).map_or(text.len(), |i| i + 1),
+    }
+}
+
 fn push_option_word(seq: &mut ScriptSequence, word: &str) {
     match seq.options.last_mut() {
         Some(last) => {
@@ -988,6 +1147,24 @@ mod tests {
         assert_eq!(s.ignored.iter().find(|c| c.name == "mesh options").unwrap().args, ["reverse"]);
         assert_eq!(p.warnings.len(), 1, "the bad `$origin`: {:?}", p.warnings);
         assert!(p.warnings[0].message.contains("$origin"));
+    }
+
+    #[test]
+    fn variables_are_substituted_from_their_definition_on_and_macro_parameters_are_not_variables() {
+        let qc = "$sequence early \"$v$\"\n$definevariable v walk\n$sequence late \"$V$\" fps 10\n\
+                  $definemacro m name \\\\\n$sequence $name$ x \\\\\n\n$sequence odd \"$other$\"\n";
+        let p = parse_text(qc).unwrap();
+        let files: Vec<&str> = p.script.sequences.iter().map(|s| s.files[0].as_str()).collect();
+        assert_eq!(files, ["$v$", "walk", "$other$"], "a name means what is defined above it");
+        let unknown: Vec<String> =
+            p.warnings.iter().map(ToString::to_string).filter(|w| w.contains("names no")).collect();
+        assert_eq!(
+            unknown,
+            [
+                "line 1: `$v$` names no `$definevariable`; it was left as written",
+                "line 7: `$other$` names no `$definevariable`; it was left as written"
+            ]
+        );
     }
 
     #[test]
