@@ -241,6 +241,26 @@ pub struct ScriptEvent {
     pub line: usize,
 }
 
+impl ScriptEvent {
+    /// What the event carries, as the callback log shows it: its text and every further option, each run of
+    /// white space one space (`DEF_WINDOW 19 29`, `WINGS EMPTY_SLOT`).
+    pub fn data_with_options(&self) -> String {
+        let mut words: Vec<&str> = Vec::new();
+        if !self.text.is_empty() {
+            words.push(&self.text);
+        }
+        let mut skipped_text = self.text.is_empty();
+        for arg in &self.args {
+            if !skipped_text && *arg == self.text {
+                skipped_text = true;
+                continue;
+            }
+            words.push(arg);
+        }
+        words.iter().flat_map(|w| w.split_whitespace()).collect::<Vec<_>>().join(" ")
+    }
+}
+
 /// An animation of the script and how it plays.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScriptSequence {

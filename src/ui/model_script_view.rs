@@ -112,12 +112,8 @@ pub fn event_line(e: &ScriptEvent) -> String {
         Some(name) => format!("{} ({name})", e.kind),
         None => e.kind.clone(),
     };
-    let mut words: Vec<&str> = vec![&kind];
-    if !e.text.is_empty() {
-        words.push(&e.text);
-    }
-    words.extend(e.args.iter().map(String::as_str).filter(|a| *a != e.text));
-    format!("frame {}: {}", e.frame, words.join(" "))
+    let data = e.data_with_options();
+    if data.is_empty() { format!("frame {}: {kind}", e.frame) } else { format!("frame {}: {kind} {data}", e.frame) }
 }
 
 fn trim_number(v: f32) -> String {

@@ -468,7 +468,7 @@ fn alias_event_keys(events: &[ScriptEvent], clip: &Clip, info: &ClipScript) -> V
         .map(|e| {
             let t = ((e.frame.saturating_sub(info.first_frame)) as f32 / fps).clamp(0.0, clip.duration);
             let t = if info.reversed { clip.duration - t } else { t };
-            CallbackKey::event(t, e.frame, e.kind.clone(), e.text.clone())
+            CallbackKey::event(t, e.frame, e.kind.clone(), e.data_with_options())
         })
         .collect();
     keys.sort_by(|a, b| a.time.total_cmp(&b.time));

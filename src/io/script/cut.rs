@@ -153,7 +153,7 @@ pub fn event_keys(events: &[ScriptEvent], cut: &Cut) -> (Vec<CallbackKey>, Vec<i
             if e.frame < cut.first || e.frame > cut.last {
                 outside.push(e.frame);
             }
-            CallbackKey::event(cut.time_of_frame(e.frame), e.frame, e.kind.clone(), e.text.clone())
+            CallbackKey::event(cut.time_of_frame(e.frame), e.frame, e.kind.clone(), e.data_with_options())
         })
         .collect();
     keys.sort_by(|a, b| a.time.total_cmp(&b.time));
