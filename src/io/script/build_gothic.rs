@@ -335,8 +335,9 @@ fn skeletal_clip(
 
 /// A frame of a `morphAni` clip on the head mesh: the morph target it is played with and where it sits.
 struct HeadFrame {
-    /// The target's name: the file and its frame number (`HUM_HEAD_FATBALD_EAT.ASC frame 3`), so that clips
-    /// using the same frames of a file share one target.
+    /// The target's name: the `morphAni`'s own name where it is one frame (`S_ANGRY`, what the game and the
+    /// script call that face), else the animation's name and the file's frame number (`T_EAT frame 3`). A
+    /// target is shared by the clips that name the same one.
     target: String,
     /// Time in the clip.
     time: f32,
@@ -385,19 +386,16 @@ fn morph_clip(
         (None, _) => not_played("there is no head mesh to animate".to_owned(), seq),
         (Some((head_index, head_mesh)), Some(source)) => match head_vertex_map(head_mesh, source) {
             Ok(map) => {
-                let file = seq.paths.first().cloned().flatten().and_then(|p| p.file_name().map(|n| n.to_owned()));
-                let file = file.map_or_else(
-                    || seq.files.first().cloned().unwrap_or_default(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
+                let single = kept.len() == 1;
                 for &(k, time) in &kept {
                     let number = loaded.first_frame + (frames[k].time * cut.file_fps).round() as i32;
+                    let target = if single { seq.name.clone() } else { format!("{} frame {number}", seq.name) };
                     let mut frame = match &map {
                         Some(map) => remap_frame(&frames[k], map),
                         None => frames[k].clone(),
                     };
                     frame.time = time;
-                    head_frames.push(HeadFrame { target: format!("{file} frame {number}"), time, frame });
+                    head_frames.push(HeadFrame { target, time, frame });
                 }
                 let frames = head_frames.iter().map(|f| f.frame.clone()).collect();
                 info.vertex_frames = Some(ClipVertexFrames { mesh: head_index, frames });
