@@ -320,3 +320,28 @@ fn info_check_binds_the_animations_and_reports_each_clip() {
     assert!(readings.iter().any(|r| r["topic"] == "BLO_RUN_M01.ASC: animation samples"
         && r["choice"].as_str().unwrap().starts_with("world transforms")));
 }
+
+/// A Gothic morph-mesh head (its one node `zm_Morph`) is modelled in the head bone's frame, lying on its side in
+/// a Z-up scene; it is stood up facing +Z, alone and through its MMS: the mouth below the crown and in front.
+#[test]
+fn the_morph_mesh_head_stands_upright_facing_the_front() {
+    let Some(dir) = gothic("ASC_MORPHMESH/HEADS/HUM_HEAD_FATBALD") else { return };
+    for file in ["HUM_HEAD_FATBALD.ASC", "HUM_HEAD_FATBALD.MMS"] {
+        let asset = load_path(&dir.join(file), &LoadOptions::default()).unwrap();
+        assert!(asset.readings.iter().any(|r| r.topic.ends_with("axes") && r.basis.contains("zm_Morph")), "{file}");
+        let mesh = &asset.meshes[0];
+        let to_viewer = asset.axes.to_viewer;
+        let points: Vec<Vec3> = mesh.positions.iter().map(|p| to_viewer.transform_point3(*p)).collect();
+        let (lo, hi) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let centre = (lo + hi) * 0.5;
+        let mouth_material = asset.materials.iter().position(|m| m.name.contains("MOUTHHOLE")).unwrap();
+        let subset = mesh.subsets.iter().find(|s| s.material == mouth_material).unwrap();
+        let corners = &mesh.indices[subset.first_index as usize..(subset.first_index + subset.index_count) as usize];
+        let mouth = corners.iter().map(|&i| points[i as usize]).sum::<Vec3>() / corners.len() as f32;
+        let (height, width) = (hi.y - lo.y, hi.x - lo.x);
+        assert!(mouth.y < centre.y, "{file}: the mouth ({mouth}) is below the head's middle ({centre})");
+        assert!(mouth.z > centre.z + 2.0, "{file}: the mouth ({mouth}) is at the front (+Z) of the head ({centre})");
+        assert!(mouth.x.abs() < 0.5, "{file}: the mouth is on the head's middle line: {mouth}");
+        assert!(height > width, "{file}: taller ({height}) than wide ({width})");
+    }
+}

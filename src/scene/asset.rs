@@ -62,6 +62,15 @@ impl AxisConversion {
         }
     }
 
+    /// A Gothic morph-mesh head's frame (the head bone's: +X up the neck, +Y towards the face, +Z the head's
+    /// left): `(x, y, z) → (z, x, y)`, a rotation that stands it upright facing +Z.
+    pub fn gothic_morph_head() -> Self {
+        Self {
+            to_viewer: Mat4::from_mat3(Mat3::from_cols(Vec3::Y, Vec3::Z, Vec3::X)),
+            description: "Gothic morph-mesh head (head bone's frame: +X up, +Y front) → Y up, facing +Z: (x, y, z) → (z, x, y)",
+        }
+    }
+
     /// Unity's frame, left-handed Y up (MRTK recordings): `(x, y, z) → (x, y, −z)`, a mirror, winding flips.
     pub fn unity_left_handed() -> Self {
         Self {

@@ -346,9 +346,28 @@ pub(super) fn build_with(mut raw: RawFile, opts: &LoadOptions, math: WorldMath) 
     if let Some(clip) = clip {
         asset.clips.push(clip);
     }
+    if let Some(node) = gothic_morph_head(&raw, dialect.exporter) {
+        asset.axes = AxisConversion::gothic_morph_head();
+        asset.readings.push(Reading::new(
+            "axes",
+            "a Gothic morph-mesh head, modelled in the head bone's frame (+X up the neck, +Y towards the face): \
+             turned upright, facing +Z",
+            format!("its only node is '{node}' (ZenGin's `ZM_` prefix of morph meshes, which the engine places on the head bone)"),
+        ));
+    }
     asset.skeleton = skeleton;
     asset.warnings = warnings;
     Ok(asset)
+}
+
+/// The node name of a Gothic morph-mesh head: a Gothic exporter's file whose every node is named `ZM_…`, the
+/// ZenGin's prefix of morph meshes (heads with their faces), which the engine hangs on the head bone, so they
+/// are modelled in that bone's frame rather than standing in the scene's.
+fn gothic_morph_head(raw: &RawFile, exporter: dialect::Exporter) -> Option<String> {
+    let gothic =
+        matches!(exporter, dialect::Exporter::GothicSourcer | dialect::Exporter::Kerrax | dialect::Exporter::ZenGin);
+    let all_morph = !raw.nodes.is_empty() && raw.nodes.iter().all(|n| n.name.to_ascii_lowercase().starts_with("zm_"));
+    (gothic && all_morph).then(|| raw.nodes[0].name.clone())
 }
 
 /// One mesh to build, with what was resolved for it in file order.

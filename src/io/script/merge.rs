@@ -20,6 +20,10 @@ const SAME_POSE: f32 = 1e-3;
 /// `label` names the part in warnings.
 pub fn add_part(character: &mut Asset, part: Asset, label: &str, warnings: &mut Vec<Warning>) -> Vec<usize> {
     if character.skeleton.is_empty() && character.meshes.is_empty() {
+        // The character's frame is this first part's, and so is how its axes were read (a Gothic morph-mesh head
+        // is turned upright: the reading says why).
+        let axes_readings: Vec<_> = part.readings.iter().filter(|r| r.topic == "axes").cloned().collect();
+        character.take_readings_of(part.path.as_deref(), axes_readings);
         character.skeleton = part.skeleton;
         character.axes = part.axes;
         character.materials = part.materials;
