@@ -110,9 +110,17 @@ tr.has-error td.name{border-left:4px solid #b00020}
 tr.has-warning td.name{border-left:4px solid #e09000}
 tr.clean td.name{border-left:4px solid #2a8a3a}
 details>summary{cursor:pointer;font-weight:600}
-table.findings{font-size:12.5px;margin:.4em 0 .4em 1em}
-table.findings td{border-bottom:1px solid #eee}
-.files{color:#555;font-size:12px;margin:.3em 0 0 1em}
+#characters{width:100%;table-layout:fixed}
+#characters td{overflow-wrap:anywhere}
+#characters th:nth-child(1){width:140px}#characters th:nth-child(2){width:17%}#characters th:nth-child(3){width:5em}
+#characters th:nth-child(n+4):nth-child(-n+10){width:4.6em}
+table.findings{font-size:12.5px;margin:.4em 0 .4em 1em;width:calc(100% - 1em);table-layout:fixed}
+tr.detail>td{background:#fff;border-left:4px solid #ccd}
+table.findings td{border-bottom:1px solid #eee;overflow-wrap:anywhere}
+table.findings col.severity{width:5.5em}table.findings col.kind{width:8.5em}table.findings col.file{width:20%}
+table.findings col.clip{width:7em}table.findings col.frame{width:3.5em}table.findings col.bone{width:7em}
+.files{color:#555;font-size:12px;margin:.3em 0 0 1em;overflow-wrap:anywhere}
+
 img.thumb{width:128px;height:96px;image-rendering:auto;border:1px solid #ccc;background:#111}
 .controls{margin:.8em 0}
 .controls input[type=search]{width:20em}
@@ -148,8 +156,13 @@ const SCRIPT: &str = r##"<script>
     if (text !== undefined && text !== null) { e.textContent = String(text); }
     return e;
   }
+  // Paths under the one folder checked are shown relative to it (the page header names it).
+  var root = data.roots && data.roots.length === 1 ? String(data.roots[0]).replace(/\/+$/, "") + "/" : "";
+  function short(path) {
+    return root && path && path.indexOf(root) === 0 ? path.slice(root.length) : path;
+  }
   function where(f) {
-    var s = f.file || "";
+    var s = short(f.file || "");
     if (f.line !== undefined) { s += ":" + f.line; }
     if (f.byte !== undefined) { s += " @" + f.byte; }
     return s;
@@ -166,10 +179,19 @@ const SCRIPT: &str = r##"<script>
     var name = el("td", {"class": "name"});
     var details = el("details");
     details.appendChild(el("summary", {}, c.name));
-    var files = el("div", {"class": "files"}, c.files.join(", "));
-    details.appendChild(files);
+    // The files and findings open in a row of their own under the character's, the page's full width.
+    var detail = el("tr", {"class": "detail"});
+    detail.hidden = true;
+    var cell = el("td", {colspan: "11"});
+    detail.appendChild(cell);
+    details.addEventListener("toggle", function () { detail.hidden = !details.open; });
+    var files = el("div", {"class": "files"}, c.files.map(short).join(", "));
+    cell.appendChild(files);
     if (c.findings.length) {
       var t = el("table", {"class": "findings"});
+      var cols = el("colgroup");
+      ["severity", "kind", "file", "clip", "frame", "bone", "message"].forEach(function (h) { cols.appendChild(el("col", {"class": h})); });
+      t.appendChild(cols);
       var head = el("tr");
       ["severity", "kind", "file", "clip", "frame", "bone", "message"].forEach(function (h) { head.appendChild(el("th", {}, h)); });
       t.appendChild(head);
@@ -184,9 +206,9 @@ const SCRIPT: &str = r##"<script>
         r.appendChild(el("td", {}, f.message + (f.count > 1 ? " (" + f.count + " findings)" : "")));
         t.appendChild(r);
       });
-      details.appendChild(t);
+      cell.appendChild(t);
     } else {
-      details.appendChild(el("p", {}, "no findings"));
+      cell.appendChild(el("p", {}, "no findings"));
     }
     name.appendChild(details);
     tr.appendChild(name);
@@ -197,7 +219,8 @@ const SCRIPT: &str = r##"<script>
     tr.appendChild(el("td", {"class": "n"}, c.counts.info));
     tr.appendChild(el("td", {}, c.findings.length ? c.findings[0].severity + " " + c.findings[0].kind + ": " + c.findings[0].message : ""));
     tbody.appendChild(tr);
-    return {tr: tr, key: key, text: text, problems: c.counts.error + c.counts.warning > 0};
+    tbody.appendChild(detail);
+    return {tr: tr, detail: detail, key: key, text: text, problems: c.counts.error + c.counts.warning > 0};
   });
   var filter = document.getElementById("filter"), only = document.getElementById("only-problems");
   function applyFilter() {
@@ -205,6 +228,7 @@ const SCRIPT: &str = r##"<script>
     rows.forEach(function (r) {
       var visible = (!q || r.text.indexOf(q) >= 0) && (!only.checked || r.problems);
       r.tr.style.display = visible ? "" : "none";
+      r.detail.style.display = visible ? "" : "none";
       if (visible) { shown++; }
     });
     document.getElementById("shown").textContent = shown + " of " + rows.length + " shown";
@@ -222,7 +246,7 @@ const SCRIPT: &str = r##"<script>
         var x = a.key[k], y = b.key[k];
         return (x < y ? -1 : x > y ? 1 : 0) * dir;
       });
-      rows.forEach(function (r) { tbody.appendChild(r.tr); });
+      rows.forEach(function (r) { tbody.appendChild(r.tr); tbody.appendChild(r.detail); });
     });
   });
   applyFilter();
