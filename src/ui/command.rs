@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
-use super::player::{MixMode, PlaybackType};
+use super::player::PlaybackType;
 use super::state::{Overlay, PanelId, RightTab};
+use crate::anim::controller::BlendMode;
 use crate::render::ShadingMode;
 use crate::render::camera::ViewPreset;
 use crate::scene::samples::Sample;
@@ -31,7 +32,7 @@ pub enum TrackEdit {
     Speed(f32),
     /// Jump the track to this clip time (seconds).
     Position(f32),
-    Mode(MixMode),
+    Mode(BlendMode),
     /// Limit the track to this bone and its descendants (`None`: all bones).
     Mask(Option<usize>),
     Solo(bool),

@@ -10,7 +10,8 @@ use egui::{Color32, RichText};
 
 use super::command::{Command, TrackEdit};
 use super::document::Document;
-use super::player::{Fired, MixMode, Player};
+use super::player::{Fired, Player};
+use crate::anim::controller::BlendMode;
 
 /// Height of one track row (header and lane).
 pub const TRACK_ROW_HEIGHT: f32 = 54.0;
@@ -116,7 +117,7 @@ pub fn track_header(
         }
         let mut mode = track.mode;
         egui::ComboBox::from_id_salt(("track mode", i)).selected_text(mode.label()).width(70.0).show_ui(ui, |ui| {
-            for m in MixMode::ALL {
+            for m in BlendMode::ALL {
                 ui.selectable_value(&mut mode, m, m.label());
             }
         });

@@ -19,8 +19,7 @@
 use std::sync::Arc;
 
 use crate::anim::controller::{
-    AdditiveReference, BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent,
-    Transition,
+    BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent, Transition,
 };
 use crate::anim::{BoneMask, MorphLayout, Pose};
 use crate::scene::Asset;
@@ -68,45 +67,6 @@ impl PlaybackType {
     }
 }
 
-/// How a track enters the mix, as the mixer offers it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MixMode {
-    #[default]
-    Blend,
-    /// Added on top as the difference from the clip's first frame.
-    AddFirstFrame,
-    /// Added on top as the difference from the bind pose.
-    AddBindPose,
-}
-
-impl MixMode {
-    pub const ALL: [MixMode; 3] = [Self::Blend, Self::AddFirstFrame, Self::AddBindPose];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Blend => "blend",
-            Self::AddFirstFrame => "add (vs first frame)",
-            Self::AddBindPose => "add (vs bind pose)",
-        }
-    }
-
-    fn blend_mode(self) -> BlendMode {
-        match self {
-            Self::Blend => BlendMode::Blend,
-            Self::AddFirstFrame => BlendMode::Additive(AdditiveReference::FirstFrame),
-            Self::AddBindPose => BlendMode::Additive(AdditiveReference::BindPose),
-        }
-    }
-
-    fn from_blend_mode(m: BlendMode) -> Self {
-        match m {
-            BlendMode::Blend => Self::Blend,
-            BlendMode::Additive(AdditiveReference::FirstFrame) => Self::AddFirstFrame,
-            BlendMode::Additive(AdditiveReference::BindPose) => Self::AddBindPose,
-        }
-    }
-}
-
 /// What the mixer shows for one track.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrackView {
@@ -118,7 +78,7 @@ pub struct TrackView {
     pub speed: f32,
     /// Where the track is in its clip, seconds.
     pub local_time: f32,
-    pub mode: MixMode,
+    pub mode: BlendMode,
     /// The mask is this bone and its descendants.
     pub mask_root: Option<usize>,
     pub solo: bool,
@@ -273,7 +233,7 @@ impl Player {
             weight: t.weight(),
             speed: t.speed(),
             local_time: self.ctrl.track_local_time(i).unwrap_or(0.0),
-            mode: MixMode::from_blend_mode(t.mode()),
+            mode: t.mode(),
             mask_root: e.mask_root,
             solo: e.solo,
             mute: e.mute,
@@ -321,8 +281,8 @@ impl Player {
         let _ = self.ctrl.set_position(track, position);
     }
 
-    pub fn set_mix_mode(&mut self, track: usize, mode: MixMode) {
-        let _ = self.ctrl.set_blend_mode(track, mode.blend_mode());
+    pub fn set_mix_mode(&mut self, track: usize, mode: BlendMode) {
+        let _ = self.ctrl.set_blend_mode(track, mode);
     }
 
     pub fn set_mask(&mut self, track: usize, root: Option<usize>, asset: &Asset) {

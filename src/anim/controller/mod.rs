@@ -244,6 +244,24 @@ pub enum BlendMode {
     Additive(AdditiveReference),
 }
 
+impl BlendMode {
+    /// Every mode, in the order a mixer offers them.
+    pub const ALL: [BlendMode; 3] = [
+        BlendMode::Blend,
+        BlendMode::Additive(AdditiveReference::FirstFrame),
+        BlendMode::Additive(AdditiveReference::BindPose),
+    ];
+
+    /// A short label for UIs.
+    pub fn label(self) -> &'static str {
+        match self {
+            BlendMode::Blend => "blend",
+            BlendMode::Additive(AdditiveReference::FirstFrame) => "add (vs first frame)",
+            BlendMode::Additive(AdditiveReference::BindPose) => "add (vs bind pose)",
+        }
+    }
+}
+
 /// One track: plays a set at a speed, from a position, with a weight (a D3DX "track").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track {
