@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::body::{Joints, front_from_geometry, mean_of, viewer_joints};
+
 use std::collections::HashMap;
 
 use bonescope::anim::facing::{Side, side_of};
@@ -15,9 +17,6 @@ use bonescope::io::{LoadOptions, load_path};
 use bonescope::scene::Asset;
 use bonescope::source::{Source, load_set};
 use glam::{Mat4, Vec3};
-
-/// Joint positions by name (several joints may share a name).
-type Joints = Vec<(String, Vec3)>;
 
 /// The corpus characters with side names, each as one file set (a PSK body with its shirt joins as one
 /// character).
@@ -38,44 +37,6 @@ fn characters() -> Vec<(&'static str, Asset)> {
             (*label, set.asset.unwrap_or_else(|| panic!("{label}: nothing loaded")))
         })
         .collect()
-}
-
-/// Bind-pose joints in the viewer frame.
-fn viewer_joints(asset: &Asset) -> Joints {
-    let to_root = asset.skeleton.bind_to_root();
-    asset
-        .skeleton
-        .names
-        .iter()
-        .zip(&to_root)
-        .map(|(n, m)| (n.clone(), asset.axes.to_viewer.transform_point3(m.w_axis.truncate())))
-        .collect()
-}
-
-fn mean_of(joints: &Joints, wanted: impl Fn(&str) -> bool) -> Option<Vec3> {
-    let picked: Vec<Vec3> = joints.iter().filter(|(n, _)| wanted(n)).map(|(_, p)| *p).collect();
-    (!picked.is_empty()).then(|| picked.iter().copied().sum::<Vec3>() / picked.len() as f32)
-}
-
-/// The horizontal front from the geometry: toes ahead of feet, else head ahead of pelvis, else body ahead of
-/// tail. English and German biped names (3ds Max's Biped names bones in the language of the install); Unreal's
-/// mannequin calls the toe joint `ball_l`.
-fn front_from_geometry(joints: &Joints) -> Option<Vec3> {
-    let has = |n: &str, words: &[&str]| words.iter().any(|w| n.to_ascii_lowercase().contains(w));
-    let feet = mean_of(joints, |n| has(n, &["foot", "fu_", "fuss"]) && side_of(n).is_some());
-    let toes = mean_of(joints, |n| has(n, &["toe", "zeh", "ball"]) && side_of(n).is_some());
-    let head = mean_of(joints, |n| has(n, &["head", "kopf"]));
-    let pelvis = mean_of(joints, |n| has(n, &["pelvis", "becken"]));
-    let tail = mean_of(joints, |n| has(n, &["tail"]));
-    let all = mean_of(joints, |_| true);
-    let cue = match (feet, toes, head, pelvis, tail, all) {
-        (Some(f), Some(t), ..) => t - f,
-        (_, _, Some(h), Some(p), ..) => h - p,
-        (.., Some(t), Some(a)) => a - t,
-        _ => return None,
-    };
-    let horizontal = Vec3::new(cue.x, 0.0, cue.z);
-    (horizontal.length() > 1e-3).then(|| horizontal.normalize())
 }
 
 /// How far the left-named joints lie to the character's left of the right-named ones (positive: left is left),

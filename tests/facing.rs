@@ -3,6 +3,10 @@
 //! a biped, the head sits forward of the pelvis, the body ahead of the tail.
 
 mod common;
+
+#[cfg(feature = "gui")]
+use common::body::forward_cue;
+use common::body::{front_from_geometry, viewer_joints};
 mod psk_writer;
 
 use bonescope::anim::facing::{Side, front_direction, side_of};
@@ -11,52 +15,6 @@ use bonescope::io::{LoadOptions, load_path};
 use bonescope::render::camera::{OrbitCamera, ViewPreset};
 use bonescope::scene::Asset;
 use glam::Vec3;
-
-/// Bind-pose joint positions in the viewer frame, by name.
-fn joint(asset: &Asset, wanted: impl Fn(&str) -> bool) -> Vec<Vec3> {
-    let to_root = asset.skeleton.bind_to_root();
-    asset
-        .skeleton
-        .names
-        .iter()
-        .zip(&to_root)
-        .filter(|(n, _)| wanted(n))
-        .map(|(_, m)| asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
-        .collect()
-}
-
-fn mean(points: &[Vec3]) -> Option<Vec3> {
-    (!points.is_empty()).then(|| points.iter().copied().sum::<Vec3>() / points.len() as f32)
-}
-
-/// Forward as the file's own geometry shows it: toes ahead of feet, else the head ahead of the pelvis.
-fn independent_forward(asset: &Asset) -> Option<Vec3> {
-    let (ahead, behind) = forward_cue(asset)?;
-    let cue = ahead - behind;
-    let horizontal = Vec3::new(cue.x, 0.0, cue.z);
-    (horizontal.length() > 1e-3).then(|| horizontal.normalize())
-}
-
-/// The two points of the forward cue: (the one ahead, the one behind) — toes and feet, else head and pelvis, else
-/// the body's mean and the tail.
-fn forward_cue(asset: &Asset) -> Option<(Vec3, Vec3)> {
-    // English and German biped names (3ds Max's Biped names its bones in the language of the install); Unreal's
-    // mannequin calls the toe joint `ball_l`.
-    let has = |n: &str, words: &[&str]| words.iter().any(|w| n.to_ascii_lowercase().contains(w));
-    let feet = mean(&joint(asset, |n| has(n, &["foot", "fu_", "fuss"]) && side_of(n).is_some()));
-    let toes = mean(&joint(asset, |n| has(n, &["toe", "zeh", "ball"]) && side_of(n).is_some()));
-    let head = mean(&joint(asset, |n| has(n, &["head", "kopf"])));
-    let pelvis = mean(&joint(asset, |n| has(n, &["pelvis", "becken"])));
-    let tail = mean(&joint(asset, |n| has(n, &["tail"])));
-    let all = mean(&joint(asset, |_| true));
-    match (feet, toes, head, pelvis, tail, all) {
-        (Some(f), Some(t), ..) => Some((t, f)),
-        (_, _, Some(h), Some(p), ..) => Some((h, p)),
-        // A creature with a tail: its body is ahead of the tail.
-        (.., Some(t), Some(a)) => Some((a, t)),
-        _ => None,
-    }
-}
 
 /// The corpus characters whose bones name their sides — PSK (a UE4-era kit's body, a UE1 game's gnome), SMD
 /// through its QC (Half-Life), ASC through its MDS (Gothic), ASE (3ds Max motion capture) — and a generated PSK
@@ -115,7 +73,7 @@ fn mannequin_psk() -> std::path::PathBuf {
 fn corpus_characters_face_where_their_feet_and_heads_point() {
     for (relative, asset, front) in characters_with_a_front() {
         assert!((front.length() - 1.0).abs() < 1e-5 && front.y == 0.0, "{relative}: {front}");
-        let cue = independent_forward(&asset).unwrap_or_else(|| panic!("{relative}: no forward cue"));
+        let cue = front_from_geometry(&viewer_joints(&asset)).unwrap_or_else(|| panic!("{relative}: no forward cue"));
         assert!(front.dot(cue) > 0.7, "{relative}: front {front} but feet/head point {cue}");
         // Both sides are named in every one of these rigs.
         let sides: Vec<Side> = asset.skeleton.names.iter().filter_map(|n| side_of(n)).collect();
@@ -143,11 +101,12 @@ fn the_front_view_shows_each_formats_character_from_its_face_side() {
             OrbitCamera { front_yaw: bonescope::anim::facing::yaw_facing(front), ..OrbitCamera::default() };
         camera.set_preset(ViewPreset::Front);
         let mut bounds = bonescope::scene::Bounds::EMPTY;
-        for p in joint(&asset, |_| true) {
+        for (_, p) in viewer_joints(&asset) {
             bounds.add(p);
         }
         camera.frame_for_orbiting(&bounds);
-        let (ahead, behind) = forward_cue(&asset).unwrap_or_else(|| panic!("{relative}: no forward cue"));
+        let (ahead, behind) =
+            forward_cue(&viewer_joints(&asset)).unwrap_or_else(|| panic!("{relative}: no forward cue"));
         let eye = camera.eye();
         let (near, far) = (ahead.distance(eye), behind.distance(eye));
         assert!(near < far, "{relative}: from the Front view the cue's front is {near} away, its back {far}");
