@@ -419,26 +419,12 @@ fn bind_report(
             }
         },
     );
-    if !r.unmatched_tracks.is_empty() {
-        ui.colored_label(
-            warn,
-            format!(
-                "{} track(s) for bones not in the skeleton: {}",
-                r.unmatched_tracks.len(),
-                r.unmatched_tracks.join(", ")
-            ),
-        );
-    }
-    if !r.ambiguous_names.is_empty() {
-        ui.colored_label(
-            warn,
-            format!(
-                "{} name(s) the skeleton repeats, bound in order (the animation's bone list is not the model's): {}",
-                r.ambiguous_names.len(),
-                r.ambiguous_names.join(", ")
-            ),
-        );
-    }
+    warn_list(ui, "track(s) for bones not in the skeleton", &r.unmatched_tracks);
+    warn_list(
+        ui,
+        "name(s) the skeleton repeats, bound in order (the animation's bone list is not the model's)",
+        &r.ambiguous_names,
+    );
     if !r.unanimated_bones.is_empty() {
         egui::CollapsingHeader::new(format!("{} bone(s) no track drives (bind pose)", r.unanimated_bones.len()))
             .id_salt(("unanimated", index))
@@ -524,6 +510,13 @@ fn bind_report(
                 cmds.push(Command::SetRetarget { binding: index, retarget: next });
             }
         });
+    }
+}
+
+/// `N what: a, b, c` in the warning colour; nothing for an empty list.
+fn warn_list(ui: &mut egui::Ui, what: &str, items: &[String]) {
+    if !items.is_empty() {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("{} {what}: {}", items.len(), items.join(", ")));
     }
 }
 
