@@ -642,4 +642,32 @@ fn analysis_modes_draw_their_legends_colours() {
     let heat: Vec<[f32; 3]> = (0..=256).map(|i| ramps::heat(i as f32 / 256.0)).collect();
     let (p95, _) = legend_fit(&render_asset_bind(&asset, ShadingMode::BoneWeight), &heat);
     assert!(p95 < 0.02, "weights: 95 % of pixels within {p95} of the heat ramp");
+    // Morph displacement: a target that moves each vertex in proportion to its height, at weight 1, over the
+    // largest displacement: the whole heat ramp from the foot to the tip.
+    let mut morphed = asset.clone();
+    let mesh = &mut morphed.meshes[0];
+    let top = mesh.positions.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    let vertices: Vec<u32> = (0..mesh.positions.len() as u32).collect();
+    let deltas: Vec<Vec3> = mesh.positions.iter().map(|p| Vec3::new(0.0, 0.0, 0.5 * p.y / top)).collect();
+    mesh.morph_targets.push(bonescope::scene::MorphTarget {
+        name: "lean".into(),
+        vertices,
+        position_deltas: deltas,
+        ..Default::default()
+    });
+    let ctx = gpu().unwrap();
+    let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, 1);
+    let target = OffscreenTarget::new(&ctx.device, 128, 128, 1);
+    let mut scene =
+        Scene::new_morphed(&mut renderer, &morphed, None, vec![(0, 1.0)], 1, Framing::At(0.0), (128, 128)).unwrap();
+    scene.reframe(30.0, 15.0);
+    scene.floor = false;
+    scene.frame.shading = ShadingMode::MorphDisplacement;
+    scene.frame.stretch_range = 0.5;
+    scene.build(0.0);
+    let image = target.render_image(&mut renderer, &scene.frame, BACKGROUND).unwrap();
+    let (p95, _) = legend_fit(&image, &heat);
+    assert!(p95 < 0.02, "morph displacement: 95 % of pixels within {p95} of the heat ramp");
+    let reds = image.pixels().filter(|p| p[0] > 150 && p[1] < 90 && p[2] < 90).count();
+    assert!(reds > 20, "the tip, moved the most, is the ramp's red ({reds} red pixels)");
 }
