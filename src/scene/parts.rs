@@ -178,21 +178,18 @@ pub fn add_part(model: &mut Asset, other: &mut Asset) -> PartReport {
         .bind_differences
         .sort_by(|a, b| (b.distance / size + b.degrees / 90.0).total_cmp(&(a.distance / size + a.degrees / 90.0)));
 
-    // Meshes: remapped joints, corrected vertices, materials after the model's.
-    let material_base = model.materials.len();
-    model.materials.append(&mut other.materials);
+    // Meshes: remapped joints, corrected vertices, the part's materials among the model's.
+    let material_map = add_materials(&mut model.materials, std::mem::take(&mut other.materials));
     let first_mesh = model.meshes.len();
     for mut mesh in std::mem::take(&mut other.meshes) {
-        if correction.iter().any(Option::is_some) {
-            rebind_vertices(&mut mesh, &correction);
-        }
+        rebind_vertices(&mut mesh, &correction);
         for joints in &mut mesh.joints {
             for j in joints.iter_mut() {
                 *j = model_bone.get(usize::from(*j)).map_or(0, |&m| m as u16);
             }
         }
         for subset in &mut mesh.subsets {
-            subset.material += material_base;
+            subset.material = material_map.get(subset.material).copied().unwrap_or(subset.material);
         }
         model.meshes.push(mesh);
     }
@@ -249,8 +246,13 @@ impl Asset {
     }
 }
 
-/// Moves each vertex by its weighted blend of per-bone corrections (a bone without one counts as the identity).
-fn rebind_vertices(mesh: &mut super::Mesh, correction: &[Option<Mat4>]) {
+/// Moves each vertex by its weighted blend of per-bone corrections (a bone without one counts as the identity):
+/// a part's vertices carried from its own bind pose onto the skeleton it joins (here, and for model-script
+/// bodies in `io::script::merge`).
+pub(crate) fn rebind_vertices(mesh: &mut super::Mesh, correction: &[Option<Mat4>]) {
+    if correction.iter().all(Option::is_none) {
+        return;
+    }
     for (v, (joints, weights)) in mesh.joints.iter().zip(&mesh.weights).enumerate() {
         let mut blended = Mat4::ZERO;
         let mut any = false;
@@ -272,6 +274,20 @@ fn rebind_vertices(mesh: &mut super::Mesh, correction: &[Option<Mat4>]) {
             *n = blended.transform_vector3(*n).normalize_or(*n);
         }
     }
+}
+
+/// Appends `new` materials to `materials`, reusing one of the same name and texture (parts of one character
+/// share them); returns where each of `new` went.
+pub(crate) fn add_materials(materials: &mut Vec<super::Material>, new: Vec<super::Material>) -> Vec<usize> {
+    new.into_iter()
+        .map(|m| match materials.iter().position(|e| e.name == m.name && e.texture == m.texture) {
+            Some(i) => i,
+            None => {
+                materials.push(m);
+                materials.len() - 1
+            }
+        })
+        .collect()
 }
 
 /// The diagonal of the model's bind-pose joints' box (1 when it has no extent), for relative tolerances.

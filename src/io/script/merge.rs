@@ -9,9 +9,9 @@
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
-use crate::scene::{Asset, Material, Mesh, Warning, normalize_bone_name};
+use crate::scene::{Asset, Warning, normalize_bone_name};
 
 /// Largest difference between two bind matrices' entries treated as the same pose.
 const SAME_POSE: f32 = 1e-3;
@@ -42,10 +42,10 @@ pub fn add_part(character: &mut Asset, part: Asset, label: &str, warnings: &mut 
             ),
         ));
     }
-    let material_map = add_materials(&mut character.materials, part.materials);
+    let material_map = crate::scene::parts::add_materials(&mut character.materials, part.materials);
     let mut added = Vec::with_capacity(part.meshes.len());
     for mut mesh in part.meshes {
-        correct_vertices(&mut mesh, &corrections);
+        crate::scene::parts::rebind_vertices(&mut mesh, &corrections);
         for joints in &mut mesh.joints {
             for j in joints.iter_mut() {
                 *j = map.get(usize::from(*j)).copied().and_then(|m| u16::try_from(m).ok()).unwrap_or(0);
@@ -134,50 +134,11 @@ fn bind_corrections(character: &Asset, part: &Asset, map: &[usize]) -> Vec<Optio
         .collect()
 }
 
-fn correct_vertices(mesh: &mut Mesh, corrections: &[Option<Mat4>]) {
-    if corrections.iter().all(Option::is_none) {
-        return;
-    }
-    let blended = |joints: &[u16; 4], weights: &[f32; 4]| -> Option<Mat4> {
-        let mut any = false;
-        let mut m = Mat4::ZERO;
-        for (j, w) in joints.iter().zip(weights) {
-            if *w <= 0.0 {
-                continue;
-            }
-            let c = corrections.get(usize::from(*j)).copied().flatten();
-            any |= c.is_some();
-            m += c.unwrap_or(Mat4::IDENTITY) * *w;
-        }
-        any.then_some(m)
-    };
-    for v in 0..mesh.positions.len() {
-        let (Some(joints), Some(weights)) = (mesh.joints.get(v), mesh.weights.get(v)) else { continue };
-        let Some(m) = blended(joints, weights) else { continue };
-        mesh.positions[v] = m.transform_point3(mesh.positions[v]);
-        if let Some(n) = mesh.normals.get_mut(v) {
-            *n = m.transform_vector3(*n).try_normalize().unwrap_or(Vec3::Y);
-        }
-    }
-}
-
-/// Appends materials, reusing one of the same name and texture; returns the index map.
-fn add_materials(materials: &mut Vec<Material>, new: Vec<Material>) -> Vec<usize> {
-    new.into_iter()
-        .map(|m| match materials.iter().position(|e| e.name == m.name && e.texture == m.texture) {
-            Some(i) => i,
-            None => {
-                materials.push(m);
-                materials.len() - 1
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{Format, Subset, Transform};
+    use crate::scene::{Format, Material, Mesh, Subset, Transform};
+    use glam::Vec3;
 
     fn part(bones: &[(&str, Option<usize>, Vec3)], material: &str) -> Asset {
         let mut a = Asset::new(Format::Smd);
