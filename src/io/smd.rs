@@ -64,7 +64,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         asset.clips.extend(build::clip(&p, DEFAULT_CLIP_NAME, fps(opts), &mut warnings));
     }
     if let Some(builder) = p.mesh.take().filter(|m| m.triangle_count() > 0) {
-        let (mut mesh, mut materials) = builder.finish("smd");
+        let (mut mesh, mut materials) = builder.finish(DEFAULT_MESH_NAME);
         build::fix_normals(&mut mesh, &mut warnings);
         build::resolve_textures(&mut materials, opts, &mut warnings);
         influence_warnings(&p, &mut warnings);
@@ -154,13 +154,23 @@ pub fn attach_vta(reference: &mut Asset, vta: &Asset) -> Result<VtaBinding, Load
     vta::attach(reference, &anim)
 }
 
-/// Names clips the loader called [`DEFAULT_CLIP_NAME`] after the file's stem (`walk.smd` → `walk`), so several
-/// animation SMDs bound to one mesh stay apart.
-pub fn name_clips_after_file(asset: &mut Asset, path: &Path) {
+/// The mesh's name before the file's is known (an SMD names none).
+const DEFAULT_MESH_NAME: &str = "smd";
+
+/// Names what the loader could not name after the file: clips called [`DEFAULT_CLIP_NAME`] after its stem
+/// (`walk.smd` → `walk`, so several animation SMDs bound to one mesh stay apart), and the mesh after its name
+/// (`scientist_ref.smd`, so the meshes of a model script's bodies, and the findings about them, say which file).
+pub fn name_after_file(asset: &mut Asset, path: &Path) {
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return };
     for clip in &mut asset.clips {
         if clip.name == DEFAULT_CLIP_NAME {
             clip.name = stem.to_owned();
+        }
+    }
+    let file = path.file_name().map_or_else(|| stem.to_owned(), |n| n.to_string_lossy().into_owned());
+    for mesh in &mut asset.meshes {
+        if mesh.name == DEFAULT_MESH_NAME {
+            mesh.name.clone_from(&file);
         }
     }
 }

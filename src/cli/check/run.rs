@@ -57,12 +57,11 @@ pub fn check_unit(
     done.into_iter().map(CharacterReport::finish).collect()
 }
 
-/// Gives each mesh the loaders left without a name of its own the name of the file it was read from, so
-/// findings say "mesh 0 'scientist_ref.smd'" rather than the format's placeholder ("smd", which every SMD mesh of
-/// a model script would share).
+/// Gives each mesh the loaders left without a name the name of the file it was read from, so findings say
+/// which file they are about (SMD meshes are named after their file by the loader already).
 fn name_meshes(asset: &mut Asset, origins: &Origins) {
     for (mesh, origin) in asset.meshes.iter_mut().zip(&origins.meshes) {
-        let placeholder = mesh.name.is_empty() || mesh.name == "smd";
+        let placeholder = mesh.name.is_empty();
         if let (true, Some(file)) = (placeholder, origin) {
             mesh.name = file_name(file);
         }
