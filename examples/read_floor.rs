@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use bonescope::io::file_bytes::read_file;
+use bonescope::files::disk_read::read_file;
 
 fn main() -> Result<(), String> {
     let Some(file) = std::env::args().nth(1) else {

@@ -3,6 +3,8 @@
 //!
 //! # Layers
 //! Each module depends only on the ones above it in this list:
+//! - [`files`]: where files are read from (the disk, or files held in memory by the web page and tests),
+//!   behind one small interface that the loaders and the renderer's texture decoding read through.
 //! - [`scene`]: plain data (skeleton, meshes, materials, clips, recordings, [`scene::Bounds`], load warnings)
 //!   and the built-in [`scene::samples`] (the demo character and recording, made by code).
 //! - [`anim`]: pure computation over `scene` data: curves, pose maths, skinning, posed bounds, the controller,
@@ -29,6 +31,7 @@
 pub mod anim;
 pub mod args;
 mod error;
+pub mod files;
 pub mod io;
 #[cfg(feature = "gui")]
 pub mod render;

@@ -78,9 +78,100 @@ pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> LoadedSet {
     load_set(&paths.iter().cloned().map(Source::File).collect::<Vec<_>>(), opts)
 }
 
+/// Files that come with a model rather than being opened: textures, Source materials and QC includes.
+const COMPANION_EXTENSIONS: [&str; 11] = ["tga", "png", "bmp", "dds", "jpg", "jpeg", "gif", "vtf", "vmt", "qci", "txt"];
+
+/// Extensions of files a folder is searched for.
+const OPENABLE_EXTENSIONS: [&str; 12] =
+    ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "psa", "vta", "bin", "mrtk"];
+
+/// How deep a dropped folder is searched, and how many files at most: a folder dropped by mistake (a whole
+/// drive) must not keep the viewer listing forever.
+const MAX_DEPTH: usize = 16;
+const MAX_FILES: usize = 100_000;
+
+/// What to open of the files and folders a user dropped or picked at once (a QC with its SMDs and textures, an
+/// MDS tree, a PSK with its PSAs). Folders are searched for model files; textures and includes are left for
+/// the model to find. Where there are model scripts, the one script is opened that the others' files belong
+/// to: the one nearest the top, a base model before an overlay (`HUMANS.MDS` before `HUMANS_SWIM.MDS`), an MDS
+/// before an MMS; the script reads its own meshes and animations. Otherwise meshes come first (the first file
+/// is the model, as on the command line), a file named like a reference mesh first among SMDs, then
+/// animations.
+pub fn files_to_open(files: &io::Files, given: &[PathBuf]) -> Vec<PathBuf> {
+    let extension = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let mut found: Vec<(usize, PathBuf)> = Vec::new();
+    for path in given {
+        if files.is_folder(path) {
+            let mut listed = Vec::new();
+            list_openable(files, path, 1, &mut listed);
+            found.extend(listed);
+        } else if !COMPANION_EXTENSIONS.contains(&extension(path).as_str()) {
+            found.push((0, path.clone()));
+        }
+    }
+    let stem = |p: &Path| p.file_stem().and_then(|s| s.to_str()).map(str::to_ascii_uppercase).unwrap_or_default();
+    let scripts = found.iter().filter(|(_, p)| io::script::format_from_extension(&extension(p)).is_some());
+    let script = scripts.min_by_key(|(depth, p)| (*depth, extension(p) == "mms", stem(p).contains('_'), p.clone()));
+    if let Some((_, script)) = script {
+        return vec![script.clone()];
+    }
+    let rank = |p: &Path| match extension(p).as_str() {
+        "psk" | "pskx" | "ase" | "asc" => 0,
+        "smd" if ["REF", "MESH", "BODY", "MODEL"].iter().any(|w| stem(p).contains(w)) => 1,
+        "smd" => 2,
+        _ => 3,
+    };
+    found.sort_by_key(|(depth, p)| (rank(p), *depth, p.clone()));
+    found.into_iter().map(|(_, p)| p).collect()
+}
+
+fn list_openable(files: &io::Files, dir: &Path, depth: usize, out: &mut Vec<(usize, PathBuf)>) {
+    if depth > MAX_DEPTH || out.len() >= MAX_FILES {
+        return;
+    }
+    let Ok(mut entries) = files.list(dir) else { return };
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    for entry in entries {
+        let path = dir.join(&entry.name);
+        if entry.is_folder {
+            list_openable(files, &path, depth + 1, out);
+        } else {
+            let ext = Path::new(&entry.name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+            if ext.is_some_and(|e| OPENABLE_EXTENSIONS.contains(&e.as_str())) && out.len() < MAX_FILES {
+                out.push((depth, path));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dropped_tree_opens_its_model_script_or_its_meshes_first() {
+        let files = io::MemoryFiles::new();
+        for name in [
+            "gothic/Anims/HUMANS.MDS",
+            "gothic/Anims/MDS_OVERLAY/HUMANS_SWIM.MDS",
+            "gothic/Anims/HUMANS_MILITIA.MDS",
+            "gothic/Anims/ASC_ANIMS/HUMAN/HUM_WALK.ASC",
+            "gothic/Anims/ASC_MORPHMESH/HUM_HEAD.MMS",
+        ] {
+            files.insert(name, &b"x"[..]);
+        }
+        let disk = io::Files::new(files.clone());
+        assert_eq!(files_to_open(&disk, &[PathBuf::from("/gothic")]), [PathBuf::from("/gothic/Anims/HUMANS.MDS")]);
+
+        let loose = io::MemoryFiles::new();
+        for name in ["walk.psa", "hero.psk", "skin.tga", "run.smd", "hero_reference.smd", "notes.qci"] {
+            loose.insert(name, &b"x"[..]);
+        }
+        let given: Vec<PathBuf> = loose.paths();
+        let order = files_to_open(&io::Files::new(loose), &given);
+        let names: Vec<&str> = order.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
+        assert_eq!(names, ["hero.psk", "hero_reference.smd", "run.smd", "walk.psa"]);
+    }
 
     #[test]
     fn at_names_are_samples_unless_such_a_file_exists() {

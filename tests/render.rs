@@ -543,7 +543,7 @@ fn grid_instancing_draws_every_copy_with_its_own_pose() {
 #[test]
 fn corpus_tga_texture_decodes() {
     let Some(path) = common::corpus_file("smd/holygrail.tga") else { return };
-    let image = bonescope::render::textures::decode(&path).unwrap();
+    let image = bonescope::render::textures::decode(&bonescope::files::Files::disk(), &path).unwrap();
     assert!(image.width() >= 64 && image.height() >= 64, "{:?}", image.dimensions());
     // A real texture, not a flat fill.
     let first = image.get_pixel(0, 0).0;

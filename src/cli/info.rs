@@ -176,7 +176,8 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
         })
         .collect();
     let recordings: Vec<Value> = asset.recordings.iter().map(recording_json).collect();
-    let companions: Vec<PathBuf> = source.path().map(io::animation_companions).unwrap_or_default();
+    let companions: Vec<PathBuf> =
+        source.path().map(|p| io::animation_companions(&io::Files::disk(), p)).unwrap_or_default();
     let kind = match source {
         Source::Sample(sample) => sample.title(),
         Source::File(_) => asset.kind(),

@@ -12,7 +12,6 @@
 pub mod actorx;
 pub mod ase;
 pub mod companions;
-pub mod file_bytes;
 pub mod gltf;
 pub mod mrtk;
 pub mod mrtk_write;
@@ -30,6 +29,7 @@ use std::path::{Path, PathBuf};
 pub use crate::scene::Position;
 use crate::scene::{Asset, BindReport, Format, Retarget};
 
+pub use crate::files::{FileAccess, FileBytes, Files, MemoryFiles};
 pub use companions::animation_companions;
 pub use textures::{FolderCache, find_texture, resolve_texture};
 
@@ -128,19 +128,18 @@ impl LoadError {
 
 /// The checks every file goes through before its format's loader sees it: not a directory, not over
 /// [`MAX_FILE_SIZE`]. Returns its size.
-pub fn check_file(path: &Path) -> Result<u64, LoadError> {
-    let meta = std::fs::metadata(path).map_err(|e| LoadError::io("cannot open", &e))?;
-    if meta.is_dir() {
-        return Err(LoadError::whole_file("is a directory, not a file").with_kind(LoadErrorKind::NotAFile));
+pub fn check_file(files: &Files, path: &Path) -> Result<u64, LoadError> {
+    let len = match files.kind(path).map_err(|e| LoadError::io("cannot open", &e))? {
+        crate::files::Kind::Folder => {
+            return Err(LoadError::whole_file("is a directory, not a file").with_kind(LoadErrorKind::NotAFile));
+        }
+        crate::files::Kind::File { len } => len,
+    };
+    if len > MAX_FILE_SIZE {
+        return Err(LoadError::whole_file(format!("{len} bytes is larger than the {MAX_FILE_SIZE}-byte limit"))
+            .with_kind(LoadErrorKind::TooLarge));
     }
-    if meta.len() > MAX_FILE_SIZE {
-        return Err(LoadError::whole_file(format!(
-            "{} bytes is larger than the {MAX_FILE_SIZE}-byte limit",
-            meta.len()
-        ))
-        .with_kind(LoadErrorKind::TooLarge));
-    }
-    Ok(meta.len())
+    Ok(len)
 }
 
 /// Detects the format of a file's bytes (read in full), or says why it cannot be loaded: empty, or of no format
@@ -170,6 +169,8 @@ pub struct LoadOptions {
     pub folders: FolderCache,
     /// How animation files bound to a model are retargeted to its skeleton ([`bind`]).
     pub retarget: Retarget,
+    /// Where files are read from: the disk by default ([`files`]).
+    pub files: Files,
 }
 
 impl Default for LoadOptions {
@@ -180,6 +181,7 @@ impl Default for LoadOptions {
             texture_dirs: Vec::new(),
             folders: FolderCache::default(),
             retarget: Retarget::default(),
+            files: Files::disk(),
         }
     }
 }
@@ -241,13 +243,13 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
 /// Largest file the loaders accept (text formats are parsed in memory).
 pub const MAX_FILE_SIZE: u64 = 4 << 30;
 
-/// Reads one file into memory after [`check_file`]'s checks, with the fast reader ([`file_bytes::read_file`]).
-/// The first half of [`load_path`]: the viewer's loader reads here (showing progress between files) and then
-/// calls [`load_bytes`], so both run the same code. Errors name the file.
-pub fn read_path(path: &Path) -> Result<file_bytes::FileBytes, LoadError> {
+/// Reads one file into memory after [`check_file`]'s checks, through `files` (on a disk, the fast reader:
+/// [`crate::files::disk_read::read_file`]). The first half of [`load_path`]: the viewer's loader reads here (showing progress
+/// between files) and then calls [`load_bytes`], so both run the same code. Errors name the file.
+pub fn read_path(files: &Files, path: &Path) -> Result<FileBytes, LoadError> {
     let fail = |e: LoadError| e.in_file(path);
-    let size = check_file(path).map_err(fail)?;
-    file_bytes::read_file(path, size).map_err(|e| fail(LoadError::io("cannot read", &e)))
+    check_file(files, path).map_err(fail)?;
+    files.read(path).map_err(|e| fail(LoadError::io("cannot read", &e)))
 }
 
 /// Loads the bytes read from `path`, detecting the format: the second half of [`load_path`]. Companions
@@ -276,7 +278,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset
 
 /// Reads and loads one file, detecting its format ([`read_path`], then [`load_bytes`]). Errors name the file.
 pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<Asset, LoadError> {
-    load_bytes(path, &read_path(path)?, opts)
+    load_bytes(path, &read_path(&opts.files, path)?, opts)
 }
 
 /// A set of files opened as one scene, as far as it could be: the model (the first file that loaded), the

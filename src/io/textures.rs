@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::scene::{TextureFolder, TextureRef};
 
-use super::LoadOptions;
+use super::{Files, LoadOptions};
 
 /// Extensions tried when a texture is missing under its own name, in order.
 pub const TEXTURE_EXTENSIONS: [&str; 6] = ["tga", "png", "bmp", "dds", "jpg", "jpeg"];
@@ -25,23 +25,15 @@ struct Listing {
 }
 
 impl Listing {
-    fn read(dir: &Path) -> Self {
-        let mut files = HashMap::new();
-        let Ok(entries) = std::fs::read_dir(dir) else { return Self { files } };
-        for entry in entries.flatten() {
-            // The entry's type comes with the listing on most file systems: no `stat` per entry. A link is
-            // followed (one `stat`) to see whether it names a file.
-            let is_file = match entry.file_type() {
-                Ok(t) if t.is_symlink() => entry.path().is_file(),
-                Ok(t) => t.is_file(),
-                Err(_) => false,
-            };
-            if let (true, Ok(name)) = (is_file, entry.file_name().into_string()) {
+    fn read(files: &Files, dir: &Path) -> Self {
+        let mut out = HashMap::new();
+        for entry in files.list(dir).unwrap_or_default() {
+            if !entry.is_folder {
                 // Two names that differ only in case: the first listed wins, as a case-insensitive lookup would.
-                files.entry(name.to_lowercase()).or_insert(name);
+                out.entry(entry.name.to_lowercase()).or_insert(entry.name);
             }
         }
-        Self { files }
+        Self { files: out }
     }
 }
 
@@ -53,21 +45,21 @@ pub struct FolderCache {
 }
 
 impl FolderCache {
-    fn listing(&self, dir: &Path) -> Arc<Listing> {
+    fn listing(&self, files: &Files, dir: &Path) -> Arc<Listing> {
         let cached = self.listings.lock().ok().and_then(|l| l.get(dir).cloned());
         if let Some(listing) = cached {
             return listing;
         }
-        let listing = Arc::new(Listing::read(dir));
+        let listing = Arc::new(Listing::read(files, dir));
         if let Ok(mut listings) = self.listings.lock() {
             listings.entry(dir.to_path_buf()).or_insert_with(|| listing.clone());
         }
         listing
     }
 
-    /// The file in `dir` named `name` (any case), if there is one.
-    pub fn find(&self, dir: &Path, name: &str) -> Option<PathBuf> {
-        self.listing(dir).files.get(&name.to_lowercase()).map(|real| dir.join(real))
+    /// The file in `dir` (read through `files`) named `name` (any case), if there is one.
+    pub fn find(&self, files: &Files, dir: &Path, name: &str) -> Option<PathBuf> {
+        self.listing(files, dir).files.get(&name.to_lowercase()).map(|real| dir.join(real))
     }
 
     /// How many folders have been listed (for tests: each folder once).
@@ -119,12 +111,18 @@ pub fn find_texture(opts: &LoadOptions, name: &str, script_dirs: &[PathBuf]) -> 
         texture.searched.push(dir.clone());
         // A relative path as written ("textures/hair.tga") under the folder: one `stat`.
         let relative = (has_folders && !Path::new(written).is_absolute()).then(|| dir.join(written.replace('\\', "/")));
-        let found = relative.filter(|p| p.is_file()).or_else(|| names.iter().find_map(|n| opts.folders.find(&dir, n)));
+        let found = relative
+            .filter(|p| opts.files.is_file(p))
+            .or_else(|| names.iter().find_map(|n| opts.folders.find(&opts.files, &dir, n)));
         if let Some(path) = found {
             texture.path = Some(path);
             texture.found_in = Some(kind);
             break;
         }
+    }
+    if texture.path.is_none() {
+        texture.path = names.iter().find_map(|n| opts.files.find_by_name(n));
+        texture.found_in = texture.path.as_ref().map(|_| TextureFolder::ByName);
     }
     texture.tried = names;
     texture

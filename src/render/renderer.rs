@@ -48,6 +48,8 @@ pub struct Renderer {
     compute: SkinCompute,
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
+    /// Where [`Renderer::upload`] reads texture files from (the disk unless [`Renderer::set_files`] says).
+    files: crate::files::Files,
     camera_buffer: wgpu::Buffer,
     palette_buffer: wgpu::Buffer,
     instance_buffer: wgpu::Buffer,
@@ -296,6 +298,7 @@ impl Renderer {
             compute,
             sampler,
             white,
+            files: crate::files::Files::disk(),
             camera_buffer,
             palette_buffer,
             instance_buffer,
@@ -356,6 +359,11 @@ impl Renderer {
         self.sample_count
     }
 
+    /// Reads texture files through `files` from now on (the web page's dropped files).
+    pub fn set_files(&mut self, files: crate::files::Files) {
+        self.files = files;
+    }
+
     /// Uploads an asset's meshes and materials (textures decoded now; missing ones become a checker and a
     /// warning in [`ModelInfo::warnings`]).
     pub fn upload(&mut self, asset: &Asset) -> ModelId {
@@ -365,6 +373,7 @@ impl Renderer {
             material_layout: &self.material_layout,
             sampler: &self.sampler,
             white: &self.white,
+            files: &self.files,
             morph_layout: &self.compute.morph_layout,
         };
         let model = upload_asset(&cx, asset);

@@ -340,6 +340,8 @@ pub(crate) struct UploadContext<'a> {
     pub sampler: &'a wgpu::Sampler,
     /// 1×1 white texture bound for untextured materials.
     pub white: &'a wgpu::TextureView,
+    /// Where texture files are read from.
+    pub files: &'a crate::files::Files,
     pub morph_layout: &'a wgpu::BindGroupLayout,
 }
 
@@ -441,7 +443,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         let (view, textured) = match &material.texture {
             Some(texture) => {
                 let max = device.limits().max_texture_dimension_2d;
-                let (image, warning) = textures::load_or_checker(texture.path.as_deref(), &texture.name, max);
+                let (image, warning) = textures::load_or_checker(cx.files, texture.path.as_deref(), &texture.name, max);
                 if let Some(w) = warning {
                     info.warnings.push(format!("material '{}': {w}", material.name));
                 }

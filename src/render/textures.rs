@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use crate::files::Files;
+
 use image::{RgbaImage, imageops::FilterType};
 
 /// The pixels of one material texture, decoded and ready for upload (level 0 first).
@@ -39,19 +41,29 @@ pub enum TextureError {
     Decode(#[source] image::ImageError),
 }
 
-/// Decodes an image file, detecting the format from its bytes (falling back to the extension).
-pub fn decode(path: &Path) -> Result<RgbaImage, TextureError> {
-    let reader = image::ImageReader::open(path).map_err(TextureError::Open)?;
+/// Decodes an image file read through `files`, detecting the format from its bytes (falling back to the
+/// extension).
+pub fn decode(files: &Files, path: &Path) -> Result<RgbaImage, TextureError> {
+    let bytes = files.read(path).map_err(TextureError::Open)?;
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(&*bytes));
+    if let Ok(format) = image::ImageFormat::from_path(path) {
+        reader.set_format(format);
+    }
     let reader = reader.with_guessed_format().map_err(TextureError::Read)?;
     let image = reader.decode().map_err(TextureError::Decode)?;
     Ok(image.to_rgba8())
 }
 
 /// Loads a material's texture, or the checker with the reason in `warning`.
-pub fn load_or_checker(path: Option<&Path>, name: &str, max_dimension: u32) -> (TextureImage, Option<String>) {
+pub fn load_or_checker(
+    files: &Files,
+    path: Option<&Path>,
+    name: &str,
+    max_dimension: u32,
+) -> (TextureImage, Option<String>) {
     let result = match path {
         None => Err(format!("texture '{name}' was not found next to the model; showing a checker")),
-        Some(p) => decode(p).map_err(|e| format!("texture '{}' {e}; showing a checker", p.display())),
+        Some(p) => decode(files, p).map_err(|e| format!("texture '{}' {e}; showing a checker", p.display())),
     };
     match result {
         Ok(image) => (TextureImage { levels: mip_chain(fit(image, max_dimension)), placeholder: false }, None),
@@ -123,7 +135,7 @@ mod tests {
 
     #[test]
     fn missing_texture_gives_checker_and_warning() {
-        let (tex, warning) = load_or_checker(None, "skin.tga", 4096);
+        let (tex, warning) = load_or_checker(&Files::disk(), None, "skin.tga", 4096);
         assert!(tex.placeholder);
         assert!(warning.unwrap().contains("skin.tga"));
         // 64 → 32 → … → 1: seven levels.
@@ -137,7 +149,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("broken.png");
         std::fs::write(&path, b"not a png").unwrap();
-        let (tex, warning) = load_or_checker(Some(&path), "broken.png", 4096);
+        let (tex, warning) = load_or_checker(&Files::disk(), Some(&path), "broken.png", 4096);
         assert!(tex.placeholder);
         assert!(warning.unwrap().contains("broken.png"));
         std::fs::remove_dir_all(&dir).ok();
@@ -149,11 +161,27 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("red.tga");
         RgbaImage::from_pixel(32, 16, image::Rgba([255, 0, 0, 255])).save(&path).unwrap();
-        let (tex, warning) = load_or_checker(Some(&path), "red.tga", 8);
+        let (tex, warning) = load_or_checker(&Files::disk(), Some(&path), "red.tga", 8);
         assert!(warning.is_none());
         assert!(!tex.placeholder);
         assert_eq!(tex.levels[0].dimensions(), (8, 4));
         assert_eq!(tex.levels[0].get_pixel(3, 2).0, [255, 0, 0, 255]);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn decodes_a_texture_held_in_memory() {
+        let files = crate::files::MemoryFiles::new();
+        let mut png = Vec::new();
+        RgbaImage::from_pixel(4, 4, image::Rgba([0, 255, 0, 255]))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        files.insert("/dropped/skin.png", png);
+        let files = Files::new(files);
+        let (tex, warning) = load_or_checker(&files, Some(Path::new("/dropped/skin.png")), "skin.png", 64);
+        assert!(warning.is_none() && !tex.placeholder);
+        assert_eq!(tex.levels[0].get_pixel(1, 1).0, [0, 255, 0, 255]);
+        let (_, warning) = load_or_checker(&files, Some(Path::new("/dropped/hair.png")), "hair.png", 64);
+        assert!(warning.unwrap().contains("not among the files given"));
     }
 }

@@ -37,6 +37,9 @@ pub enum TextureFolder {
     User,
     /// A texture folder of the model script (QC `$cdtexture`).
     ModelScript,
+    /// Not in any of those folders, but the only file of that name among the files given (files dropped on the
+    /// web page without their folders).
+    ByName,
 }
 
 impl TextureFolder {
@@ -45,6 +48,7 @@ impl TextureFolder {
             TextureFolder::NextToFile => "next to the file",
             TextureFolder::User => "in a texture folder of yours",
             TextureFolder::ModelScript => "in the model script's texture folder",
+            TextureFolder::ByName => "by its name among the files given",
         }
     }
 }

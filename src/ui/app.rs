@@ -12,7 +12,9 @@
 //! panels are drawn, the commands are applied, and a pending `--screenshot` is taken.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use eframe::egui;
 
@@ -57,6 +59,8 @@ pub struct ViewerApp {
     pub(super) cli_textures: Vec<PathBuf>,
     /// The retargeting of files opened from now on (`--retarget`, `--root`); each binding's can be changed.
     pub(super) cli_retarget: crate::scene::Retarget,
+    /// Where files are read from (the disk; the web page's own files).
+    pub(super) files: crate::files::Files,
     /// Frame the scene on the next frame (a new scene was opened).
     pub(super) frame_next: bool,
     pub(super) quit: bool,
@@ -133,7 +137,13 @@ impl ViewerApp {
             root: args.root.unwrap_or_default(),
             ..Default::default()
         };
-        let options = super::jobs::viewer_load_options(&args.textures, &cli_retarget, &state);
+        let options = crate::io::LoadOptions {
+            files: args.file_access.clone(),
+            ..super::jobs::viewer_load_options(&args.textures, &cli_retarget, &state)
+        };
+        if let Some(rs) = cc.wgpu_render_state.as_ref().filter(|_| gpu.renderer) {
+            crate::render::viewport::with_renderer(rs, |r| r.set_files(args.file_access.clone()));
+        }
         let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint());
         Self {
             state,
@@ -150,13 +160,14 @@ impl ViewerApp {
             show_help: false,
             cli_textures: args.textures.clone(),
             cli_retarget,
+            files: args.file_access.clone(),
             frame_next: false,
             quit: false,
         }
     }
 
     /// Shows a short message at the bottom of the window for a while.
-    pub(super) fn notify(&mut self, text: impl Into<String>) {
+    pub fn notify(&mut self, text: impl Into<String>) {
         let text = text.into();
         if self.script.is_automated() {
             // Automated runs have no one watching the window: say it where the caller can read it.
@@ -172,10 +183,21 @@ impl ViewerApp {
         if !paths.is_empty() {
             cmds.push(Command::Open { paths, mode: OpenMode::Auto });
         }
+        #[cfg(target_arch = "wasm32")]
+        if let Some((paths, mode)) = super::web::take_pending() {
+            cmds.push(Command::Open { paths, mode });
+        }
         let typing = ctx.egui_wants_keyboard_input();
         for action in ctx.input_mut(|i| keymap::dispatch(i, typing)) {
             cmds.push(self.key_command(action));
         }
+    }
+
+    /// The status line's clip: the first track's clip and its local time.
+    fn first_track_clip(&self) -> Option<String> {
+        let track = self.view.player.track(0)?;
+        let clip = self.view.doc.asset.clips.get(track.clip?)?;
+        Some(format!("{} {:.2} / {:.2} s", clip.name, track.local_time, clip.duration))
     }
 
     /// `--finding N`: once the first scene's diagnostics are in, shows that finding.
@@ -350,13 +372,20 @@ impl eframe::App for ViewerApp {
             triangles: self.view.doc.asset.triangle_count(),
             vertices: self.view.doc.asset.vertex_count(),
             bones: self.view.doc.asset.skeleton.len(),
-            adapter: if self.gpu.backend.is_empty() {
-                self.gpu.adapter.clone()
-            } else {
-                format!("{} · {}", self.gpu.adapter, self.gpu.backend)
+            // A browser does not name its adapter (the backend says WebGPU or WebGL).
+            adapter: match (self.gpu.adapter.is_empty(), self.gpu.backend.is_empty()) {
+                (_, true) => self.gpu.adapter.clone(),
+                (true, false) => self.gpu.backend.clone(),
+                (false, false) => format!("{} · {}", self.gpu.adapter, self.gpu.backend),
             },
             renderer: if self.gpu.active() { "wgpu renderer" } else { "egui painter" },
+            clip: self.first_track_clip(),
         };
+        #[cfg(target_arch = "wasm32")]
+        {
+            let selected = self.view.selected.and_then(|b| self.view.doc.asset.skeleton.names.get(b));
+            super::web::show_status(&status.text(selected.map(String::as_str)), self.jobs.load.is_some());
+        }
         let mut viewport_rect = egui::Rect::NOTHING;
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let input = viewport::ViewInput {

@@ -21,8 +21,15 @@ impl ViewerApp {
         match cmd {
             Command::OpenDialog(mode) => self.open_dialog(ctx, mode),
             Command::Open { paths, mode } => {
+                // A folder opens the model in it (its model script, or its meshes and then its animations).
+                let paths = if paths.iter().any(|p| self.files.is_folder(p)) {
+                    crate::source::files_to_open(&self.files, &paths)
+                } else {
+                    paths
+                };
                 self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(mode));
             }
+            Command::OpenFolderDialog => self.open_folder_of_model_dialog(ctx),
             Command::OpenSample(sample) => {
                 self.start_load(ctx, vec![Source::Sample(sample)], Purpose::Open(OpenMode::Replace));
             }

@@ -45,6 +45,8 @@ pub enum Command {
     // Files
     /// Ask for files and open them as [`OpenMode`] says.
     OpenDialog(OpenMode),
+    /// Pick a folder and open the model in it ([`crate::source::files_to_open`]).
+    OpenFolderDialog,
     Open {
         paths: Vec<PathBuf>,
         mode: OpenMode,

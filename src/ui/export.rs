@@ -46,6 +46,12 @@ pub fn spawn_export(
     start: Option<PathBuf>,
     wake: impl FnOnce() + Send + 'static,
 ) -> Result<ExportJob, AppError> {
+    #[cfg(target_arch = "wasm32")]
+    let work = move || {
+        let _ = (asset, start);
+        None
+    };
+    #[cfg(not(target_arch = "wasm32"))]
     let work = move || {
         let mut dialog = rfd::FileDialog::new()
             .set_title("Export glTF binary")

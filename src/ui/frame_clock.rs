@@ -10,7 +10,7 @@
 //!
 //! Must not touch: egui, GPU, the scene.
 
-use std::time::Instant;
+use web_time::Instant;
 
 /// Gaps longer than this are stalls, not slow frames.
 pub const STALL_SECONDS: f32 = 2.0;

@@ -23,6 +23,10 @@ pub const SAMPLE_COUNT: u32 = 4;
 /// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
 /// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers.
 pub fn sample_count() -> u32 {
+    // eframe's web painter draws without multisampling; the scene must match its render pass.
+    if cfg!(target_arch = "wasm32") {
+        return 1;
+    }
     static CHOSEN: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *CHOSEN.get_or_init(|| {
         if let Some(n) = std::env::var("BONESCOPE_MSAA")
@@ -42,6 +46,10 @@ pub fn sample_count() -> u32 {
 /// before the window exists, so it looks at the adapters the way egui-wgpu will (same backends, `WGPU_BACKEND`
 /// honoured).
 pub fn software_only() -> bool {
+    // A web page cannot list adapters without waiting for the browser, which a frame cannot do.
+    if cfg!(target_arch = "wasm32") {
+        return false;
+    }
     static ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ONLY.get_or_init(|| {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -97,7 +105,16 @@ impl GpuState {
         // Pipeline creation reports problems as validation errors: catch them instead of dying on them.
         let scope = rs.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let installed = crate::render::viewport::install(Some(rs), sample_count());
-        match pollster::block_on(scope.pop()) {
+        // In a web page the answer comes from the browser later, which this frame cannot wait for: there a
+        // failure shows in the browser's console instead.
+        #[cfg(target_arch = "wasm32")]
+        let popped = {
+            drop(scope);
+            None::<wgpu::Error>
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let popped = pollster::block_on(scope.pop());
+        match popped {
             None => s.renderer = installed,
             Some(e) => s.unavailable = Some(format!("the renderer could not be created: {e}")),
         }

@@ -6,7 +6,9 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use eframe::egui;
 
@@ -20,6 +22,7 @@ use super::document::display_name;
 use super::export::{ExportJob, spawn_export};
 use super::loader::{LoadJob, Purpose};
 use super::state::UiState;
+#[cfg(not(target_arch = "wasm32"))]
 use super::watch::FileWatcher;
 
 /// The worker ended without an answer (it panicked).
@@ -35,18 +38,29 @@ pub struct Job<T> {
 
 impl<T: Send + 'static> Job<T> {
     /// Runs `work` on a new thread named `name`, then calls `wake` (to repaint the UI). Fails only when no
-    /// thread can be started.
+    /// thread can be started. In the web page it runs `work` at once.
     pub fn spawn(
         name: &str,
         work: impl FnOnce() -> T + Send + 'static,
         wake: impl FnOnce() + Send + 'static,
     ) -> std::io::Result<Self> {
-        let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new().name(name.to_owned()).spawn(move || {
-            let _ = tx.send(work());
+        // A web page has one thread: the work runs now, and the job is done when it is polled.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = name;
+            let job = Self::finished(work());
             wake();
-        })?;
-        Ok(Self { rx, started: Instant::now() })
+            Ok(job)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (tx, rx) = mpsc::channel();
+            std::thread::Builder::new().name(name.to_owned()).spawn(move || {
+                let _ = tx.send(work());
+                wake();
+            })?;
+            Ok(Self { rx, started: Instant::now() })
+        }
     }
 
     /// A job that is already done: `value` is taken at the first poll.
@@ -85,6 +99,7 @@ pub struct Jobs {
     /// The Settings › Texture folders folder picker: the folder picked, if any.
     pub folder: Option<Job<Option<PathBuf>>>,
     /// Watches the open files (when reloading on change is on), and which files it watches.
+    #[cfg(not(target_arch = "wasm32"))]
     pub watch: Option<FileWatcher>,
     pub watched: Vec<PathBuf>,
     /// A watched file changed while a load was running: reload once it is done.
@@ -111,7 +126,10 @@ impl ViewerApp {
 
     /// The options every load of the viewer uses.
     pub(super) fn load_options(&self) -> LoadOptions {
-        viewer_load_options(&self.cli_textures, &self.cli_retarget, &self.state)
+        LoadOptions {
+            files: self.files.clone(),
+            ..viewer_load_options(&self.cli_textures, &self.cli_retarget, &self.state)
+        }
     }
 
     pub(super) fn poll_load(&mut self) {
@@ -147,6 +165,10 @@ impl ViewerApp {
         if self.jobs.export.is_some() || self.view.doc.is_empty() {
             return;
         }
+        if cfg!(target_arch = "wasm32") {
+            self.notify("Export writes a file on your disk, which a web page cannot: use bonescope export FILE….");
+            return;
+        }
         let waker = ctx.clone();
         let start = self.view.doc.files.first().map(|f| f.path.clone());
         match spawn_export(Arc::clone(&self.view.doc.asset), start, move || waker.request_repaint()) {
@@ -180,7 +202,14 @@ impl ViewerApp {
         if self.jobs.folder.is_some() {
             return;
         }
+        if cfg!(target_arch = "wasm32") {
+            self.notify("A web page cannot read folders of your disk: drop the textures with the model instead.");
+            return;
+        }
         let waker = ctx.clone();
+        #[cfg(target_arch = "wasm32")]
+        let pick = || None::<PathBuf>;
+        #[cfg(not(target_arch = "wasm32"))]
         let pick = || rfd::FileDialog::new().set_title("Add a texture folder").pick_folder();
         match Job::spawn("bonescope-folder-dialog", pick, move || waker.request_repaint()) {
             Ok(job) => self.jobs.folder = Some(job),
@@ -214,6 +243,39 @@ impl ViewerApp {
         if self.jobs.dialog.is_some() {
             return;
         }
+        #[cfg(target_arch = "wasm32")]
+        {
+            // The page's own file input (it reads the files and hands them over: `ui::web`).
+            let _ = ctx;
+            super::web::pick_files(mode);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.open_native_dialog(ctx, mode);
+    }
+
+    /// Asks for a folder and opens the model in it.
+    pub(super) fn open_folder_of_model_dialog(&mut self, ctx: &egui::Context) {
+        if self.jobs.dialog.is_some() {
+            return;
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = ctx;
+            super::web::pick_folder();
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let ctx = ctx.clone();
+            let pick = || rfd::FileDialog::new().set_title("Open the model in a folder").pick_folder().map(|d| vec![d]);
+            match Job::spawn("bonescope-dialog", pick, move || ctx.request_repaint()) {
+                Ok(job) => self.jobs.dialog = Some(DialogJob { job, mode: OpenMode::Replace }),
+                Err(e) => self.notify(format!("Could not open the folder dialog: {e}")),
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn open_native_dialog(&mut self, ctx: &egui::Context, mode: OpenMode) {
         let start_dir = self.view.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
         let ctx = ctx.clone();
         let pick = move || {
@@ -223,10 +285,14 @@ impl ViewerApp {
                     OpenMode::Replace => "Open as a new model (and animations)",
                     OpenMode::Auto => "Open a model, or animation files for the open model",
                 })
-                .add_filter("All supported", &["psk", "pskx", "psa", "smd", "vta", "ase", "bin", "mrtk"])
+                .add_filter(
+                    "All supported",
+                    &["psk", "pskx", "psa", "smd", "vta", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms"],
+                )
                 .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
                 .add_filter("Valve SMD / VTA", &["smd", "vta"])
-                .add_filter("3ds Max ASE", &["ase"])
+                .add_filter("3ds Max ASE / ASC", &["ase", "asc"])
+                .add_filter("Model scripts (QC, MDS, MMS)", &["qc", "mds", "mms"])
                 .add_filter("MRTK input animation", &["bin", "mrtk"])
                 .add_filter("All files", &["*"]);
             if let Some(dir) = start_dir {
@@ -242,6 +308,10 @@ impl ViewerApp {
 
     /// Reloads the document when the watcher saw one of its files change (once no load is running). The
     /// watcher follows the document: a new one for each new set of files.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn poll_changes(&mut self, _ctx: &egui::Context) {}
+
+    #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn poll_changes(&mut self, ctx: &egui::Context) {
         let paths = self.view.doc.paths();
         if self.jobs.watched != paths {

@@ -101,8 +101,14 @@ impl LoadJob {
 }
 
 fn load_all(sources: &[Source], progress: &Progress, opts: &LoadOptions) -> LoadResults {
-    let total: u64 =
-        sources.iter().filter_map(Source::path).filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let total: u64 = sources
+        .iter()
+        .filter_map(Source::path)
+        .filter_map(|p| match opts.files.kind(p) {
+            Ok(crate::files::Kind::File { len }) => Some(len),
+            _ => None,
+        })
+        .sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
     sources
         .iter()
@@ -117,7 +123,7 @@ fn load_all(sources: &[Source], progress: &Progress, opts: &LoadOptions) -> Load
 pub fn load_one(path: &std::path::Path, progress: &Progress, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let name = super::document::display_name(path);
     progress.set_stage(format!("reading {name}"));
-    let bytes = io::read_path(path)?;
+    let bytes = io::read_path(&opts.files, path)?;
     progress.bytes_done.fetch_add(bytes.len() as u64, Ordering::Relaxed);
     progress.set_stage(format!("parsing {name}"));
     let asset = io::load_bytes(path, &bytes, opts)?;

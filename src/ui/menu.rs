@@ -39,6 +39,13 @@ impl ViewerApp {
                 {
                     cmds.push(Command::OpenDialog(OpenMode::Bind));
                 }
+                if ui
+                    .button("Open a folder…")
+                    .on_hover_text("Its model script, or its meshes with their animations (a QC tree, an MDS tree)")
+                    .clicked()
+                {
+                    cmds.push(Command::OpenFolderDialog);
+                }
                 ui.menu_button("Open recent", |ui| {
                     if self.state.recent.is_empty() {
                         ui.weak("nothing yet");
@@ -79,7 +86,9 @@ impl ViewerApp {
                     cmds.push(Command::Reload);
                 }
                 let mut auto = self.state.auto_reload;
-                if ui.checkbox(&mut auto, "Reload when files change on disk").changed() {
+                // A web page is not told when files change.
+                if !cfg!(target_arch = "wasm32") && ui.checkbox(&mut auto, "Reload when files change on disk").changed()
+                {
                     cmds.push(Command::SetAutoReload(auto));
                 }
                 ui.separator();

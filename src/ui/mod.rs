@@ -37,11 +37,15 @@ pub mod state;
 pub mod timeline;
 pub mod vertex_pick;
 pub mod viewport;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod watch;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 mod windows;
 
 use std::path::PathBuf;
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::AppError;
 
 /// Command-line arguments of the viewer (the default command of `bonescope`).
@@ -118,6 +122,9 @@ pub struct ViewerArgs {
     /// Root motion of the animation files opened with the model: `keep`, `lock` or `ground`.
     #[arg(long, value_enum, value_name = "MODE")]
     pub root: Option<crate::scene::RootMotion>,
+    /// Where the viewer reads files (the disk; the web page gives the files dropped on it).
+    #[arg(skip)]
+    pub file_access: crate::files::Files,
 }
 
 /// `--theme`.
@@ -132,6 +139,7 @@ pub enum Theme {
 pub const APP_NAME: &str = "bonescope";
 
 /// Opens the viewer window and runs until it is closed (or the screenshot is written).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(args: ViewerArgs) -> Result<(), AppError> {
     use eframe::egui;
     let launched = std::time::Instant::now();

@@ -56,6 +56,33 @@ pub struct StatusInfo {
     pub adapter: String,
     /// "wgpu" or "painter".
     pub renderer: &'static str,
+    /// The clip on the first track and where in it playback is: "walk 0.40 / 1.20 s".
+    pub clip: Option<String>,
+}
+
+impl StatusInfo {
+    /// The status line's text (`selected`: the selected bone's name).
+    pub fn text(&self, selected: Option<&str>) -> String {
+        let s = self;
+        let mut parts = vec![
+            if s.skipped_frames > 0 {
+                format!("{:.0} fps ({} clip frames skipped)", s.fps, group(s.skipped_frames as usize))
+            } else {
+                format!("{:.0} fps", s.fps)
+            },
+            format!("{} triangles", group(s.triangles)),
+            format!("{} vertices", group(s.vertices)),
+            format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
+        ];
+        if let Some(clip) = &s.clip {
+            parts.push(format!("clip: {clip}"));
+        }
+        if let Some(sel) = selected {
+            parts.push(format!("selected: {sel}"));
+        }
+        parts.push(format!("{} ({})", if s.adapter.is_empty() { "no GPU adapter" } else { &s.adapter }, s.renderer));
+        parts.join("   ·   ")
+    }
 }
 
 /// Everything the viewport reads.
@@ -916,22 +943,8 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
 
 /// Draws the status line along the viewport's bottom; returns its height.
 fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
-    let s = input.status;
-    let mut parts = vec![
-        if s.skipped_frames > 0 {
-            format!("{:.0} fps ({} clip frames skipped)", s.fps, group(s.skipped_frames as usize))
-        } else {
-            format!("{:.0} fps", s.fps)
-        },
-        format!("{} triangles", group(s.triangles)),
-        format!("{} vertices", group(s.vertices)),
-        format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
-    ];
-    if let Some(sel) = input.selected.and_then(|b| input.doc.asset.skeleton.names.get(b)) {
-        parts.push(format!("selected: {sel}"));
-    }
-    parts.push(format!("{} ({})", if s.adapter.is_empty() { "no GPU adapter" } else { &s.adapter }, s.renderer));
-    let text = parts.join("   ·   ");
+    let selected = input.selected.and_then(|b| input.doc.asset.skeleton.names.get(b));
+    let text = input.status.text(selected.map(String::as_str));
     let painter = ui.painter_at(rect);
     // Wrapped to the viewport's width: a narrow viewport shows the status on two lines rather than cutting it.
     let wrap = (rect.width() - 16.0).max(40.0);

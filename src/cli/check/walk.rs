@@ -169,12 +169,13 @@ fn script_format(path: &Path) -> Option<Format> {
 
 /// Reads a script and finds the files it names.
 fn read_script(path: &Path) -> Unit {
-    let read = io::check_file(path)
+    let disk = io::Files::disk();
+    let read = io::check_file(&disk, path)
         .and_then(|_| std::fs::read(path).map_err(|e| LoadError::io("cannot read", &e)))
         .and_then(|bytes| io::detect_file_format(&bytes, path).map(|format| (bytes, format)));
     match read {
         Ok((bytes, format)) if script::is_script_format(format) => {
-            let plan = script::plan(format, &bytes, path);
+            let plan = script::plan(&disk, format, &bytes, path);
             Unit::Script { path: path.to_path_buf(), format, bytes, plan }
         }
         Ok((_, format)) => Unit::Unreadable {

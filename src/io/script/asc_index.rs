@@ -13,6 +13,9 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::files::Entry;
+use crate::io::Files;
+
 /// How deep below `Anims/ASC_*` files are looked for (the game's tree is three levels deep at most).
 const MAX_INDEX_DEPTH: usize = 12;
 
@@ -67,22 +70,18 @@ impl AscIndex {
     /// (empty for in-memory bytes) and whose `Model ("…")` / `morphMesh ("…")` is `model_name`. The `Anims`
     /// root is the nearest folder at or above the script named `Anims` (any case), else the nearest one
     /// holding `ASC_*` folders, else the script's own folder.
-    pub fn build(script_dir: &Path, script_stem: &str, model_name: &str) -> Self {
+    pub fn build(files: &Files, script_dir: &Path, script_stem: &str, model_name: &str) -> Self {
         let script_dir = script_dir.to_path_buf();
-        let root = anims_root(&script_dir);
+        let root = anims_root(files, &script_dir);
         let mut found: Vec<PathBuf> = Vec::new();
         // The script's own folder first: a model kept with its ASC files loads without the game's tree.
-        list_files(&script_dir, &mut found);
-        if let Ok(entries) = std::fs::read_dir(&root) {
-            let mut asc_dirs: Vec<PathBuf> = entries
-                .flatten()
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .filter(|e| e.file_name().to_str().is_some_and(|n| n.to_ascii_uppercase().starts_with("ASC_")))
-                .map(|e| e.path())
-                .collect();
+        list_files(files, &script_dir, &mut found);
+        if let Ok(entries) = files.list(&root) {
+            let mut asc_dirs: Vec<PathBuf> =
+                entries.into_iter().filter(is_asc_folder).map(|e| root.join(e.name)).collect();
             asc_dirs.sort();
             for dir in asc_dirs {
-                walk(&dir, 0, &mut found);
+                walk(files, &dir, 0, &mut found);
             }
         }
         let mut places: HashMap<String, Vec<PathBuf>> = HashMap::new();
@@ -169,56 +168,44 @@ fn folder_names(stem: &str, model_name: &str) -> (Vec<String>, Vec<String>) {
     (own, model)
 }
 
-fn anims_root(script_dir: &Path) -> PathBuf {
+fn anims_root(files: &Files, script_dir: &Path) -> PathBuf {
     let mut holding_asc: Option<PathBuf> = None;
     for dir in script_dir.ancestors() {
         let is_anims = dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case("anims"));
         if is_anims {
             return dir.to_path_buf();
         }
-        if holding_asc.is_none() && has_asc_folder(dir) {
+        if holding_asc.is_none() && files.list(dir).is_ok_and(|entries| entries.iter().any(is_asc_folder)) {
             holding_asc = Some(dir.to_path_buf());
         }
     }
     holding_asc.unwrap_or_else(|| script_dir.to_path_buf())
 }
 
-fn has_asc_folder(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries.flatten().any(|e| {
-            e.file_type().is_ok_and(|t| t.is_dir())
-                && e.file_name().to_str().is_some_and(|n| n.to_ascii_uppercase().starts_with("ASC_"))
-        })
-    })
+fn is_asc_folder(entry: &Entry) -> bool {
+    entry.is_folder && entry.name.to_ascii_uppercase().starts_with("ASC_")
 }
 
-fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut files: Vec<PathBuf> =
-        entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_file())).map(|e| e.path()).collect();
-    files.sort();
-    out.extend(files);
+fn list_files(files: &Files, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = files.list(dir) else { return };
+    let mut found: Vec<PathBuf> = entries.into_iter().filter(|e| !e.is_folder).map(|e| dir.join(e.name)).collect();
+    found.sort();
+    out.extend(found);
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+fn walk(files: &Files, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     if depth > MAX_INDEX_DEPTH {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for e in entries.flatten() {
-        match e.file_type() {
-            Ok(t) if t.is_dir() => dirs.push(e.path()),
-            Ok(t) if t.is_file() => files.push(e.path()),
-            _ => {}
-        }
-    }
-    files.sort();
+    let Ok(entries) = files.list(dir) else { return };
+    let (dirs, found): (Vec<Entry>, Vec<Entry>) = entries.into_iter().partition(|e| e.is_folder);
+    let mut found: Vec<PathBuf> = found.into_iter().map(|e| dir.join(e.name)).collect();
+    let mut dirs: Vec<PathBuf> = dirs.into_iter().map(|e| dir.join(e.name)).collect();
+    found.sort();
     dirs.sort();
-    out.extend(files);
+    out.extend(found);
     for d in dirs {
-        walk(&d, depth + 1, out);
+        walk(files, &d, depth + 1, out);
     }
 }
 
@@ -245,14 +232,14 @@ mod tests {
         touch(&anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"));
         touch(&anims.join("asc_anims/FLY/Blo_Run.asc"));
         touch(&anims.join("OTHER/HIDDEN.ASC"));
-        let index = AscIndex::build(&anims, "FLY", "Fly");
+        let index = AscIndex::build(&Files::disk(), &anims, "FLY", "Fly");
         assert_eq!(index.root, anims);
         assert_eq!(index.find("Blo_Body.asc"), Some(&anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC")));
         assert_eq!(index.find("BLO_RUN.ASC"), Some(&anims.join("asc_anims/FLY/Blo_Run.asc")));
         assert_eq!(index.find("C:\\work\\blo_run.asc"), Some(&anims.join("asc_anims/FLY/Blo_Run.asc")));
         assert_eq!(index.find("hidden.asc"), None, "only ASC_* folders are searched");
         // A script deeper in the tree finds the same root.
-        assert_eq!(AscIndex::build(&anims.join("asc_anims/FLY"), "X", "").root, anims);
+        assert_eq!(AscIndex::build(&Files::disk(), &anims.join("asc_anims/FLY"), "X", "").root, anims);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -266,26 +253,26 @@ mod tests {
             touch(p);
         }
         let overlay_dir = anims.join("MDS_OVERLAY");
-        let index = AscIndex::build(&overlay_dir, "HUMANS_SWIM", "HuS");
+        let index = AscIndex::build(&Files::disk(), &overlay_dir, "HUMANS_SWIM", "HuS");
         let c = index.choice("hum_swim.asc").unwrap();
         assert_eq!((c.path, c.why), (&overlay, Preference::ScriptFolder));
         assert_eq!(c.others, [&other, &base]);
         // The base model: its own folder (`HUMAN` for `HUMANS`), not the first in path order.
-        let index = AscIndex::build(&anims, "HUMANS", "HuS");
+        let index = AscIndex::build(&Files::disk(), &anims, "HUMANS", "HuS");
         assert_eq!(
             index.choice("HUM_SWIM.ASC").map(|c| (c.path.clone(), c.why)),
             Some((base, Preference::ModelFolder))
         );
         // Another model: the first in path order.
-        let index = AscIndex::build(&anims, "ORC", "Orc");
+        let index = AscIndex::build(&Files::disk(), &anims, "ORC", "Orc");
         assert_eq!(index.choice("HUM_SWIM.ASC").map(|c| (c.path.clone(), c.why)), Some((other, Preference::Elsewhere)));
         // The overlay's part after the model name counts as its own (`SWIM`); beside the script beats all.
         touch(&swim);
-        let index = AscIndex::build(&overlay_dir, "HUMANS_SWIM", "HuS");
+        let index = AscIndex::build(&Files::disk(), &overlay_dir, "HUMANS_SWIM", "HuS");
         assert_eq!(index.choice("HUM_SWIM.ASC").unwrap().why, Preference::ScriptFolder);
         let beside = anims.join("MDS_OVERLAY/HUM_SWIM.ASC");
         touch(&beside);
-        let index = AscIndex::build(&overlay_dir, "HUMANS_SWIM", "HuS");
+        let index = AscIndex::build(&Files::disk(), &overlay_dir, "HUMANS_SWIM", "HuS");
         assert_eq!(index.choice("HUM_SWIM.ASC").map(|c| c.path.clone()), Some(beside));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -37,7 +37,7 @@ use crate::scene::{
 pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let ParsedMds { mut script, skeleton, mut warnings } = parsed;
     let mms = script.language == ScriptLanguage::GothicMms;
-    let index = AscIndex::build(dir, stem, &script.name);
+    let index = AscIndex::build(&opts.files, dir, stem, &script.name);
     let files = script.files.clone();
     let not_found = |what: &str, name: &str| {
         format!("{what} \"{name}\" not found in the ASC_* folders of {} or beside the script", index.root.display())

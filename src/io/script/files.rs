@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::io::Files;
+
 /// `path` made absolute against the working directory, without touching the file system (no symbolic
 /// links resolved, so paths in messages stay the ones the user gave, only completed). Scripts resolve every
 /// name against their own folder; a relative folder (`.`, or empty for a bare file name) would tie the lookup
@@ -18,22 +20,26 @@ pub fn absolute(path: &Path) -> PathBuf {
     full.components().filter(|c| !matches!(c, Component::CurDir)).collect()
 }
 
-/// Folder listings read once each: lower-cased entry name → (real name, is a folder).
+/// Folder listings read once each: lower-cased entry name → (real name, is a folder); and the files they are
+/// read from.
 #[derive(Debug, Default)]
 pub struct DirCache {
+    pub files: Files,
     listings: HashMap<PathBuf, HashMap<String, (String, bool)>>,
 }
 
 impl DirCache {
+    /// An empty cache over `files`.
+    pub fn new(files: &Files) -> Self {
+        Self { files: files.clone(), listings: HashMap::new() }
+    }
+
     fn listing(&mut self, dir: &Path) -> &HashMap<String, (String, bool)> {
+        let files = &self.files;
         self.listings.entry(dir.to_path_buf()).or_insert_with(|| {
             let mut out = HashMap::new();
-            if let Ok(entries) = std::fs::read_dir(dir) {
-                for e in entries.flatten() {
-                    let Ok(name) = e.file_name().into_string() else { continue };
-                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                    out.entry(name.to_lowercase()).or_insert((name, is_dir));
-                }
+            for e in files.list(dir).unwrap_or_default() {
+                out.entry(e.name.to_lowercase()).or_insert((e.name, e.is_folder));
             }
             out
         })
@@ -42,7 +48,7 @@ impl DirCache {
     /// `relative` (as written in a script: `/` or `\`, `.` and `..` allowed, or absolute) under `base`: a file
     /// or a folder. Each component is matched exactly first, then case-insensitively. `None` when nothing
     /// matches.
-    pub fn find(&mut self, base: &Path, relative: &str) -> Option<PathBuf> {
+    fn find_at(&mut self, base: &Path, relative: &str) -> Option<PathBuf> {
         let written = relative.trim().replace('\\', "/");
         if written.is_empty() {
             return None;
@@ -69,7 +75,7 @@ impl DirCache {
                     let name = name.to_str()?;
                     let exact = at.join(name);
                     let inner = i < last;
-                    let exists = if inner { exact.is_dir() } else { exact.exists() };
+                    let exists = if inner { self.files.is_folder(&exact) } else { self.files.exists(&exact) };
                     if exists {
                         at = exact;
                         continue;
@@ -83,6 +89,16 @@ impl DirCache {
             }
         }
         Some(at)
+    }
+
+    /// [`DirCache::find_at`], and failing that the one file of that file name among all the files where the
+    /// files can say ([`crate::files::FileAccess::find_by_name`]: files dropped on the web page without their
+    /// folders).
+    pub fn find(&mut self, base: &Path, relative: &str) -> Option<PathBuf> {
+        self.find_at(base, relative).or_else(|| {
+            let name = relative.trim().rsplit(['/', '\\']).next()?;
+            self.files.find_by_name(name)
+        })
     }
 
     /// Like [`DirCache::find`], trying each of `extensions` (without dot) when the name has no extension.

@@ -78,7 +78,7 @@ pub fn load_all(jobs: &[Job], opts: &LoadOptions) -> Vec<Result<Loaded, LoadErro
 
 fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let path = &job.path;
-    let bytes = crate::io::read_path(path)?;
+    let bytes = crate::io::read_path(&opts.files, path)?;
     if bytes.is_empty() {
         return Err(LoadError::whole_file("the file is empty (0 bytes)").with_kind(LoadErrorKind::Empty).in_file(path));
     }

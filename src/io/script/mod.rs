@@ -92,7 +92,7 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
     let text = lex::decode(bytes);
     let mut asset = match format {
         Format::Qc => {
-            let mut dirs = files::DirCache::default();
+            let mut dirs = files::DirCache::new(&opts.files);
             let parsed = qc::parse(&text, path, &dir, &mut dirs)?;
             build_qc::build(parsed, &mut dirs, opts)?
         }

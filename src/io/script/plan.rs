@@ -12,7 +12,7 @@ use super::build_gothic;
 use super::build_qc::{self, is_blank};
 use super::files::{self, DirCache};
 use super::{lex, mds, qc};
-use crate::io::LoadError;
+use crate::io::{Files, LoadError};
 use crate::scene::{Format, ModelScript};
 
 /// What a named file is for.
@@ -65,7 +65,7 @@ impl ScriptPlan {
 
 /// Parses the script at `path` (its bytes given) and finds the files it names. Errors are the script's syntax
 /// errors, as loading would report them.
-pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, LoadError> {
+pub fn plan(files: &Files, format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, LoadError> {
     // As loading does (`super::load`): names are relative to the script's folder, made absolute once.
     let path = &files::absolute(path);
     let dir = path.parent().map_or_else(|| path.clone(), Path::to_path_buf);
@@ -76,7 +76,7 @@ pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, Loa
     };
     match format {
         Format::Qc => {
-            let mut dirs = DirCache::default();
+            let mut dirs = DirCache::new(files);
             let mut parsed = qc::parse(&text, Some(path), &dir, &mut dirs).map_err(in_file)?;
             build_qc::resolve_paths(&mut parsed.script, &parsed.cd, &mut dirs);
             Ok(collect(format, &parsed.script, None))
@@ -85,7 +85,7 @@ pub fn plan(format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, Loa
             let mut parsed = mds::parse(&text).map_err(in_file)?;
             parsed.script.files.push(path.to_path_buf());
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            let index = AscIndex::build(&dir, stem, &parsed.script.name);
+            let index = AscIndex::build(files, &dir, stem, &parsed.script.name);
             let skeleton_path = build_gothic::resolve_paths(&mut parsed.script, parsed.skeleton.as_ref(), &index);
             let skeleton = parsed.skeleton.as_ref().map(|(name, _, line)| NamedFile {
                 name: name.clone(),
@@ -142,7 +142,7 @@ mod tests {
         let qc =
             b"$modelname \"a.mdl\"\n$body \"studio\" \"body\"\n$sequence walk \"walk\" fps 30\n$sequence run \"run\"\n";
         let path = dir.join("a.qc");
-        let plan = plan(Format::Qc, qc, &path).unwrap();
+        let plan = plan(&Files::disk(), Format::Qc, qc, &path).unwrap();
         assert_eq!(plan.script_files, vec![path.clone()]);
         let summary: Vec<(&str, NamedRole, bool, usize)> =
             plan.named.iter().map(|n| (n.name.as_str(), n.role, n.path.is_some(), n.line)).collect();

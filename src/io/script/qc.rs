@@ -70,6 +70,7 @@ pub struct ParsedQc {
 pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -> Result<ParsedQc, LoadError> {
     let mut script = ModelScript::new(ScriptLanguage::ValveQc);
     script.files.push(path.map_or_else(|| dir.to_path_buf(), Path::to_path_buf));
+    let open_file = path.map(|p| dirs.files.same_file_key(p));
     let mut parser = Parser {
         script,
         warnings: Vec::new(),
@@ -77,7 +78,7 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
         cd: None,
         pushd: Vec::new(),
         dirs,
-        open_files: vec![path.map(canonical)],
+        open_files: vec![open_file],
         animations: HashMap::new(),
         placement: Placement::default(),
         variables: Variables::default(),
@@ -86,10 +87,6 @@ pub fn parse(text: &str, path: Option<&Path>, dir: &Path, dirs: &mut DirCache) -
     parser.unique_names();
     let cd = parser.cd_dir();
     Ok(ParsedQc { script: parser.script, cd, warnings: parser.warnings })
-}
-
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// A `$animation` (Source): a named animation file that sequences refer to.
@@ -344,7 +341,7 @@ impl Parser<'_> {
                         self.warn(file, line, "a second `$cd` (studiomdl stops here); the later one is used");
                     }
                     let root = self.root_dir.clone();
-                    let found = self.dirs.find(&root, dir).filter(|p| p.is_dir());
+                    let found = self.dirs.find(&root, dir).filter(|p| self.dirs.files.is_folder(p));
                     if found.is_none() {
                         self.warn(file, line, format!("`$cd` folder \"{dir}\" does not exist"));
                     }
@@ -360,7 +357,7 @@ impl Parser<'_> {
                     let found = [Some(root.clone()), here]
                         .into_iter()
                         .flatten()
-                        .find_map(|base| self.dirs.find(&base, dir).filter(|p| p.is_dir()));
+                        .find_map(|base| self.dirs.find(&base, dir).filter(|p| self.dirs.files.is_folder(p)));
                     let resolved = found.unwrap_or_else(|| {
                         self.warn(file, line, format!("`$cdtexture` folder \"{dir}\" does not exist"));
                         self.dirs_join(&root, dir)
@@ -555,7 +552,7 @@ impl Parser<'_> {
                 )
                 .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
         };
-        let key = canonical(&path);
+        let key = self.dirs.files.same_file_key(&path);
         if self.open_files.iter().flatten().any(|open| *open == key) {
             return Err(self.error(
                 file,
@@ -563,7 +560,7 @@ impl Parser<'_> {
                 format!("`$include \"{}\"` includes a file that is already being read (an include cycle)", name.text),
             ));
         }
-        let bytes = std::fs::read(&path).map_err(|e| {
+        let bytes = self.dirs.files.read(&path).map_err(|e| {
             self.error(file, head.line, format!("`$include \"{}\"`: cannot read {}: {e}", name.text, path.display()))
                 .with_kind(LoadErrorKind::Io(e.kind()))
         })?;

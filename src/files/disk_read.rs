@@ -1,4 +1,4 @@
-//! Reading a whole file into memory fast. Large files go into an anonymous mapping advised to use transparent
+//! Reading a whole file from the disk into memory fast. Large files go into an anonymous mapping advised to use transparent
 //! huge pages: the kernel then faults the buffer in 2 MiB at a time instead of 4 KiB, which on a 20 MB file
 //! saved about a third of the time `std::fs::read` spent (page faults during the copy dominated it). The file
 //! itself is not mapped: a mapping of a file that another program truncates would fault, and the library has
@@ -16,10 +16,18 @@ const HUGE_PAGE: usize = 2 << 20;
 /// A file's bytes: a `Vec` for small files, an anonymous mapping for large ones.
 pub enum FileBytes {
     Heap(Vec<u8>),
+    /// Bytes held elsewhere already (a file given in memory: [`super::MemoryFiles`]).
+    Shared(std::sync::Arc<[u8]>),
     /// The mapping and where in it the bytes are: they start on a 2 MiB boundary, so that every 2 MiB of them
     /// can be one huge page (a mapping starts wherever the kernel puts it, and its unaligned first and last
     /// spans would fault in 4 KiB pages: up to 1,000 faults on a 13 MB file).
     Mapped(memmap2::MmapMut, std::ops::Range<usize>),
+}
+
+impl std::fmt::Debug for FileBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FileBytes({} bytes)", self.len())
+    }
 }
 
 impl std::ops::Deref for FileBytes {
@@ -28,6 +36,7 @@ impl std::ops::Deref for FileBytes {
     fn deref(&self) -> &[u8] {
         match self {
             FileBytes::Heap(v) => v,
+            FileBytes::Shared(b) => b,
             FileBytes::Mapped(m, range) => m.get(range.clone()).unwrap_or_default(),
         }
     }
