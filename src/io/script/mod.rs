@@ -25,6 +25,7 @@ mod cut;
 mod files;
 mod lex;
 mod load;
+mod materials;
 mod mds;
 mod merge;
 mod placement;
