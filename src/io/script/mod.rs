@@ -28,6 +28,7 @@ mod load;
 mod materials;
 mod mds;
 mod merge;
+pub mod overlay;
 mod placement;
 mod plan;
 mod qc;
