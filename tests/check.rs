@@ -382,3 +382,85 @@ fn a_modular_characters_parts_in_one_folder_are_one_character() {
     assert_eq!(characters.len(), 4, "Suzanne, examplemesh and the gnome stay apart");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A Gothic ASC: bone `Bip01` with the mesh object `Body` (a quad) under it when `mesh`, else `Bip01`'s
+/// animation for frames `first..=last` (its x is the frame number).
+fn gothic_asc(mesh: bool, first: i32, last: i32) -> String {
+    let tm = |name: &str, x: i32| {
+        format!(
+            "\t*NODE_TM {{\n\t\t*NODE_NAME \"{name}\"\n\t\t*TM_ROW0 1 0 0\n\t\t*TM_ROW1 0 1 0\n\t\t*TM_ROW2 0 0 1\n\t\t\
+             *TM_ROW3 {x} 0 0\n\t}}\n"
+        )
+    };
+    let mut s = format!(
+        "*3DSMAX_ASCIIEXPORT\t200\n*SCENE {{\n\t*SCENE_FIRSTFRAME {first}\n\t*SCENE_LASTFRAME {last}\n\t\
+         *SCENE_FRAMESPEED 25\n\t*SCENE_TICKSPERFRAME 192\n}}\n*HELPEROBJECT {{\n\t*NODE_NAME \"Bip01\"\n{}",
+        tm("Bip01", first)
+    );
+    if mesh {
+        s += "}\n*GEOMOBJECT {\n\t*NODE_NAME \"Body\"\n\t*NODE_PARENT \"Bip01\"\n";
+        s += &tm("Body", 0);
+        s += "\t*MESH {\n\t\t*TIMEVALUE 0\n\t\t*MESH_NUMVERTEX 4\n\t\t*MESH_NUMFACES 2\n\t\t*MESH_VERTEX_LIST {\n\
+              \t\t\t*MESH_VERTEX 0 0 0 0\n\t\t\t*MESH_VERTEX 1 10 0 0\n\t\t\t*MESH_VERTEX 2 10 10 0\n\
+              \t\t\t*MESH_VERTEX 3 0 10 0\n\t\t}\n\t\t*MESH_FACE_LIST {\n\
+              \t\t\t*MESH_FACE 0: A: 0 B: 1 C: 2 AB: 1 BC: 1 CA: 0 *MESH_SMOOTHING 1 *MESH_MTLID 0\n\
+              \t\t\t*MESH_FACE 1: A: 0 B: 2 C: 3 AB: 1 BC: 1 CA: 0 *MESH_SMOOTHING 1 *MESH_MTLID 0\n\t\t}\n\t}\n}\n";
+    } else {
+        let samples: String =
+            (first..=last).map(|f| format!("\t\t\t*CONTROL_POS_SAMPLE {} {f} 0 0\n", f * 192)).collect();
+        s += &format!(
+            "\t*TM_ANIMATION {{\n\t\t*NODE_NAME \"Bip01\"\n\t\t*CONTROL_POS_TRACK {{\n{samples}\t\t}}\n\t}}\n}}\n"
+        );
+    }
+    s
+}
+
+#[test]
+fn a_gothic_overlay_without_a_mesh_is_checked_on_its_base_model() {
+    let root = temp_dir("overlay");
+    let anims = root.join("tree/Anims");
+    let ani = |name: &str, file: &str, last: i32| {
+        format!("\t\tani (\"{name}\" 1 \"{name}\" 0.0 0.2 M. \"{file}\" F 0 {last})\n")
+    };
+    write(&anims.join("ASC_BODIES/HUM_BODY.ASC"), &gothic_asc(true, 0, 0));
+    write(&anims.join("ASC_ANIMS/HUMAN/HUM_RUN.ASC"), &gothic_asc(false, 0, 10));
+    write(
+        &anims.join("Humans.mds"),
+        &format!(
+            "Model (\"HuS\")\n{{\n\tmeshAndTree (\"Hum_Body.asc\")\n\taniEnum\n\t{{\n{}\t}}\n}}\n",
+            ani("s_Run", "Hum_Run.asc", 10)
+        ),
+    );
+    // The overlay: no mesh, no skeleton of its own; its animation file beside it.
+    write(
+        &anims.join("MDS_OVERLAY/HUMANS_SWIM.MDS"),
+        &format!("Model (\"HuS\")\n{{\n\taniEnum\n\t{{\n{}\t}}\n}}\n", ani("s_Swim", "Hum_Swim.asc", 20)),
+    );
+    write(&anims.join("MDS_OVERLAY/HUM_SWIM.ASC"), &gothic_asc(false, 0, 20));
+    let json_path = root.join("report.json");
+    let tree = root.join("tree");
+    let (code, out, err) =
+        bonescope(&["check", tree.to_str().unwrap(), "--json", json_path.to_str().unwrap(), "--fail-on", "never"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let characters = json["characters"].as_array().unwrap();
+    assert_eq!(characters.len(), 2, "{characters:#?}");
+    let overlay = characters.iter().find(|c| c["main"].as_str().unwrap().ends_with("HUMANS_SWIM.MDS")).unwrap();
+    assert_eq!(overlay["clips"], serde_json::json!(["s_Swim"]), "only the overlay's clips: {overlay:#?}");
+    assert_eq!(overlay["triangles"], 2, "the base's mesh");
+    let files = overlay["files"].to_string();
+    assert!(files.contains("HUM_BODY.ASC") && files.contains("HUM_SWIM.ASC"), "{files}");
+    let findings = overlay["findings"].as_array().unwrap();
+    let kinds: Vec<(&str, &str)> =
+        findings.iter().map(|f| (f["kind"].as_str().unwrap(), f["clip"].as_str().unwrap_or(""))).collect();
+    assert!(kinds.contains(&("overlay_on_base", "")), "{kinds:?}");
+    // The clip was checked on the base's mesh: its worst stretch is computed and placed in its file.
+    let stretch =
+        findings.iter().find(|f| f["kind"] == "clip_stretch" && f["clip"] == "s_Swim").expect("s_Swim checked");
+    assert!(stretch["file"].as_str().unwrap().ends_with("MDS_OVERLAY/HUM_SWIM.ASC"), "{stretch}");
+    // Its bone is the base's: nothing unmatched; and the base's own mesh and bones are the base's findings.
+    assert!(!kinds.iter().any(|(k, _)| *k == "unmatched_track" || *k == "unused_bone"), "{kinds:?}");
+    let base = characters.iter().find(|c| c["main"].as_str().unwrap().ends_with("Humans.mds")).unwrap();
+    assert_eq!(base["clips"], serde_json::json!(["s_Run"]));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -140,6 +140,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "texture_found_in": m.texture.as_ref().and_then(|t| t.found_in).map(|f| f.label()),
                 "texture_searched": m.texture.as_ref().map(|t| t.searched.clone()).unwrap_or_default(),
                 "texture_tried": m.texture.as_ref().map(|t| t.tried.clone()).unwrap_or_default(),
+                "texture_material": m.texture.as_ref().and_then(|t| t.material_file.clone()),
             })
         })
         .collect();
@@ -270,7 +271,10 @@ fn print_text(out: &mut String, report: &Value) {
     for (i, m) in materials.iter().enumerate() {
         let texture = match (m["texture"].as_str(), m["texture_path"].as_str()) {
             (Some(name), Some(path)) => match m["texture_found_in"].as_str() {
-                Some(from) => format!(", texture {name} → {path} ({from})"),
+                Some(from) => match m["texture_material"].as_str() {
+                    Some(vmt) => format!(", texture {name} → {path} ({from}, named by {vmt})"),
+                    None => format!(", texture {name} → {path} ({from})"),
+                },
                 None => format!(", texture {name} → {path}"),
             },
             (Some(name), None) => {

@@ -45,6 +45,12 @@ pub trait FileAccess: Send + Sync + fmt::Debug {
     fn same_file_key(&self, path: &Path) -> PathBuf {
         path.to_path_buf()
     }
+    /// At most the first `limit` bytes of the file (a header).
+    fn read_prefix(&self, path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        Ok(bytes[..bytes.len().min(usize::try_from(limit).unwrap_or(usize::MAX))].to_vec())
+    }
+
     /// The one file called `name` (any case) among all the files, where that question can be answered: the
     /// files given in memory can (a QC's `../shared/x.qci` dropped without its folders is found by name); a
     /// disk, which has no "all", cannot. `None` when no file or several files have that name.
@@ -137,6 +143,13 @@ impl FileAccess for DiskFiles {
             out.push(Entry { name, is_folder });
         }
         Ok(out)
+    }
+
+    fn read_prefix(&self, path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)?.take(limit).read_to_end(&mut bytes)?;
+        Ok(bytes)
     }
 
     fn same_file_key(&self, path: &Path) -> PathBuf {

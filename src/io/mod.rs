@@ -22,6 +22,8 @@ pub mod smd;
 pub mod smoothing;
 pub mod text;
 pub mod textures;
+pub mod vmt;
+pub mod vtf;
 
 use std::path::{Path, PathBuf};
 

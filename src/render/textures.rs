@@ -1,5 +1,5 @@
-//! Material textures: decoding the files a loader resolved (`image` crate: TGA, BMP, PNG, JPEG, DDS), a mip
-//! chain made on the CPU, and the checker shown when a named texture is missing or unreadable (with a warning
+//! Material textures: decoding the files a loader resolved (`image` crate: TGA, BMP, PNG, JPEG, DDS; Source
+//! VTF through [`crate::io::vtf`]), a mip chain made on the CPU, and the checker shown when a named texture is missing or unreadable (with a warning
 //! that says which). Owns texture creation only; samplers and bind groups live with the pipelines.
 
 use std::path::Path;
@@ -39,14 +39,29 @@ pub enum TextureError {
     Read(#[source] std::io::Error),
     #[error("cannot decode: {0}")]
     Decode(#[source] image::ImageError),
+    #[error("cannot decode: {0}")]
+    Vtf(#[source] crate::io::vtf::VtfError),
 }
 
 /// Decodes an image file read through `files`, detecting the format from its bytes (falling back to the
 /// extension).
 pub fn decode(files: &Files, path: &Path) -> Result<RgbaImage, TextureError> {
     let bytes = files.read(path).map_err(TextureError::Open)?;
-    let mut reader = image::ImageReader::new(std::io::Cursor::new(&*bytes));
-    if let Ok(format) = image::ImageFormat::from_path(path) {
+    decode_bytes(&bytes, image::ImageFormat::from_path(path).ok())
+}
+
+/// Decodes an image held in memory: a VTF by its magic, anything else by the `image` crate (its format guessed
+/// from the bytes, else `hint`, the extension's).
+pub fn decode_bytes(bytes: &[u8], hint: Option<image::ImageFormat>) -> Result<RgbaImage, TextureError> {
+    use crate::io::vtf;
+    if vtf::is_vtf(bytes) {
+        let decoded = vtf::decode(bytes).map_err(TextureError::Vtf)?;
+        let (w, h) = (decoded.width, decoded.height);
+        let empty = || TextureError::Vtf(vtf::VtfError::EmptyImage(w as u16, h as u16));
+        return RgbaImage::from_raw(w, h, decoded.rgba).ok_or_else(empty);
+    }
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes));
+    if let Some(format) = hint {
         reader.set_format(format);
     }
     let reader = reader.with_guessed_format().map_err(TextureError::Read)?;

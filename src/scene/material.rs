@@ -18,6 +18,9 @@ pub struct TextureRef {
     /// The file names tried in each folder (case-insensitively), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tried: Vec<String>,
+    /// The Source material (`.vmt`) whose `$basetexture` named `path`, when it was found through one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material_file: Option<PathBuf>,
 }
 
 impl TextureRef {
@@ -37,6 +40,8 @@ pub enum TextureFolder {
     User,
     /// A texture folder of the model script (QC `$cdtexture`).
     ModelScript,
+    /// A game's `materials` folder, through the `.vmt` material in a QC `$cdmaterials` folder.
+    SourceMaterial,
     /// Not in any of those folders, but the only file of that name among the files given (files dropped on the
     /// web page without their folders).
     ByName,
@@ -48,6 +53,7 @@ impl TextureFolder {
             TextureFolder::NextToFile => "next to the file",
             TextureFolder::User => "in a texture folder of yours",
             TextureFolder::ModelScript => "in the model script's texture folder",
+            TextureFolder::SourceMaterial => "through the Source material in the game's materials folder",
             TextureFolder::ByName => "by its name among the files given",
         }
     }

@@ -49,6 +49,10 @@ pub struct ModelScript {
     pub name: String,
     /// Folders textures are searched in (QC `$cdtexture`), resolved.
     pub texture_dirs: Vec<PathBuf>,
+    /// QC `$cdmaterials`, as written: folders under a game's `materials` folder holding the `.vmt` materials
+    /// the meshes name (searched for in `materials` folders above the script and in the user's texture folders).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub material_dirs: Vec<String>,
     /// QC `$scale`, the last one written. Each body choice and sequence keeps the value in effect where it was
     /// read, in its [`Placement`], and is placed by it.
     pub scale: Option<f32>,
@@ -89,6 +93,7 @@ impl ModelScript {
             files: Vec::new(),
             name: String::new(),
             texture_dirs: Vec::new(),
+            material_dirs: Vec::new(),
             scale: None,
             origin: None,
             bbox: None,

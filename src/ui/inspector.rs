@@ -337,8 +337,11 @@ fn materials(ui: &mut egui::Ui, asset: &crate::scene::Asset) {
             Some(t) => match &t.path {
                 Some(p) => {
                     let from = t.found_in.map_or("", |f| f.label());
-                    ui.label(format!("{} · texture {} {from}", m.name, display_name(p)))
-                        .on_hover_text(p.display().to_string());
+                    let mut hover = p.display().to_string();
+                    if let Some(vmt) = &t.material_file {
+                        hover += &format!("\nnamed by {}", vmt.display());
+                    }
+                    ui.label(format!("{} · texture {} {from}", m.name, display_name(p))).on_hover_text(hover);
                 }
                 None => missing.push((m, t)),
             },

@@ -10,7 +10,8 @@
 //! a cache that cannot be read, or was written by another version, is ignored and rewritten.
 //!
 //! Not seen by the key: texture folders that a model script names outside its character's folders
-//! (`$cdtexture`), and `--textures` folders' contents (their names are part of the options, not their files).
+//! (`$cdtexture`, and the `materials` folders of `$cdmaterials`), and `--textures` folders' contents (their
+//! names are part of the options, not their files). An overlay's base model's files are its unit's files.
 
 use std::collections::BTreeMap;
 use std::hash::Hasher as _;

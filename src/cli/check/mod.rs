@@ -18,6 +18,7 @@
 mod cache;
 mod html;
 mod json;
+mod overlay;
 mod progress;
 mod report;
 mod run;

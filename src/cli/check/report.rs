@@ -18,6 +18,8 @@ pub enum CheckKind {
     BindError,
     /// Animations in a folder with no reference mesh: checked against the first one's skeleton.
     NoReferenceMesh,
+    /// A Gothic overlay script without a mesh of its own: its animations are checked on its base model.
+    OverlayOnBase,
     /// A model script's sequence for which no clip was built (a frame range outside its file, an alias of
     /// nothing, a file that holds no animation).
     SequenceNotLoaded,
@@ -40,6 +42,7 @@ impl CheckKind {
             CheckKind::MissingFile,
             CheckKind::BindError,
             CheckKind::NoReferenceMesh,
+            CheckKind::OverlayOnBase,
             CheckKind::SequenceNotLoaded,
             CheckKind::BindPoseMoved,
             CheckKind::AmbiguousFile,
@@ -56,6 +59,7 @@ impl CheckKind {
             CheckKind::MissingFile => "missing_file",
             CheckKind::BindError => "bind_error",
             CheckKind::NoReferenceMesh => "no_reference_mesh",
+            CheckKind::OverlayOnBase => "overlay_on_base",
             CheckKind::SequenceNotLoaded => "sequence_not_loaded",
             CheckKind::BindPoseMoved => "bind_pose_moved",
             CheckKind::AmbiguousFile => "ambiguous_file",

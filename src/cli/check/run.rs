@@ -17,11 +17,13 @@ use super::walk::Unit;
 
 /// What a character's parts were read from, to say which file a finding is in.
 #[derive(Debug, Default)]
-struct Origins {
+pub(super) struct Origins {
     /// Per mesh of the asset.
-    meshes: Vec<Option<PathBuf>>,
+    pub(super) meshes: Vec<Option<PathBuf>>,
     /// Per clip of the asset.
-    clips: Vec<Option<PathBuf>>,
+    pub(super) clips: Vec<Option<PathBuf>>,
+    /// Only findings about clips are the character's (a Gothic overlay on its base model: [`super::overlay`]).
+    pub(super) clips_only: bool,
 }
 
 /// A loaded character, ready to diagnose.
@@ -47,8 +49,11 @@ pub fn check_unit(
     for mut character in loaded {
         name_meshes(&mut character.asset, &character.origins);
         let findings = diagnose(&character.asset, options);
-        let findings: Vec<CheckFinding> =
+        let mut findings: Vec<CheckFinding> =
             findings.iter().map(|f| locate(f, &character.asset, &character.origins)).collect();
+        if character.origins.clips_only {
+            findings.retain(|f| f.clip.is_some());
+        }
         character.report.findings.extend(findings);
         character.report.findings.sort_by(CheckFinding::rank);
         with_asset(&mut character);
@@ -133,7 +138,8 @@ fn script_character(
             return (vec![report], Vec::new());
         }
     };
-    let mut origins = Origins { meshes: vec![None; asset.meshes.len()], clips: vec![None; asset.clips.len()] };
+    let mut origins =
+        Origins { meshes: vec![None; asset.meshes.len()], clips: vec![None; asset.clips.len()], clips_only: false };
     if let Some(script) = asset.model_script.as_deref() {
         if !script.name.is_empty() {
             report.name = script.name.clone();
@@ -207,6 +213,17 @@ fn script_character(
             .filter(|w| !said.iter().any(|p| w.message.contains(p.as_str())))
             .filter_map(|w| warning_finding(w, path)),
     );
+    // A Gothic overlay without a mesh: its clips on the base model it overlays.
+    if let Some(base) = plan.base.as_deref().filter(|_| asset.triangle_count() == 0) {
+        report.findings.push(super::overlay::on_base(&mut asset, &mut origins, base, opts));
+        if origins.clips_only {
+            for p in base.script_files.iter().take(1).map(PathBuf::as_path).chain(base.found()) {
+                if !report.files.iter().any(|f| f == p) {
+                    report.files.push(p.to_path_buf());
+                }
+            }
+        }
+    }
     asset.path = Some(path.to_path_buf());
     fill_facts(&mut report, &asset);
     (Vec::new(), vec![Loaded { report, asset, origins }])
@@ -278,6 +295,7 @@ fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &Load
     let mut origins = Origins {
         meshes: vec![Some(main_path.clone()); asset.meshes.len()],
         clips: vec![Some(main_path.clone()); asset.clips.len()],
+        clips_only: false,
     };
     for mut animation in animations {
         let path = animation.path.clone().unwrap_or_default();

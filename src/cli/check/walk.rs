@@ -11,11 +11,12 @@ use bonescope::io::{self, LoadError};
 use bonescope::scene::Format;
 
 /// How files become characters, as the command prints it.
-pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character with every file it names; the \
-other meshes and animations are grouped by folder: each reference mesh (a file with triangles) with the other \
-meshes of the same character (same bone names, same bind pose: a modular character's parts) and every \
-animation of its folder, bound by bone name; a folder of animations without a mesh is checked against the first \
-animation's skeleton; a file that does not load is reported on its own";
+pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character with every file it names (a Gothic \
+overlay without a mesh of its own: its animations on the base model it overlays); the other meshes and animations \
+are grouped by folder: each reference mesh (a file with triangles) with the other meshes of the same character (same \
+bone names, same bind pose: a modular character's parts) and every animation of its folder, bound by bone name; a \
+folder of animations without a mesh is checked against the first animation's skeleton; a file that does not load is \
+reported on its own";
 
 /// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
 const MODEL_EXTENSIONS: [&str; 7] = ["smd", "vta", "psk", "pskx", "psa", "ase", "asc"];
@@ -49,9 +50,11 @@ impl Unit {
     /// or a folder's files.
     pub fn files(&self) -> Vec<PathBuf> {
         match self {
-            Unit::Script { plan: Ok(plan), .. } => {
-                plan.script_files.iter().cloned().chain(plan.found().into_iter().map(Path::to_path_buf)).collect()
-            }
+            // An overlay is checked on its base model ([`super::overlay`]): the base's files are read too.
+            Unit::Script { plan: Ok(plan), .. } => std::iter::once(plan)
+                .chain(plan.base.as_deref())
+                .flat_map(|p| p.script_files.iter().cloned().chain(p.found().into_iter().map(Path::to_path_buf)))
+                .collect(),
             Unit::Script { path, .. } | Unit::Unreadable { path, .. } => vec![path.clone()],
             Unit::Folder { files, .. } => files.clone(),
         }

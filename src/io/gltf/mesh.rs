@@ -282,8 +282,8 @@ impl Builder {
     }
 }
 
-/// PNG and JPEG go in as they are; other formats (TGA, BMP, DDS) are converted to PNG when the image codecs
-/// are built in (the default `gui` feature).
+/// PNG and JPEG go in as they are; other formats (TGA, BMP, DDS, Source VTF) are converted to PNG when the
+/// image codecs are built in (the default `gui` feature).
 fn embeddable_image(path: &std::path::Path) -> Result<(Vec<u8>, &'static str), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if bytes.starts_with(&[0x89, b'P', b'N', b'G']) {
@@ -297,8 +297,14 @@ fn embeddable_image(path: &std::path::Path) -> Result<(Vec<u8>, &'static str), S
 
 #[cfg(feature = "gui")]
 fn convert_to_png(path: &std::path::Path, bytes: &[u8]) -> Result<(Vec<u8>, &'static str), String> {
-    let format = image::ImageFormat::from_path(path).map_err(|e| e.to_string())?;
-    let decoded = image::load_from_memory_with_format(bytes, format).map_err(|e| e.to_string())?;
+    let decoded = if crate::io::vtf::is_vtf(bytes) {
+        let vtf = crate::io::vtf::decode(bytes).map_err(|e| e.to_string())?;
+        let rgba = image::RgbaImage::from_raw(vtf.width, vtf.height, vtf.rgba).ok_or("the VTF decoded to no image")?;
+        image::DynamicImage::ImageRgba8(rgba)
+    } else {
+        let format = image::ImageFormat::from_path(path).map_err(|e| e.to_string())?;
+        image::load_from_memory_with_format(bytes, format).map_err(|e| e.to_string())?
+    };
     let mut png = std::io::Cursor::new(Vec::new());
     decoded.write_to(&mut png, image::ImageFormat::Png).map_err(|e| e.to_string())?;
     Ok((png.into_inner(), "image/png"))

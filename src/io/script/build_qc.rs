@@ -1,6 +1,6 @@
 //! A parsed QC → the whole character: every body choice's reference SMD merged into one skeleton and mesh
 //! list, one clip per `$sequence` (named as the sequence, at its `fps`, cut to `frame a b`, events as callback
-//! keys), textures looked up in `$cdtexture` folders.
+//! keys), textures looked up in `$cdtexture` folders and through `$cdmaterials` (`materials`).
 //!
 //! Each reference mesh and animation is placed by the `$origin`/`$scale` in effect where the script names it
 //! (`placement`), as studiomdl does when it grabs the file.
@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use super::cut::{Cut, bind_pose_clip, cut_clip, event_keys};
 use super::files::DirCache;
 use super::load::{Job, Loaded, job_of, load_all, take};
+use super::materials::MaterialSearch;
 use super::merge::add_part;
 use super::placement::{place_asset, place_clip, place_skeleton};
 use super::qc::ParsedQc;
@@ -32,6 +33,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
 
     // Resolve every file first, then load them all at once.
     resolve_paths(&mut script, &cd, dirs);
+    let mut materials = MaterialSearch::new(&script, &cd, dirs, opts);
     let mut jobs: Vec<Job> = Vec::new();
     // Files named and not found: (script file, line, what) — error-level warnings, the rest loads.
     let mut missing: Vec<(usize, usize, String)> = Vec::new();
@@ -95,6 +97,9 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
             let mut part = loaded.asset;
             place_asset(&mut part, &choice.placement.unwrap_or_default());
             find_textures(&mut part, &script.texture_dirs, opts);
+            if let Some(materials) = materials.as_mut() {
+                materials.apply(&mut part, dirs, opts);
+            }
             warnings.append(&mut part.warnings);
             let label = file_label(&jobs[job].path);
             if part.meshes.is_empty() {

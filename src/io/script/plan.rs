@@ -3,7 +3,9 @@
 //! [`super::build_gothic::resolve_paths`]) or reported as not found with the script line naming it.
 //!
 //! For tools that look at a whole tree before loading anything (`bonescope check` groups files into
-//! characters with it): only the script text is read, never the files it names.
+//! characters with it): only the script text is read, never the files it names. A Gothic overlay (an MDS with
+//! no mesh of its own, [`super::overlay`]) also gets the plan of the base model it applies to, whose script
+//! is read for it ([`read_bytes`]).
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +13,7 @@ use super::asc_index::AscIndex;
 use super::build_gothic;
 use super::build_qc::{self, is_blank};
 use super::files::{self, DirCache};
-use super::{lex, mds, qc};
+use super::{lex, mds, overlay, qc};
 use crate::io::{Files, LoadError};
 use crate::scene::{Format, ModelScript};
 
@@ -48,6 +50,8 @@ pub struct ScriptPlan {
     pub script_files: Vec<PathBuf>,
     /// Every mesh and animation file named, in script order; a file named twice is listed twice.
     pub named: Vec<NamedFile>,
+    /// For a Gothic overlay, the plan of the base model it applies to (which has a mesh of its own).
+    pub base: Option<Box<ScriptPlan>>,
 }
 
 impl ScriptPlan {
@@ -66,6 +70,24 @@ impl ScriptPlan {
 /// Parses the script at `path` (its bytes given) and finds the files it names. Errors are the script's syntax
 /// errors, as loading would report them.
 pub fn plan(files: &Files, format: Format, bytes: &[u8], path: &Path) -> Result<ScriptPlan, LoadError> {
+    plan_script(files, format, bytes, path, true)
+}
+
+/// The base model's plan of an overlay, when it is found, reads, and has a mesh of its own.
+fn base_plan(files: &Files, script: &ModelScript, path: &Path) -> Option<Box<ScriptPlan>> {
+    let base = overlay::base_of(script, path, &mut DirCache::new(files))?;
+    let bytes = files.read(&base).ok()?;
+    let plan = plan_script(files, Format::Mds, &bytes, &base, false).ok()?;
+    plan.named.iter().any(|n| n.role == NamedRole::Mesh && n.path.is_some()).then(|| Box::new(plan))
+}
+
+fn plan_script(
+    files: &Files,
+    format: Format,
+    bytes: &[u8],
+    path: &Path,
+    with_base: bool,
+) -> Result<ScriptPlan, LoadError> {
     // As loading does (`super::load`): names are relative to the script's folder, made absolute once.
     let path = &files::absolute(path);
     let dir = path.parent().map_or_else(|| path.clone(), Path::to_path_buf);
@@ -94,7 +116,11 @@ pub fn plan(files: &Files, format: Format, bytes: &[u8], path: &Path) -> Result<
                 script_file: path.to_path_buf(),
                 line: *line,
             });
-            Ok(collect(format, &parsed.script, skeleton))
+            let mut plan = collect(format, &parsed.script, skeleton);
+            if with_base && format == Format::Mds {
+                plan.base = base_plan(files, &parsed.script, path);
+            }
+            Ok(plan)
         }
         _ => Err(LoadError::whole_file(format!("{} is not a model script format", format.name())).in_file(path)),
     }
@@ -125,7 +151,7 @@ fn collect(format: Format, script: &ModelScript, skeleton: Option<NamedFile>) ->
             });
         }
     }
-    ScriptPlan { format, script_files: script.files.clone(), named }
+    ScriptPlan { format, script_files: script.files.clone(), named, base: None }
 }
 
 #[cfg(test)]

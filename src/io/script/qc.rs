@@ -9,6 +9,7 @@
 //!   its line (studiomdl looks for the next line starting with `$`), with a warning.
 //! - `$cd` and `$cdtexture` are relative to the QC's folder (studiomdl: `qc_path.parent_path() / cd`), also
 //!   when written in an included file; `$pushd`/`$popd` stack further folders on `$cd` (Source).
+//!   `$cdmaterials` folders (Source) are kept as written: they are relative to a game's `materials` folder.
 //! - `$include "file"` reads another script in place: relative to the including file's folder, else the QC's
 //!   folder (Blender Source Tools resolves against the QC's folder), else `$cd`; `.qci` then `.qc` is tried
 //!   when no extension is written. Includes nest up to [`MAX_INCLUDE_DEPTH`] deep (scriplib's
@@ -364,6 +365,14 @@ impl Parser<'_> {
                     });
                     self.script.texture_dirs.push(resolved);
                 }
+            }
+            // Folders under the game's `materials`: each line adds its folders (studiomdl keeps a list), found
+            // when the meshes' materials are looked up (`materials`).
+            "$cdmaterials" => {
+                if args.is_empty() {
+                    self.warn(file, line, "`$cdmaterials` without a folder");
+                }
+                self.script.material_dirs.extend(args.iter().map(|d| (*d).to_owned()));
             }
             "$pushd" => match args.first() {
                 Some(dir) => self.pushd.push((*dir).to_owned()),
@@ -1086,6 +1095,14 @@ mod tests {
         assert_eq!(s[4].options, ["node 2"]);
         assert_eq!(s[4].line, 8);
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    }
+
+    #[test]
+    fn cdmaterials_lines_accumulate_as_written() {
+        let p = parse_text("$cdmaterials \"models/x/\"\n$cdmaterials models\\shared \"\"\n$cdmaterials\n").unwrap();
+        assert_eq!(p.script.material_dirs, ["models/x/", "models\\shared", ""]);
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        assert!(p.script.ignored.is_empty());
     }
 
     #[test]
