@@ -1167,3 +1167,57 @@ fn many_definitions_are_substituted_in_time_proportional_to_the_script() {
     assert!(took.as_secs_f32() < 5.0, "{took:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An SMD of bones `root` and `head` whose root turns `(rx, 0, rz)` radians at each frame.
+fn turning_smd(frames: &[(f32, f32)]) -> String {
+    let mut s = String::from("version 1\nnodes\n0 \"root\" -1\n1 \"head\" 0\nend\nskeleton\n");
+    for (f, (rx, rz)) in frames.iter().enumerate() {
+        s += &format!("time {f}\n0 0 0 0 {rx} 0 {rz}\n1 0 0 10 0 0 0\n");
+    }
+    s + "end\n"
+}
+
+/// The character's root orientation in `clip` at `time`, in the file's frame.
+fn root_rotation(asset: &Asset, clip: &str, time: f32) -> glam::Quat {
+    let clip = asset.clip(clip).unwrap_or_else(|| panic!("no clip {clip}"));
+    bonescope::anim::curve::sample_quat(&clip.track_for("root").unwrap().rotation, time).unwrap()
+}
+
+#[test]
+fn delta_sequences_play_their_difference_on_the_bind_pose_instead_of_tipping_over() {
+    let dir = temp_dir("delta");
+    // The reference stands its Z-up root upright with a quarter turn about X, as Source models are exported.
+    let quarter = std::f32::consts::FRAC_PI_2;
+    write(
+        &dir.join("ref.smd"),
+        &reference_smd("skin.bmp").replace("time 0\n0 0 0 0 0 0 0", &format!("time 0\n0 0 0 0 {quarter} 0 0")),
+    );
+    write(&dir.join("idle.smd"), &turning_smd(&[(quarter + 0.2, 0.0), (quarter + 0.2, 0.0)]));
+    write(&dir.join("nod.smd"), &turning_smd(&[(quarter + 0.2, 0.0), (quarter + 0.2, 0.4)]));
+    // Already differences: near the identity, which played as a pose lays the root on its back.
+    write(&dir.join("breathe.smd"), &turning_smd(&[(0.0, 0.0), (0.05, 0.0)]));
+    write(
+        &dir.join("face.qc"),
+        "$modelname face.mdl\n$body body \"ref\"\n$sequence idle \"idle\" fps 30\n\
+         $animation a_nod \"nod\" subtract idle 0\n$sequence nod {\n a_nod\n delta\n}\n\
+         $sequence breathe \"breathe\" predelta\n",
+    );
+    let asset = load(&dir.join("face.qc"));
+    let bind = asset.skeleton.bind_local[asset.skeleton.find("root").unwrap()].rotation;
+    let same = |a: glam::Quat, b: glam::Quat| a.dot(b).abs() > 1.0 - 1e-4;
+    // The subtracted frame (idle's frame 0) equals nod's first frame: no difference, the bind pose.
+    assert!(same(root_rotation(&asset, "nod", 0.0), bind));
+    // Then the nod turns the upright root.
+    let nodded = root_rotation(&asset, "nod", 1.0 / 30.0);
+    assert!(!same(nodded, bind) && nodded.angle_between(bind) < 0.45);
+    // The already-differences clip starts upright rather than lying down.
+    assert!(same(root_rotation(&asset, "breathe", 0.0), bind));
+    assert!(root_rotation(&asset, "breathe", 0.0).angle_between(glam::Quat::IDENTITY) > 1.0);
+    // The base sequence plays as the file says.
+    assert!(same(root_rotation(&asset, "idle", 0.0), glam::Quat::from_rotation_x(quarter + 0.2)));
+    let additive: Vec<bool> =
+        ["idle", "nod", "breathe"].iter().map(|c| asset.clip(c).unwrap().script.as_ref().unwrap().additive).collect();
+    assert_eq!(additive, [false, true, true]);
+    assert!(asset.warnings.iter().any(|w| w.message.contains("2 delta sequence(s)")), "{:?}", asset.warnings);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,6 +172,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "keys": c.key_count(),
                 "callback_keys": c.callback_keys.len(),
                 "loop": c.script.as_ref().map(|s| s.looping),
+                "additive": c.script.as_ref().map(|s| s.additive),
                 "next": c.script.as_ref().and_then(|s| s.next.clone()),
             })
         })

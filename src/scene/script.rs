@@ -432,6 +432,9 @@ pub struct ClipScript {
     pub blend_out: f32,
     /// The source frames were played backwards to make this clip.
     pub reversed: bool,
+    /// A difference meant to be added to another pose (QC `delta`, `subtract`; `io::script::delta`): its keys
+    /// are that difference on the bind pose, and a mixer layers it as an additive track against the bind pose.
+    pub additive: bool,
     /// The source frames the clip covers, in the source file's numbering.
     pub first_frame: i32,
     pub last_frame: i32,

@@ -297,6 +297,7 @@ fn script_info(seq: &ScriptSequence, index: usize, cut: &Cut) -> ClipScript {
         reversed: cut.reversed,
         first_frame: cut.first,
         last_frame: cut.last,
+        additive: false,
         vertex_frames: None,
     }
 }

@@ -216,6 +216,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         return Err(error_at(&script.files, *file, *line, problem.clone())
             .with_kind(LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
     }
+    super::delta::apply(&character.skeleton, &script, &mut clips, &mut warnings);
     warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
     character.clips = clips;
     character.warnings = warnings;

@@ -22,6 +22,7 @@ mod asc_index;
 mod build_gothic;
 mod build_qc;
 mod cut;
+mod delta;
 mod files;
 mod lex;
 mod load;

@@ -98,6 +98,14 @@ struct NamedAnimation {
     looping: bool,
     frames: Option<(i32, i32)>,
     placement: Option<Placement>,
+    /// `delta`, `predelta`, `subtract <sequence> <frame>`: the animation is a difference (`super::delta`).
+    delta_options: Vec<String>,
+}
+
+/// Whether a sequence option makes its animation a difference to add to another pose (`super::delta`).
+fn is_delta_option(option: &str) -> bool {
+    let word = option.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+    matches!(word.as_str(), "delta" | "predelta" | "subtract" | "presubtract")
 }
 
 struct Parser<'d> {
@@ -702,6 +710,7 @@ impl Parser<'_> {
             looping: seq.looping,
             frames,
             placement: seq.placement,
+            delta_options: seq.options.iter().filter(|o| is_delta_option(o)).cloned().collect(),
         };
         self.animations.insert(seq.name.to_lowercase(), named);
         self.script.ignored.push(IgnoredCommand {
@@ -727,6 +736,11 @@ impl Parser<'_> {
                         seq.fps = fps;
                     }
                     seq.looping |= anim.looping;
+                    for option in &anim.delta_options {
+                        if !seq.options.contains(option) {
+                            seq.options.push(option.clone());
+                        }
+                    }
                     // The animation's own `origin`/`scale`/`rotate`, unless the sequence gives its own.
                     if seq.placement == self.placement.non_identity() {
                         seq.placement = anim.placement;
