@@ -11,18 +11,18 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod blend;
-pub mod bounds;
+pub(crate) mod bounds;
 pub mod controller;
 pub mod curve;
 pub mod diagnostics;
 pub mod edges;
 pub mod facing;
 pub mod morph;
-pub mod pose;
+pub(crate) mod pose;
 pub mod recording;
-pub mod sample;
-pub mod skin;
-pub mod tcb;
+pub(crate) mod sample;
+pub(crate) mod skin;
+pub(crate) mod tcb;
 pub mod tween;
 pub mod unity_curve;
 

@@ -30,8 +30,6 @@ pub struct TcbParams {
 }
 
 impl TcbParams {
-    pub const CATMULL_ROM: Self = Self { tension: 0.0, continuity: 0.0, bias: 0.0 };
-
     pub fn new(tension: f32, continuity: f32, bias: f32) -> Self {
         Self { tension, continuity, bias }
     }
@@ -103,6 +101,7 @@ pub fn tcb_tangents_quat(times: &[f32], values: &[Quat], params: &[TcbParams]) -
 
 /// The spec's Hermite segment `P(s) = A + B·s + C·s² + D·s³` between keys (t0, p0, out tangent m0) and
 /// (t1, p1, in tangent m1), tangents per second, `s` in 0…1.
+#[cfg(test)]
 pub fn hermite_segment<T: TcbValue>(p0: T, m0: T, p1: T, m1: T, dt: f32, s: f32) -> T {
     let a = p0;
     let b = m0 * dt;

@@ -115,6 +115,7 @@ impl<'a> Chunk<'a> {
     }
 
     /// The records, each read from the first `size_of::<T>()` bytes of its slot. No allocation.
+    #[cfg(test)]
     pub fn iter<T: Pod>(&self) -> Result<impl ExactSizeIterator<Item = T> + 'a, LoadError> {
         self.expect_records::<T>()?;
         let size = size_of::<T>();
@@ -135,6 +136,7 @@ impl<'a> Chunk<'a> {
     }
 
     /// All records in a new `Vec`: one `memcpy` when the declared size is the natural one.
+    #[cfg(test)]
     pub fn records<T: Pod>(&self) -> Result<Vec<T>, LoadError> {
         self.expect_records::<T>()?;
         if self.record_size == size_of::<T>() {
@@ -179,6 +181,7 @@ impl<T> Default for Records<'_, T> {
 
 impl<'a, T: Pod> Records<'a, T> {
     /// Records over an array already in memory (tests, tools).
+    #[cfg(test)]
     pub fn from_slice(records: &'a [T]) -> Self {
         Records {
             data: bytemuck::cast_slice(records),

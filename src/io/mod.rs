@@ -9,9 +9,9 @@
 // File input must never panic this layer: errors are returned instead (tests may unwrap, see clippy.toml).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-pub mod actorx;
+pub(crate) mod actorx;
 pub mod ase;
-pub mod companions;
+pub(crate) mod companions;
 pub mod gltf;
 pub mod mrtk;
 pub mod mrtk_write;
@@ -19,10 +19,10 @@ pub mod psa;
 pub mod psk;
 pub mod script;
 pub mod smd;
-pub mod smoothing;
-pub mod text;
-pub mod textures;
-pub mod vmt;
+pub(crate) mod smoothing;
+pub(crate) mod text;
+pub(crate) mod textures;
+pub(crate) mod vmt;
 pub mod vtf;
 
 use std::path::{Path, PathBuf};

@@ -21,11 +21,6 @@ impl<'a> Tokens<'a> {
         Self { rest: text }
     }
 
-    /// The part not yet tokenized.
-    pub fn rest(&self) -> &'a [u8] {
-        self.rest
-    }
-
     /// Next token; a quoted string comes back without its quotes (an unterminated one runs to the end).
     pub fn next_token(&mut self) -> Option<&'a [u8]> {
         let start = self.rest.iter().position(|b| !b.is_ascii_whitespace())?;
@@ -41,17 +36,14 @@ impl<'a> Tokens<'a> {
         Some(&rest[..end])
     }
 
+    #[cfg(test)]
     pub fn next_f32(&mut self) -> Option<f32> {
         self.next_token().and_then(parse_f32)
     }
 
+    #[cfg(test)]
     pub fn next_i64(&mut self) -> Option<i64> {
         self.next_token().and_then(parse_i64)
-    }
-
-    /// Counts the remaining tokens (for "expected 9 numbers, found 5" messages).
-    pub fn count_remaining(&self) -> usize {
-        self.clone().count()
     }
 }
 

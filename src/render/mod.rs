@@ -14,23 +14,23 @@
 //! `ui.painter().add(viewport::paint_callback(rect, frame_data))`. With an egui target that has no depth buffer,
 //! render into an [`OffscreenTarget`] instead and show [`OffscreenTarget::view`] as a native texture.
 
-pub mod backdrop;
+pub(crate) mod backdrop;
 pub mod camera;
-pub mod context;
-pub mod flat_fill;
-pub mod frame;
-pub mod gpu;
-pub mod gpu_timer;
+pub(crate) mod context;
+pub(crate) mod flat_fill;
+pub(crate) mod frame;
+pub(crate) mod gpu;
+pub(crate) mod gpu_timer;
 pub mod headless;
-pub mod morph;
-pub mod offscreen;
+pub(crate) mod morph;
+pub(crate) mod offscreen;
 pub mod overlay;
 pub mod posed;
 pub mod ramps;
-pub mod renderer;
+pub(crate) mod renderer;
 pub mod skinned;
 pub mod textures;
-pub mod viewport;
+pub(crate) mod viewport;
 
 pub use crate::scene::Bounds;
 pub use camera::{CameraMatrices, OrbitCamera};

@@ -125,6 +125,7 @@ impl MorphTables {
     }
 
     /// The deltas of render vertex `vertex` in `target`, looked up exactly as the shader does (for tests).
+    #[cfg(test)]
     pub fn lookup(&self, target: u32, vertex: u32) -> Option<(Vec3, Vec3)> {
         if target >= self.target_count() {
             return None;

@@ -12,7 +12,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod asset;
-pub mod bone_match;
+pub(crate) mod bone_match;
 mod bounds;
 mod clip;
 mod influences;
@@ -21,11 +21,11 @@ mod mesh;
 pub mod parts;
 mod reading;
 mod recording;
-pub mod retarget;
+pub(crate) mod retarget;
 pub mod samples;
 mod script;
 mod skeleton;
-pub mod vertex_animation;
+pub(crate) mod vertex_animation;
 
 pub use asset::{
     Asset, AxisConversion, BindReport, Format, Position, SKELETON_DIFFERENCE, SkeletonDifference, TrackMatch, UpAxis,
