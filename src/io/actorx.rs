@@ -228,7 +228,7 @@ impl<'a, T: Pod> Records<'a, T> {
     }
 
     /// All records in a new `Vec`: one `memcpy` when records have their natural size.
-    pub fn to_vec(&self) -> Vec<T> {
+    pub fn to_vec(self) -> Vec<T> {
         let bytes = self.data.get(..self.len * self.step).unwrap_or_default();
         if self.step == size_of::<T>() {
             let mut out = vec![T::zeroed(); self.len];

@@ -267,7 +267,7 @@ pub fn parse(bytes: &[u8]) -> Result<PskFile, LoadError> {
         weights: records.weights.to_vec(),
         normals: records.normals.to_vec(),
         colors: records.colors.to_vec(),
-        extra_uvs: records.extra_uvs.iter().map(Records::to_vec).collect(),
+        extra_uvs: records.extra_uvs.iter().map(|r| r.to_vec()).collect(),
         morph_infos: records.morph_infos.to_vec(),
         morph_data: records.morph_data.to_vec(),
         warnings: records.warnings,
