@@ -8,40 +8,13 @@
 //! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
 
 pub mod app;
-mod apply;
-pub mod body_groups;
-pub mod command;
-pub mod diagnostics;
-pub mod document;
-pub mod document_view;
-pub mod export;
-pub mod frame_clock;
-pub mod gpu;
-pub mod inspector;
-pub mod jobs;
-pub mod keymap;
-pub mod legend;
-pub mod loader;
-mod menu;
-pub mod mixer;
-pub mod model_script_view;
-pub mod morphs;
-pub mod outliner;
-pub mod player;
-pub mod recording_shapes;
-pub mod recording_view;
-pub mod script;
-pub mod script_flow;
-pub mod script_shapes;
+pub mod automation;
+pub mod commands;
 pub mod state;
-pub mod timeline;
-pub mod vertex_pick;
-pub mod viewport;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod watch;
+pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-mod windows;
+pub mod worker;
 
 use std::path::PathBuf;
 
@@ -80,7 +53,7 @@ pub struct ViewerArgs {
     pub tracks: Vec<String>,
     /// Tab of the right-hand panel to show.
     #[arg(long, value_enum, value_name = "TAB")]
-    pub tab: Option<state::RightTab>,
+    pub tab: Option<state::settings::RightTab>,
     /// Once the diagnostics are in, show finding N (0 = the first listed), as a click on it would.
     #[arg(long, value_name = "N")]
     pub finding: Option<usize>,
@@ -160,10 +133,10 @@ pub fn run(args: ViewerArgs) -> Result<(), AppError> {
         renderer: eframe::Renderer::Wgpu,
         // A depth buffer for the 3D viewport, which paints into egui's render pass.
         depth_buffer: 32,
-        multisampling: gpu::sample_count() as u16,
+        multisampling: views::gpu::sample_count() as u16,
         // egui's dithering adds noise in its fragment shader against banding in gradients, which this UI does not
         // draw; on a CPU rasteriser it cost a quarter of the time egui's fills take.
-        dithering: !gpu::software_only(),
+        dithering: !views::gpu::software_only(),
         // Automated screenshots must not depend on (or change) the user's saved window and panel layout.
         persist_window: !screenshot_mode,
         ..Default::default()

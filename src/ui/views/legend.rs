@@ -10,9 +10,9 @@ use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
 use crate::anim::edges::STRETCH_COLOUR_RANGE;
 use crate::scene::Asset;
 
-use super::viewport::rgb;
 use crate::render::ShadingMode;
 use crate::render::ramps;
+use crate::ui::views::viewport::rgb;
 
 /// A colour scale: maps 0..1 along the bar to a colour.
 type Ramp = Box<dyn Fn(f32) -> Color32>;

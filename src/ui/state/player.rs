@@ -24,8 +24,8 @@ use crate::anim::controller::{
 use crate::anim::{BoneMask, MorphLayout, Pose};
 use crate::scene::Asset;
 
-use super::morphs::MorphOverrides;
-use super::script_flow::ScriptFlow;
+use crate::ui::state::model_script_flow::ScriptFlow;
+use crate::ui::state::morph_overrides::MorphOverrides;
 
 /// What happens at the ends of a clip (shown in the timeline; the same for every clip).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
