@@ -1,11 +1,24 @@
 //! The viewer application (eframe/egui): a menu bar, the 3D viewport, the outliner and inspector side panels,
 //! the timeline with its track mixer, and the status line.
 //!
-//! Structure: panels only *read* the viewer state and push [`command::Command`]s; [`app::ViewerApp::apply`] is
-//! the one place that changes state. What survives a restart (recent files, panel visibility, viewport and
-//! playback options) is [`state::UiState`] (serde, stored by eframe's persistence); GPU objects live apart from
-//! it in the app. This module owns the command-line arguments of the viewer and starting the native window;
-//! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
+//! Structure: views only *read* the viewer state and push [`Command`](commands::command::Command)s;
+//! [`ViewerApp::apply`](app::ViewerApp::apply) is the one place that changes state. What survives a restart
+//! (recent files, panel visibility, viewport and playback options) is
+//! [`UiState`](state::settings::UiState) (serde, stored by eframe's persistence); GPU objects live apart from it
+//! in the app. This module owns the command-line arguments of the viewer and starting the native window; it
+//! must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
+//!
+//! Layout, each folder importing only those above it (`app` and the entry points excepted):
+//! - [`worker`]: a value computed on a worker thread (a leaf);
+//! - [`state`]: the viewer's data, no egui: the open document and its view, the player and the model script's
+//!   flow, morph overrides, diagnostics results, persisted settings, the frame clock;
+//! - [`commands`]: [`Command`](commands::command::Command), and the jobs (loading, dialogs, export, file
+//!   watching) whose polls return a [`JobOutcome`](commands::jobs::JobOutcome) for the app to apply;
+//! - [`views`]: the egui panels, menu bar, windows, viewport, keymap and GPU drawing glue: they take state (or
+//!   narrow inputs made of it) and push commands;
+//! - [`app`]: [`ViewerApp`](app::ViewerApp), its struct and every `impl` of it (the frame, `apply`, how a load
+//!   becomes the document);
+//! - [`automation`]: the command line's scripted start-up and `--screenshot`; `web` (wasm32 only): the web page.
 
 pub mod app;
 pub mod automation;

@@ -8,7 +8,7 @@
 
 use crate::scene::Asset;
 
-/// Manual weights and which targets they override, parallel to a [`MorphLayout`]'s slots, plus the weights the
+/// Manual weights and which targets they override, parallel to a [`MorphLayout`](crate::anim::MorphLayout)'s slots, plus the weights the
 /// clips drove at the last evaluation (shown beside the sliders).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MorphOverrides {
@@ -96,7 +96,7 @@ pub fn largest_displacement(target: &crate::scene::MorphTarget) -> f32 {
 }
 
 /// The scale of the morph-displacement shading mode: the most the weighted targets can move a vertex,
-/// `Σ |w| · largest displacement`, over the meshes (slots numbered as [`MorphLayout`] numbers them); 1 when no
+/// `Σ |w| · largest displacement`, over the meshes (slots numbered as [`MorphLayout`](crate::anim::MorphLayout) numbers them); 1 when no
 /// target is active, so the mesh reads "not moved" rather than dividing by zero.
 pub fn displacement_range(asset: &Asset, weights: &[f32]) -> f32 {
     let mut slot = 0;

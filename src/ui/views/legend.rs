@@ -12,7 +12,12 @@ use crate::scene::Asset;
 
 use crate::render::ShadingMode;
 use crate::render::ramps;
-use crate::ui::views::viewport::rgb;
+
+/// An RGB colour of 0–1 components (clamped) as egui's: the ramps' colours, here and in the viewport's painter.
+pub fn rgb(c: [f32; 3]) -> Color32 {
+    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
+    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
+}
 
 /// A colour scale: maps 0..1 along the bar to a colour.
 type Ramp = Box<dyn Fn(f32) -> Color32>;

@@ -23,6 +23,7 @@ use crate::ui::commands::command::Command;
 use crate::ui::state::diagnostics::Highlight;
 use crate::ui::state::document::Document;
 use crate::ui::state::settings::{Overlay, UiState};
+use crate::ui::views::legend::rgb;
 
 /// Buffers reused from frame to frame (skinned vertices, projected points, triangle order).
 #[derive(Default)]
@@ -398,11 +399,6 @@ fn shade(rgb: [f32; 3], lambert: f32) -> Color32 {
     let k = 0.28 + 0.72 * lambert;
     let f = |c: f32| ((c * k).clamp(0.0, 1.0) * 255.0) as u8;
     Color32::from_rgb(f(rgb[0]), f(rgb[1]), f(rgb[2]))
-}
-
-pub fn rgb(c: [f32; 3]) -> Color32 {
-    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
-    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
 }
 
 fn draw_mesh(
