@@ -12,8 +12,8 @@ use std::time::Duration;
 use bonescope::io::{LoadOptions, LoadedSet};
 use bonescope::scene::Asset;
 use bonescope::source::{self, Source};
-use bonescope::ui::command::OpenMode;
-use bonescope::ui::loader::{LoadJob, Purpose, assemble};
+use bonescope::ui::commands::command::OpenMode;
+use bonescope::ui::commands::loader::{LoadJob, Purpose, assemble};
 
 /// What a user would compare between two scenes.
 #[derive(Debug, PartialEq)]

@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Viewport backgrounds of the dark and light themes (`ui::viewport::background`).
+/// Viewport backgrounds of the dark and light themes (`ui::views::viewport::background`).
 const BACKGROUNDS: [[u8; 3]; 2] = [[34, 36, 41], [218, 222, 228]];
 
 fn xvfb_available() -> bool {

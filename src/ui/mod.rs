@@ -1,47 +1,33 @@
 //! The viewer application (eframe/egui): a menu bar, the 3D viewport, the outliner and inspector side panels,
 //! the timeline with its track mixer, and the status line.
 //!
-//! Structure: panels only *read* the viewer state and push [`command::Command`]s; [`app::ViewerApp::apply`] is
-//! the one place that changes state. What survives a restart (recent files, panel visibility, viewport and
-//! playback options) is [`state::UiState`] (serde, stored by eframe's persistence); GPU objects live apart from
-//! it in the app. This module owns the command-line arguments of the viewer and starting the native window;
-//! it must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
+//! Structure: views only *read* the viewer state and push [`Command`](commands::command::Command)s;
+//! [`ViewerApp::apply`](app::ViewerApp::apply) is the one place that changes state. What survives a restart
+//! (recent files, panel visibility, viewport and playback options) is
+//! [`UiState`](state::settings::UiState) (serde, stored by eframe's persistence); GPU objects live apart from it
+//! in the app. This module owns the command-line arguments of the viewer and starting the native window; it
+//! must not parse files itself (that is `io`) or evaluate animation beyond driving `anim`.
+//!
+//! Layout, each folder importing only those above it (`app` and the entry points excepted):
+//! - [`worker`]: a value computed on a worker thread (a leaf);
+//! - [`state`]: the viewer's data, no egui: the open document and its view, the player and the model script's
+//!   flow, morph overrides, diagnostics results, persisted settings, the frame clock;
+//! - [`commands`]: [`Command`](commands::command::Command), and the jobs (loading, dialogs, export, file
+//!   watching) whose polls return a [`JobOutcome`](commands::jobs::JobOutcome) for the app to apply;
+//! - [`views`]: the egui panels, menu bar, windows, viewport, keymap and GPU drawing glue: they take state (or
+//!   narrow inputs made of it) and push commands;
+//! - [`app`]: [`ViewerApp`](app::ViewerApp), its struct and every `impl` of it (the frame, `apply`, how a load
+//!   becomes the document);
+//! - [`automation`]: the command line's scripted start-up and `--screenshot`; `web` (wasm32 only): the web page.
 
 pub mod app;
-mod apply;
-pub mod body_groups;
-pub mod command;
-pub mod diagnostics;
-pub mod document;
-pub mod document_view;
-pub mod export;
-pub mod frame_clock;
-pub mod gpu;
-pub mod inspector;
-pub mod jobs;
-pub mod keymap;
-pub mod legend;
-pub mod loader;
-mod menu;
-pub mod mixer;
-pub mod model_script_view;
-pub mod morphs;
-pub mod outliner;
-pub mod player;
-pub mod recording_shapes;
-pub mod recording_view;
-pub mod script;
-pub mod script_flow;
-pub mod script_shapes;
+pub mod automation;
+pub mod commands;
 pub mod state;
-pub mod timeline;
-pub mod vertex_pick;
-pub mod viewport;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod watch;
+pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-mod windows;
+pub mod worker;
 
 use std::path::PathBuf;
 
@@ -80,7 +66,7 @@ pub struct ViewerArgs {
     pub tracks: Vec<String>,
     /// Tab of the right-hand panel to show.
     #[arg(long, value_enum, value_name = "TAB")]
-    pub tab: Option<state::RightTab>,
+    pub tab: Option<state::settings::RightTab>,
     /// Once the diagnostics are in, show finding N (0 = the first listed), as a click on it would.
     #[arg(long, value_name = "N")]
     pub finding: Option<usize>,
@@ -160,10 +146,10 @@ pub fn run(args: ViewerArgs) -> Result<(), AppError> {
         renderer: eframe::Renderer::Wgpu,
         // A depth buffer for the 3D viewport, which paints into egui's render pass.
         depth_buffer: 32,
-        multisampling: gpu::sample_count() as u16,
+        multisampling: views::gpu::sample_count() as u16,
         // egui's dithering adds noise in its fragment shader against banding in gradients, which this UI does not
         // draw; on a CPU rasteriser it cost a quarter of the time egui's fills take.
-        dithering: !gpu::software_only(),
+        dithering: !views::gpu::software_only(),
         // Automated screenshots must not depend on (or change) the user's saved window and panel layout.
         persist_window: !screenshot_mode,
         ..Default::default()

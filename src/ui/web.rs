@@ -1,5 +1,5 @@
 //! The viewer in a web page (built for `wasm32` by `scripts/build-web.sh`; the page is `web/index.html`). The
-//! same [`ViewerApp`](super::app::ViewerApp), loaders, controller and renderer as the desktop; what differs is
+//! same [`ViewerApp`](crate::ui::app::ViewerApp), loaders, controller and renderer as the desktop; what differs is
 //! where files come from and how the page talks to the viewer:
 //!
 //! - **Files** ([`WebFiles`]): those the user dropped or picked (the page reads them, folders included, and hands
@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::command::OpenMode;
 use crate::files::{Entry, FileAccess, FileBytes, Files, Kind, MemoryFiles, normalise};
+use crate::ui::commands::command::OpenMode;
 
 /// Where dropped and picked files are kept: apart from the site's own paths, so the two never mix.
 pub const DROPPED: &str = "/dropped";
@@ -208,12 +208,12 @@ pub fn open_added(relative: &[String], add: bool) {
 }
 
 /// The page's request to open files, once.
-pub(super) fn take_pending() -> Option<(Vec<PathBuf>, OpenMode)> {
+pub(crate) fn take_pending() -> Option<(Vec<PathBuf>, OpenMode)> {
     PENDING.lock().ok()?.take()
 }
 
 /// Asks the page to show its file picker (`window.bonescopePickFiles(add)`).
-pub(super) fn pick_files(mode: OpenMode) {
+pub(crate) fn pick_files(mode: OpenMode) {
     let Some(window) = web_sys::window() else { return };
     let picker = js_sys::Reflect::get(&window, &JsValue::from_str("bonescopePickFiles")).ok();
     if let Some(picker) = picker.and_then(|p| p.dyn_into::<js_sys::Function>().ok()) {
@@ -222,7 +222,7 @@ pub(super) fn pick_files(mode: OpenMode) {
 }
 
 /// Asks the page to show its folder picker (`window.bonescopePickFolder()`).
-pub(super) fn pick_folder() {
+pub(crate) fn pick_folder() {
     let Some(window) = web_sys::window() else { return };
     let picker = js_sys::Reflect::get(&window, &JsValue::from_str("bonescopePickFolder")).ok();
     if let Some(picker) = picker.and_then(|p| p.dyn_into::<js_sys::Function>().ok()) {
@@ -232,7 +232,7 @@ pub(super) fn pick_folder() {
 
 /// Writes the status line into the page's `#status` element (when it changed), and whether a load is running
 /// into its `data-loading` attribute.
-pub(super) fn show_status(text: &str, loading: bool) {
+pub(crate) fn show_status(text: &str, loading: bool) {
     thread_local! {
         static LAST: std::cell::RefCell<(String, bool)> = const { std::cell::RefCell::new((String::new(), true)) };
     }
@@ -279,7 +279,7 @@ fn open_parameters() -> (Vec<PathBuf>, Vec<String>) {
 pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
     let (paths, refused) = open_parameters();
     let args =
-        super::ViewerArgs { files: paths, file_access: Files::from_arc(web_files().clone()), ..Default::default() };
+        crate::ui::ViewerArgs { files: paths, file_access: Files::from_arc(web_files().clone()), ..Default::default() };
     let options = eframe::WebOptions { depth_buffer: 32, ..Default::default() };
     let outcome = Arc::new(Mutex::new(None::<String>));
     eframe::WebRunner::new()
@@ -288,7 +288,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
             options,
             Box::new(move |cc| {
                 let _ = CONTEXT.set(cc.egui_ctx.clone());
-                let mut app = super::app::ViewerApp::new(cc, args, outcome, web_time::Instant::now());
+                let mut app = crate::ui::app::ViewerApp::new(cc, args, outcome, web_time::Instant::now());
                 if !refused.is_empty() {
                     app.notify(format!(
                         "?open= names files of other sites, which a page may not read: {}",

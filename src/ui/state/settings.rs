@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::render::ShadingMode;
 
-use super::player::PlaybackType;
+use crate::ui::state::player::PlaybackType;
 
 /// Key under which [`UiState`] is stored.
 pub const STORAGE_KEY: &str = "bonescope.ui";

@@ -1,15 +1,16 @@
-//! The eframe application, [`ViewerApp`], in parts a newcomer can find:
-//! - `document_view.rs` ([`DocumentView`]): the open document, playback, pose and selection, and how a load
-//!   becomes the open document;
-//! - `jobs.rs` ([`Jobs`]): loading, the file dialog and the export on worker threads;
-//! - `script.rs` ([`Script`]): the scripted start-up of the command line (`--screenshot`, `--time`, …);
-//! - `keymap.rs`: the key table behind key dispatch, the Help window and docs/viewer.md's table;
-//! - `apply.rs`: [`ViewerApp::apply`], the one place where state changes;
-//! - `menu.rs`, `windows.rs` and the panel modules: what is drawn.
+//! The eframe application, [`ViewerApp`]: its struct and every `impl ViewerApp` are in this folder and nowhere
+//! else:
+//! - `mod.rs` (this file): the parts held together and the frame: finished jobs are picked up and their
+//!   outcomes applied, changed files are reloaded, dropped files and key presses become commands, the player
+//!   advances and the pose is evaluated, the views are drawn, the commands are applied, and a pending
+//!   `--screenshot` is taken;
+//! - `apply.rs`: [`ViewerApp::apply`], the one place where a [`Command`] changes state;
+//! - `document.rs`: how a load becomes the open document, and the commands that make it again or frame it.
 //!
-//! This file holds the parts together and runs the frame: finished jobs are picked up, changed files are
-//! reloaded, dropped files and key presses become commands, the player advances and the pose is evaluated, the
-//! panels are drawn, the commands are applied, and a pending `--screenshot` is taken.
+//! The state it holds is `ui::state`, the views it draws `ui::views`, the jobs it runs `ui::commands::jobs`.
+
+mod apply;
+mod document;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,22 +25,24 @@ use crate::render::camera::OrbitCamera;
 use crate::scene::samples::Sample;
 use crate::source::Source;
 
-use super::ViewerArgs;
-use super::command::{Command, OpenMode};
-use super::diagnostics::{self, DiagnosticsView};
-use super::document_view::DocumentView;
-use super::frame_clock::FrameClock;
-use super::gpu::GpuState;
-use super::inspector;
-use super::jobs::Jobs;
-use super::keymap;
-use super::loader::{LoadJob, Purpose};
-use super::outliner::{self, OutlinerView};
-use super::recording_view::{self, RecordingView};
-use super::script::{Outcome, Script};
-use super::state::{RightTab, STORAGE_KEY, UiState};
-use super::timeline::{self, TimelineView};
-use super::viewport::{self, StatusInfo, ViewportCache};
+use crate::ui::ViewerArgs;
+use crate::ui::automation::{Outcome, Script};
+use crate::ui::commands::command::{Command, OpenMode};
+use crate::ui::commands::jobs::{JobOutcome, Jobs, job_text};
+use crate::ui::commands::loader::{LoadJob, Purpose};
+use crate::ui::state::diagnostics::Diagnostics;
+use crate::ui::state::document_view::DocumentView;
+use crate::ui::state::frame_clock::FrameClock;
+use crate::ui::state::settings::{RightTab, STORAGE_KEY, UiState};
+use crate::ui::views::diagnostics::{self, DiagnosticsFilter};
+use crate::ui::views::gpu::GpuState;
+use crate::ui::views::inspector;
+use crate::ui::views::keymap;
+use crate::ui::views::outliner::{self, OutlinerView};
+use crate::ui::views::recording_view::{self, RecordingView};
+use crate::ui::views::timeline::{self, TimelineView};
+use crate::ui::views::viewport::{self, StatusInfo, ViewportCache};
+use crate::ui::views::{menu, windows};
 
 /// The viewer.
 pub struct ViewerApp {
@@ -49,7 +52,7 @@ pub struct ViewerApp {
     pub(super) view: DocumentView,
     pub(super) camera: OrbitCamera,
     pub(super) jobs: Jobs,
-    pub(super) diagnostics: DiagnosticsView,
+    pub(super) diagnostics: Diagnostics,
     pub(super) panels: PanelViews,
     pub(super) messages: Messages,
     pub(super) script: Script,
@@ -73,7 +76,8 @@ pub struct PanelViews {
     pub timeline: TimelineView,
     pub outliner: OutlinerView,
     pub recording: RecordingView,
-    pub morphs: super::morphs::MorphsView,
+    pub morphs: crate::ui::views::morphs::MorphsView,
+    pub diagnostics: DiagnosticsFilter,
 }
 
 /// What the viewer tells the user: the last load's errors, one per file that failed (a window until dismissed),
@@ -108,8 +112,8 @@ impl ViewerApp {
             state.overlays.script_shapes = true;
         }
         let mut gpu = GpuState::new(cc.wgpu_render_state.as_ref());
-        super::gpu::install_flat_fills(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
-        if super::gpu::software_only() {
+        crate::ui::views::gpu::install_flat_fills(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
+        if crate::ui::views::gpu::software_only() {
             // Shadows are wide feathered meshes drawn through egui's textured, blended fill shader, which a CPU
             // rasteriser runs slowly per pixel (BENCHMARKS.md); menus and the viewport's toolbar go without.
             cc.egui_ctx.all_styles_mut(|style| {
@@ -122,9 +126,9 @@ impl ViewerApp {
         }
         gpu.force_painter = args.painter;
         match args.theme {
-            Some(super::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
-            Some(super::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),
-            Some(super::Theme::System) => cc.egui_ctx.set_theme(egui::ThemePreference::System),
+            Some(crate::ui::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
+            Some(crate::ui::Theme::Light) => cc.egui_ctx.set_theme(egui::ThemePreference::Light),
+            Some(crate::ui::Theme::System) => cc.egui_ctx.set_theme(egui::ThemePreference::System),
             None => {}
         }
         let view = DocumentView::new(state.playback, state.speed);
@@ -139,20 +143,22 @@ impl ViewerApp {
         };
         let options = crate::io::LoadOptions {
             files: args.file_access.clone(),
-            ..super::jobs::viewer_load_options(&args.textures, &cli_retarget, &state)
+            ..crate::ui::commands::jobs::viewer_load_options(&args.textures, &cli_retarget, &state)
         };
         if let Some(rs) = cc.wgpu_render_state.as_ref().filter(|_| gpu.renderer) {
             crate::render::viewport::with_renderer(rs, |r| r.set_files(args.file_access.clone()));
         }
-        let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint());
+        let mut jobs = Jobs::default();
+        jobs.load =
+            Some(LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint()));
         Self {
             state,
             gpu,
             view,
             // The viewer's opening angles: from the front right, a little above.
             camera: OrbitCamera { yaw: 0.5, pitch: 0.25, ..OrbitCamera::default() },
-            jobs: Jobs { load: Some(load), ..Jobs::default() },
-            diagnostics: DiagnosticsView::default(),
+            jobs,
+            diagnostics: Diagnostics::default(),
             panels: PanelViews::default(),
             messages: Messages { errors: Vec::new(), notice: None, since: Instant::now() },
             script,
@@ -184,7 +190,7 @@ impl ViewerApp {
             cmds.push(Command::Open { paths, mode: OpenMode::Auto });
         }
         #[cfg(target_arch = "wasm32")]
-        if let Some((paths, mode)) = super::web::take_pending() {
+        if let Some((paths, mode)) = crate::ui::web::take_pending() {
             cmds.push(Command::Open { paths, mode });
         }
         let typing = ctx.egui_wants_keyboard_input();
@@ -215,6 +221,44 @@ impl ViewerApp {
         }
     }
 
+    /// Does what a finished job asks.
+    fn take_outcome(&mut self, ctx: &egui::Context, outcome: JobOutcome) {
+        match outcome {
+            JobOutcome::Loaded { results, purpose, options } => {
+                let errors = self.apply_loaded(results, purpose, &options);
+                for e in &errors {
+                    self.script.fail(|| format!("load failed: {e}"));
+                }
+                self.messages.errors = errors;
+            }
+            JobOutcome::Load { sources, purpose } => self.start_load(ctx, sources, purpose),
+            JobOutcome::Reload => self.start_load(ctx, self.view.doc.sources(), Purpose::Reload),
+            JobOutcome::Apply(cmd) => self.apply(ctx, cmd),
+            JobOutcome::Notice(text) => self.notify(text),
+        }
+    }
+
+    /// Starts loading `sources` with the viewer's load options.
+    pub(super) fn start_load(&mut self, ctx: &egui::Context, sources: Vec<Source>, purpose: Purpose) {
+        let options = self.load_options();
+        self.jobs.start_load(ctx, sources, purpose, options);
+    }
+
+    /// The options every load of the viewer uses.
+    fn load_options(&self) -> crate::io::LoadOptions {
+        crate::io::LoadOptions {
+            files: self.files.clone(),
+            ..crate::ui::commands::jobs::viewer_load_options(&self.cli_textures, &self.cli_retarget, &self.state)
+        }
+    }
+
+    /// Opens the document again so that its textures are looked for in the texture folders as they are now.
+    pub(super) fn reload_for_textures(&mut self, ctx: &egui::Context) {
+        if !self.view.doc.files.is_empty() && self.jobs.load.is_none() {
+            self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
+        }
+    }
+
     fn right_panel(&mut self, ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
         ui.horizontal_wrapped(|ui| {
             for tab in RightTab::ALL {
@@ -242,25 +286,33 @@ impl ViewerApp {
         match self.state.right_tab {
             RightTab::Inspector => {
                 if let Some(picked) = self.view.picked_vertex {
-                    super::vertex_pick::show(ui, &self.view.doc.asset, &self.view.pose, picked);
+                    crate::ui::views::vertex_pick::show(ui, &self.view.doc.asset, &self.view.pose, picked);
                     ui.separator();
                 }
                 inspector::bone(ui, &self.view.doc, &self.view.pose, self.view.selected, &self.state, cmds);
             }
-            RightTab::Callbacks => super::mixer::callback_log(ui, &self.view.log, self.view.fired_total, cmds),
-            RightTab::Diagnostics => diagnostics::show(ui, &mut self.diagnostics, &self.view.doc, cmds),
+            RightTab::Callbacks => {
+                crate::ui::views::mixer::callback_log(ui, &self.view.log, self.view.fired_total, cmds)
+            }
+            RightTab::Diagnostics => {
+                diagnostics::show(ui, &self.diagnostics, &mut self.panels.diagnostics, &self.view.doc, cmds)
+            }
             RightTab::Recording => {
                 let now = self.view.recording_poses.first().map_or(0.0, |p| p.time);
                 recording_view::show(ui, &mut self.panels.recording, &self.view.doc, now, cmds);
             }
-            RightTab::Morphs => {
-                super::morphs::show(ui, &mut self.panels.morphs, &self.view.doc.asset, &self.view.player.morphs, cmds)
-            }
+            RightTab::Morphs => crate::ui::views::morphs::show(
+                ui,
+                &mut self.panels.morphs,
+                &self.view.doc.asset,
+                &self.view.player.morphs,
+                cmds,
+            ),
             RightTab::Files => {
-                super::body_groups::show_parts(ui, &self.view.doc.asset, &self.view.hidden_parts, cmds);
-                super::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
+                crate::ui::views::body_groups::show_parts(ui, &self.view.doc.asset, &self.view.hidden_parts, cmds);
+                crate::ui::views::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
                 inspector::files(ui, &self.view.doc, self.view.selected, cmds);
-                super::model_script_view::show(ui, self.view.doc.asset.model_script.as_deref());
+                crate::ui::views::model_script_view::show(ui, self.view.doc.asset.model_script.as_deref());
             }
         }
     }
@@ -274,8 +326,12 @@ impl eframe::App for ViewerApp {
 
         let shown = self.jobs.load.is_none() && self.view.doc.generation > 0;
         self.script.report_timing(shown.then(|| self.view.doc.title()).as_deref());
-        self.poll_load();
-        self.poll_export();
+        if let Some(outcome) = self.jobs.poll_load() {
+            self.take_outcome(&ctx, outcome);
+        }
+        if let Some(outcome) = self.jobs.poll_export() {
+            self.take_outcome(&ctx, outcome);
+        }
         self.diagnostics.poll(self.view.doc.generation);
         self.scripted_finding();
         if self.jobs.load.is_none() {
@@ -284,9 +340,15 @@ impl eframe::App for ViewerApp {
                 waker.request_repaint();
             });
         }
-        self.poll_dialog(&ctx);
-        self.poll_folder_dialog(&ctx);
-        self.poll_changes(&ctx);
+        if let Some(outcome) = self.jobs.poll_dialog() {
+            self.take_outcome(&ctx, outcome);
+        }
+        if let Some(outcome) = self.jobs.poll_folder_dialog() {
+            self.take_outcome(&ctx, outcome);
+        }
+        for outcome in self.jobs.poll_changes(&ctx, self.view.doc.paths(), self.state.auto_reload) {
+            self.take_outcome(&ctx, outcome);
+        }
         let mut cmds = Vec::new();
         self.input_commands(&ctx, &mut cmds);
 
@@ -320,7 +382,25 @@ impl eframe::App for ViewerApp {
             evaluate_recording(rec, view.player.recording_time(rec.duration), pose);
         }
 
-        egui::Panel::top("menu").frame(unfilled_panel_frame(ui)).show(ui, |ui| self.menu_bar(ui, &mut cmds));
+        let loading = self.jobs.load.as_ref().map(|job| windows::Loading {
+            text: job_text(job),
+            fraction: job.progress.fraction(),
+            elapsed: job.elapsed(),
+        });
+        egui::Panel::top("menu").frame(unfilled_panel_frame(ui)).show(ui, |ui| {
+            let input = menu::MenuInput {
+                doc: &self.view.doc,
+                state: &self.state,
+                file_axes: &self.view.file_axes,
+                gpu_renderer: self.gpu.renderer,
+                force_painter: self.gpu.force_painter,
+                cli_textures: &self.cli_textures,
+                exporting: self.jobs.export.is_some(),
+                picking_folder: self.jobs.folder.is_some(),
+                loading: loading.as_ref().map(|l| l.text.as_str()),
+            };
+            menu::show(ui, &input, &mut cmds);
+        });
         if self.state.show_timeline {
             egui::Panel::bottom("timeline")
                 .frame(unfilled_panel_frame(ui))
@@ -384,7 +464,7 @@ impl eframe::App for ViewerApp {
         #[cfg(target_arch = "wasm32")]
         {
             let selected = self.view.selected.and_then(|b| self.view.doc.asset.skeleton.names.get(b));
-            super::web::show_status(&status.text(selected.map(String::as_str)), self.jobs.load.is_some());
+            crate::ui::web::show_status(&status.text(selected.map(String::as_str)), self.jobs.load.is_some());
         }
         let mut viewport_rect = egui::Rect::NOTHING;
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -403,9 +483,16 @@ impl eframe::App for ViewerApp {
                 hidden_meshes: &self.view.hidden_meshes,
             };
             viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);
-            self.empty_hint(ui, viewport_rect);
+            windows::empty_hint(ui, viewport_rect, self.jobs.load.is_some(), &self.view.doc);
         });
-        self.windows(&ctx, viewport_rect, &mut cmds);
+        let input = windows::WindowsInput {
+            show_help: self.show_help,
+            errors: &self.messages.errors,
+            notice: self.messages.notice.as_deref(),
+            doc: &self.view.doc,
+            loading: loading.as_ref(),
+        };
+        windows::show(&ctx, &input, viewport_rect, &mut cmds);
 
         if self.frame_next {
             // A new scene: frame the whole first clip, so that the animation stays in view.

@@ -18,11 +18,12 @@ use crate::render::camera::{OrbitCamera, ViewPreset};
 use crate::render::ramps;
 use crate::scene::{Bounds, Hand};
 
-use super::command::Command;
-use super::diagnostics::Highlight;
-use super::document::Document;
-use super::state::{Overlay, UiState};
 use crate::render::ShadingMode;
+use crate::ui::commands::command::Command;
+use crate::ui::state::diagnostics::Highlight;
+use crate::ui::state::document::Document;
+use crate::ui::state::settings::{Overlay, UiState};
+use crate::ui::views::legend::rgb;
 
 /// Buffers reused from frame to frame (skinned vertices, projected points, triangle order).
 #[derive(Default)]
@@ -137,21 +138,21 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     }
     // Made once per frame, for whichever paths draw them.
     let script_shapes = input.state.overlays.script_shapes.then(|| {
-        super::script_shapes::script_shapes(
+        crate::ui::views::model_script_shapes::script_shapes(
             &input.doc.asset,
             &input.pose.to_root,
             input.doc.bind_bounds.sizing_radius(),
         )
     });
     let morph_range = if input.state.shading == ShadingMode::MorphDisplacement {
-        super::morphs::displacement_range(&input.doc.asset, &input.pose.morph_weights)
+        crate::ui::state::morph_overrides::displacement_range(&input.doc.asset, &input.pose.morph_weights)
     } else {
         1.0
     };
     if let Some(model) = input.gpu_model {
         let ppp = ui.ctx().pixels_per_point();
         let size = [(rect.width() * ppp).round().max(1.0) as u32, (rect.height() * ppp).round().max(1.0) as u32];
-        let scene = super::gpu::SceneInput {
+        let scene = crate::ui::views::gpu::SceneInput {
             doc: input.doc,
             to_root: &input.pose.to_root,
             palette: input.palette,
@@ -167,7 +168,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             dark: ui.visuals().dark_mode,
             background: background(ui.visuals()).to_array(),
         };
-        super::gpu::paint(&painter, rect, super::gpu::frame_data(model, &scene, size));
+        crate::ui::views::gpu::paint(&painter, rect, crate::ui::views::gpu::frame_data(model, &scene, size));
     }
     let aspect = rect.width() / rect.height().max(1.0);
     let view_proj = input.camera.view_projection(aspect);
@@ -220,18 +221,18 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     if input.state.shading == ShadingMode::DominantBone
         && cache.dominant.as_ref().is_none_or(|(g, _)| *g != input.doc.generation)
     {
-        cache.dominant = Some((input.doc.generation, super::legend::dominant_counts(&input.doc.asset)));
+        cache.dominant = Some((input.doc.generation, crate::ui::views::legend::dominant_counts(&input.doc.asset)));
     }
     let dominant = cache.dominant.as_ref().map(|(_, c)| c.as_slice()).unwrap_or_default();
     let corner = Pos2::new(rect.left() + 8.0, rect.bottom() - status_height - 8.0);
-    let legend = super::legend::LegendInput {
+    let legend = crate::ui::views::legend::LegendInput {
         shading: input.state.shading,
         asset: &input.doc.asset,
         selected: input.selected,
         dominant,
         morph_range,
     };
-    super::legend::draw(ui, corner, &legend);
+    crate::ui::views::legend::draw(ui, corner, &legend);
     rect
 }
 
@@ -364,7 +365,7 @@ fn handle_input(
         && let Some(pos) = response.interact_pointer_pos()
     {
         // Alt+click picks the vertex under the pointer (the inspector shows its weights and morph deltas).
-        let picked = super::vertex_pick::pick(
+        let picked = crate::ui::views::vertex_pick::pick(
             &input.doc.asset,
             input.palette,
             &input.pose.morph_weights,
@@ -398,11 +399,6 @@ fn shade(rgb: [f32; 3], lambert: f32) -> Color32 {
     let k = 0.28 + 0.72 * lambert;
     let f = |c: f32| ((c * k).clamp(0.0, 1.0) * 255.0) as u8;
     Color32::from_rgb(f(rgb[0]), f(rgb[1]), f(rgb[2]))
-}
-
-pub fn rgb(c: [f32; 3]) -> Color32 {
-    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
-    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
 }
 
 fn draw_mesh(
@@ -613,7 +609,7 @@ fn draw_script_shapes(
     painter: &egui::Painter,
     view_proj: &Mat4,
     rect: Rect,
-    shapes: &super::script_shapes::ScriptShapes,
+    shapes: &crate::ui::views::model_script_shapes::ScriptShapes,
     lines: bool,
 ) {
     let color = |c: [u8; 4]| Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
@@ -810,7 +806,7 @@ fn recording_bounds(input: &ViewInput) -> Bounds {
 
 /// Recordings with the painter (the fallback path; the GPU path draws them depth-tested with the mesh).
 fn draw_recordings(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, input: &ViewInput) {
-    let shapes = super::recording_shapes::recording_shapes(
+    let shapes = crate::ui::views::recording_shapes::recording_shapes(
         input.recordings,
         input.doc.asset.axes.to_viewer,
         input.state.overlays.joint_axes,
@@ -950,7 +946,7 @@ fn status_line(ui: &mut egui::Ui, rect: Rect, input: &ViewInput) -> f32 {
     let wrap = (rect.width() - 16.0).max(40.0);
     let galley = painter.layout(text, egui::FontId::proportional(12.5), ui.visuals().text_color(), wrap);
     let strip = Rect::from_min_max(Pos2::new(rect.left(), rect.bottom() - galley.size().y - 8.0), rect.max);
-    super::gpu::flat_fill(&painter, strip, ui.visuals().panel_fill);
+    crate::ui::views::gpu::flat_fill(&painter, strip, ui.visuals().panel_fill);
     painter.galley(Pos2::new(strip.left() + 8.0, strip.top() + 4.0), galley, ui.visuals().text_color());
     strip.height()
 }

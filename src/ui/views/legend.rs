@@ -10,9 +10,14 @@ use eframe::egui::{self, Color32, Pos2, Rect, Stroke, Vec2};
 use crate::anim::edges::STRETCH_COLOUR_RANGE;
 use crate::scene::Asset;
 
-use super::viewport::rgb;
 use crate::render::ShadingMode;
 use crate::render::ramps;
+
+/// An RGB colour of 0–1 components (clamped) as egui's: the ramps' colours, here and in the viewport's painter.
+pub fn rgb(c: [f32; 3]) -> Color32 {
+    let f = |x: f32| (x.clamp(0.0, 1.0) * 255.0) as u8;
+    Color32::from_rgb(f(c[0]), f(c[1]), f(c[2]))
+}
 
 /// A colour scale: maps 0..1 along the bar to a colour.
 type Ramp = Box<dyn Fn(f32) -> Color32>;

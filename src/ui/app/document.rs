@@ -1,104 +1,28 @@
-//! The open document and how it is being looked at: the [`Document`], the player (mixer tracks, clock), the
-//! pose it evaluates, the selection, the diagnostics mark, the callback log. Here a load becomes the open
-//! document (a new scene, animation files bound to the open model, or a reload that keeps the view), and the
-//! command line's start-up requests are applied to the first scene.
+//! How a load becomes the open document (a new scene, animation files bound to the open model, or a reload that
+//! keeps the view) and the command line's start-up requests are applied to the first scene; the commands that
+//! make the document again (retargeting, the up axis), show a diagnostics finding, or frame the scene.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::AppError;
-use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, posed_bounds};
 use crate::io::{LoadError, LoadOptions, LoadedSet};
 use crate::scene::{Asset, Bounds, Retarget};
 
-use super::app::ViewerApp;
-use super::command::OpenMode;
-use super::diagnostics::Highlight;
-use super::document::{Document, Origin};
-use super::loader::{Assembled, LoadResults, Purpose, assemble};
-use super::player::{Fired, PlaybackType, Player};
-use super::script::parse_track_spec;
-
-/// How many fired callbacks the log keeps.
-pub const LOG_LIMIT: usize = 500;
-
-/// The open document and its view state.
-pub struct DocumentView {
-    pub doc: Document,
-    pub player: Player,
-    /// The mixer track the timeline, the transport and stepping act on.
-    pub focus_track: usize,
-    /// The pose the player evaluated this frame.
-    pub pose: Pose,
-    /// The document's recordings at the player's time.
-    pub recording_poses: Vec<RecordingPose>,
-    /// The palette the viewport draws with: the pose's, or the selected bone's matrix for every bone.
-    pub display_palette: Vec<glam::Mat4>,
-    pub selected: Option<usize>,
-    /// What the finding last clicked in the Diagnostics tab marks in the viewport.
-    pub highlight: Option<Highlight>,
-    /// The vertex picked with Alt+click (mesh, vertex), shown in the inspector.
-    pub picked_vertex: Option<(usize, u32)>,
-    /// The choice shown of each body group of the model script, and the meshes the others hide.
-    pub body_choices: Vec<usize>,
-    /// Parts of a modular character switched off in the Files tab (indices into `Asset::parts`).
-    pub hidden_parts: Vec<usize>,
-    pub hidden_meshes: Vec<usize>,
-    /// The focus clip moves its root far (root motion): the camera follows the root as with View › Follow
-    /// the root, for this clip.
-    pub follow_clip_root: bool,
-    /// The callbacks fired lately (at most [`LOG_LIMIT`]), and how many fired in all.
-    pub log: VecDeque<Fired>,
-    pub fired_total: u64,
-    /// Counts loads: each new document gets the next number (GPU uploads and caches key on it).
-    pub generation: u64,
-    /// The model's axis conversion as its format gives it, before any View › Up axis override.
-    pub file_axes: crate::scene::AxisConversion,
-}
-
-impl DocumentView {
-    /// Nothing open yet.
-    pub fn new(playback: PlaybackType, speed: f32) -> Self {
-        let mut player = Player::for_asset(&Asset::default(), None, PlaybackType::Loop);
-        player.set_mode(playback);
-        player.speed = speed.max(0.0);
-        Self {
-            doc: Document::empty(),
-            player,
-            focus_track: 0,
-            pose: Pose::default(),
-            recording_poses: Vec::new(),
-            display_palette: Vec::new(),
-            selected: None,
-            highlight: None,
-            picked_vertex: None,
-            body_choices: Vec::new(),
-            hidden_parts: Vec::new(),
-            hidden_meshes: Vec::new(),
-            file_axes: crate::scene::AxisConversion::IDENTITY,
-            follow_clip_root: false,
-            log: VecDeque::new(),
-            fired_total: 0,
-            generation: 0,
-        }
-    }
-
-    /// Keeps a fired callback in the log.
-    pub fn record(&mut self, fired: Fired) {
-        self.fired_total += 1;
-        self.log.push_back(fired);
-        if self.log.len() > LOG_LIMIT {
-            self.log.pop_front();
-        }
-    }
-}
+use super::ViewerApp;
+use crate::ui::automation::parse_track_spec;
+use crate::ui::commands::command::OpenMode;
+use crate::ui::commands::loader::{Assembled, LoadResults, Purpose, assemble};
+use crate::ui::state::diagnostics::Highlight;
+use crate::ui::state::document::{Document, Origin};
+use crate::ui::state::document_view::{drop_binds, root_of};
+use crate::ui::state::player::Player;
 
 impl ViewerApp {
     /// Makes a load's results the open document: a new scene, files bound to the open model, or a reload that
     /// keeps the view. Returns the errors of the files that failed; every other file is in the document. When
     /// nothing loaded (or a reload failed for any file), what was open stays as it was.
-    pub(super) fn apply_loaded(
+    pub(crate) fn apply_loaded(
         &mut self,
         results: LoadResults,
         purpose: Purpose,
@@ -247,7 +171,7 @@ impl ViewerApp {
 
     /// Plays the clips of bound file `binding` with `retarget` (the document is made again: the diagnostics and
     /// the player see the new poses), keeping the view.
-    pub(super) fn set_retarget(&mut self, binding: usize, retarget: Retarget) {
+    pub(crate) fn set_retarget(&mut self, binding: usize, retarget: Retarget) {
         let Some(report) = self.view.doc.reports.get(binding) else { return };
         if report.retarget == retarget {
             return;
@@ -273,7 +197,7 @@ impl ViewerApp {
 
     /// Turns the model so that `up` (an axis of its file) points up, or back to its format's frame (`None`);
     /// remembered for the model file. The document is made again (new poses, GPU upload) and framed anew.
-    pub(super) fn set_up_axis(&mut self, up: Option<crate::scene::UpAxis>) {
+    pub(crate) fn set_up_axis(&mut self, up: Option<crate::scene::UpAxis>) {
         let Some(model) = self.view.doc.paths().first().cloned() else { return };
         match up {
             Some(up) => self.state.up_overrides.insert(model, up),
@@ -316,7 +240,7 @@ impl ViewerApp {
 
     /// Shows what diagnostics finding `i` is about: selects its bone, puts its clip at its moment on the focus
     /// track, marks its vertices.
-    pub(super) fn show_finding(&mut self, i: usize) {
+    pub(crate) fn show_finding(&mut self, i: usize) {
         use crate::anim::diagnostics::Subject;
         let Some(f) = self.diagnostics.findings.get(i).cloned() else { return };
         self.diagnostics.clicked = Some(i);
@@ -353,7 +277,7 @@ impl ViewerApp {
     }
 
     /// The palette the viewport draws: with "skin with the selected bone alone", every entry is that bone's.
-    pub(super) fn update_display_palette(&mut self) {
+    pub(crate) fn update_display_palette(&mut self) {
         self.view.display_palette.clear();
         match self.view.selected.and_then(|b| self.view.pose.palette.get(b)) {
             Some(m) if self.state.skin_selected_only => {
@@ -366,7 +290,7 @@ impl ViewerApp {
     /// Frames the pose over the focus track's whole clip (sampled), and any recordings.
     /// Turns the camera's presets to the new document's front: the user's override for this file, else the
     /// facing its bones' side names give, else +Z; and looks at it from the front right, a little above.
-    pub(super) fn face_front(&mut self) {
+    pub(crate) fn face_front(&mut self) {
         let model = self.view.doc.paths().first().cloned();
         let remembered = model.and_then(|m| self.state.front_overrides.get(&m).copied());
         let derived = crate::anim::facing::front_direction(&self.view.doc.asset).map(crate::anim::facing::yaw_facing);
@@ -375,14 +299,14 @@ impl ViewerApp {
     }
 
     /// Where the root bone is now (viewer frame), for "follow the root".
-    pub(super) fn root_position(&self) -> Option<glam::Vec3> {
+    pub(crate) fn root_position(&self) -> Option<glam::Vec3> {
         root_of(&self.view.doc.asset, &self.view.pose.to_root)
     }
 
     /// Frames the focus clip: every pose it takes, sampled. A clip that carries the character far from where it
     /// starts (a run with root motion) would leave it a speck at one end of its path, so such a clip is framed
     /// in place (each pose moved back to where the root is now) and the camera follows its root.
-    pub(super) fn frame_clip(&mut self) {
+    pub(crate) fn frame_clip(&mut self) {
         let asset = &self.view.doc.asset;
         let now = posed_bounds(asset, &self.view.pose.palette, &self.view.pose.to_root, &self.view.hidden_meshes);
         let root_now = root_of(asset, &self.view.pose.to_root);
@@ -426,7 +350,7 @@ impl ViewerApp {
 
     /// Frames `pose_box` (what poses cover) together with the recordings on screen (hands, head); the bind pose
     /// when that is empty.
-    pub(super) fn frame_pose_box(&mut self, pose_box: Bounds) {
+    pub(crate) fn frame_pose_box(&mut self, pose_box: Bounds) {
         let mut b = pose_box;
         if let Some(r) = self.panels.viewport.pose_bounds {
             b.add(r.min);
@@ -436,56 +360,5 @@ impl ViewerApp {
             b = self.view.doc.bind_bounds;
         }
         self.camera.frame_for_orbiting(&b);
-    }
-}
-
-/// Whether opened or dropped files bind to the open model: when a model file (not a sample) is open and every
-/// file is something to bind ([`crate::io::binds_to_model`]: animation only, e.g. a PSA on a PSK or an
-/// animation SMD on its reference, or vertex animation such as a VTA). Anything with a mesh opens as a new
-/// scene instead.
-pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
-    doc.has_model_file() && !dropped.is_empty() && dropped.iter().all(|a| crate::io::binds_to_model(a))
-}
-
-/// The first root bone's position in the viewer frame, in the pose `to_root`.
-fn root_of(asset: &Asset, to_root: &[glam::Mat4]) -> Option<glam::Vec3> {
-    let root = asset.skeleton.parents.iter().position(Option::is_none)?;
-    let m = to_root.get(root)?;
-    Some(asset.axes.to_viewer.transform_point3(m.w_axis.truncate()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scene::Format;
-    use crate::scene::samples::Sample;
-    use crate::scene::samples::demo::demo_asset;
-    use crate::ui::document::SourceFile;
-
-    fn model() -> Document {
-        let mut a = demo_asset();
-        a.format = Some(Format::Psk);
-        let file = SourceFile { path: "hero.psk".into(), format: Format::Psk, size: 0, modified: None };
-        Document::new(a, vec![Origin::File(file)], Vec::new(), 1)
-    }
-
-    #[test]
-    fn animation_files_dropped_on_a_model_bind_and_models_replace() {
-        let mut anim = Asset::new(Format::Psa);
-        anim.clips = demo_asset().clips;
-        let mesh = demo_asset();
-        assert!(drop_binds(&model(), &[&anim]));
-        assert!(drop_binds(&model(), &[&anim, &anim]));
-        // A mesh among the dropped files: a new scene.
-        assert!(!drop_binds(&model(), &[&anim, &mesh]));
-        // Nothing to bind to on the demo: the animation opens on its own.
-        let demo = Document::new(demo_asset(), vec![Origin::Sample(Sample::Demo)], Vec::new(), 1);
-        assert!(!drop_binds(&demo, &[&anim]));
-        // An empty file set never binds.
-        assert!(!drop_binds(&model(), &[]));
-        // Vertex animation has a mesh, but it is the model's: a VTA binds too (File › Open of face.vta).
-        let mut vta = demo_asset();
-        vta.format = Some(Format::Vta);
-        assert!(drop_binds(&model(), &[&vta]));
     }
 }

@@ -12,8 +12,8 @@ use glam::Mat4;
 
 use crate::render::{BoneStyle, Depth, FrameData, ModelId, OrbitCamera, ShadingMode, SkeletonStyle};
 
-use super::document::Document;
-use super::state::UiState;
+use crate::ui::state::document::Document;
+use crate::ui::state::settings::UiState;
 
 /// MSAA samples of the window (eframe `multisampling`) and so of the renderer's pipelines, unless the
 /// `BONESCOPE_MSAA` environment variable says otherwise (1, 2, 4 or 8: for slow software rasterisers, or drivers
@@ -158,7 +158,7 @@ pub struct SceneInput<'a> {
     /// Meshes not drawn (body-group choices not shown).
     pub hidden_meshes: &'a [usize],
     /// The model script's hitboxes, attachments and boxes, when shown.
-    pub script_shapes: Option<&'a super::script_shapes::ScriptShapes>,
+    pub script_shapes: Option<&'a crate::ui::views::model_script_shapes::ScriptShapes>,
     /// The displacement the morph-displacement mode shows as full red.
     pub morph_range: f32,
     pub state: &'a UiState,
@@ -228,7 +228,7 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
         f.overlay.aabb(&bounds, [200, 170, 60, 255], Depth::Tested);
     }
     if !input.recordings.is_empty() {
-        let shapes = super::recording_shapes::recording_shapes(
+        let shapes = crate::ui::views::recording_shapes::recording_shapes(
             input.recordings,
             input.doc.asset.axes.to_viewer,
             state.overlays.joint_axes,

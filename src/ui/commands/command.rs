@@ -4,12 +4,12 @@
 
 use std::path::PathBuf;
 
-use super::player::PlaybackType;
-use super::state::{Overlay, PanelId, RightTab};
 use crate::anim::controller::BlendMode;
 use crate::render::ShadingMode;
 use crate::render::camera::ViewPreset;
 use crate::scene::samples::Sample;
+use crate::ui::state::player::PlaybackType;
+use crate::ui::state::settings::{Overlay, PanelId, RightTab};
 
 /// How files being opened relate to what is loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

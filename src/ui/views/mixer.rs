@@ -8,10 +8,10 @@ use std::collections::VecDeque;
 
 use egui::{Color32, RichText};
 
-use super::command::{Command, TrackEdit};
-use super::document::Document;
-use super::player::{Fired, Player};
 use crate::anim::controller::BlendMode;
+use crate::ui::commands::command::{Command, TrackEdit};
+use crate::ui::state::document::Document;
+use crate::ui::state::player::{Fired, Player};
 
 /// Height of one track row (header and lane).
 pub const TRACK_ROW_HEIGHT: f32 = 54.0;

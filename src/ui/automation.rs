@@ -11,8 +11,8 @@ use web_time::Instant;
 
 use eframe::egui;
 
-use super::ViewerArgs;
 use crate::AppError;
+use crate::ui::ViewerArgs;
 
 /// A screenshot run gives up after this long (e.g. when no frame can be presented).
 const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(120);

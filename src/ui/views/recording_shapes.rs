@@ -10,7 +10,7 @@ use glam::{Mat4, Vec3};
 use crate::anim::recording::RecordingPose;
 use crate::scene::{HAND_BONES, Hand};
 
-use super::script_shapes::Segment;
+use crate::ui::views::model_script_shapes::Segment;
 
 /// A joint marker: position, colour, diameter in pixels.
 pub type Point = (Vec3, [u8; 4], f32);

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use egui::{RichText, Sense};
 
-use super::command::Command;
-use super::document::Document;
+use crate::ui::commands::command::Command;
+use crate::ui::state::document::Document;
 
 #[derive(Default)]
 pub struct OutlinerView {

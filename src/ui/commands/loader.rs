@@ -13,9 +13,9 @@ use crate::io::{self, Added, LoadError, LoadOptions, LoadedSet};
 use crate::scene::Asset;
 use crate::source::Source;
 
-use super::command::OpenMode;
-use super::document::{Origin, SourceFile};
-use super::jobs::Job;
+use crate::ui::commands::command::OpenMode;
+use crate::ui::state::document::{Origin, SourceFile};
+use crate::ui::worker::Job;
 
 /// Shared between the worker and the UI.
 #[derive(Debug, Default)]
@@ -121,7 +121,7 @@ fn load_all(sources: &[Source], progress: &Progress, opts: &LoadOptions) -> Load
 
 /// `io::load_path` in its two halves, with the stage and the bytes read reported between them.
 pub fn load_one(path: &std::path::Path, progress: &Progress, opts: &LoadOptions) -> Result<Loaded, LoadError> {
-    let name = super::document::display_name(path);
+    let name = crate::ui::state::document::display_name(path);
     progress.set_stage(format!("reading {name}"));
     let bytes = io::read_path(&opts.files, path)?;
     progress.bytes_done.fetch_add(bytes.len() as u64, Ordering::Relaxed);

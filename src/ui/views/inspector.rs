@@ -10,10 +10,10 @@ use glam::{EulerRot, Mat4, Quat, Vec3};
 use crate::anim::Pose;
 use crate::scene::{BindReport, NameRule, Retarget, RootMotion, TrackMatch, Transform, TranslationMode};
 
-use super::command::Command;
-use super::document::{Document, display_name};
-use super::state::UiState;
 use crate::render::ShadingMode;
+use crate::ui::commands::command::Command;
+use crate::ui::state::document::{Document, display_name};
+use crate::ui::state::settings::UiState;
 
 /// A matrix as four rows of text (glam stores columns; rows read like the maths: translation on the right).
 pub fn matrix_text(m: &Mat4) -> String {

@@ -12,13 +12,13 @@ use std::collections::VecDeque;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
-use super::command::Command;
-use super::document::Document;
-use super::mixer::{self, TRACK_ROW_HEIGHT, track_color};
 use crate::anim::controller::EventKind;
+use crate::ui::commands::command::Command;
+use crate::ui::state::document::Document;
+use crate::ui::views::mixer::{self, TRACK_ROW_HEIGHT, track_color};
 
-use super::player::{Fired, PlaybackType, Player};
-use super::state::UiState;
+use crate::ui::state::player::{Fired, PlaybackType, Player};
+use crate::ui::state::settings::UiState;
 
 /// Width of the track-header (mixer) column.
 pub const HEADER_WIDTH: f32 = 430.0;
@@ -320,7 +320,7 @@ fn lane_input(
 
 /// The lanes' background: the ruler band a shade lighter than the lanes below it, and the part of the range that
 /// plays lighter again. Each pixel is filled once, in the colour the layers would have blended to, with the flat
-/// pipeline ([`super::gpu::flat_fill`]): egui's fill shader is the main cost of a frame on a CPU rasteriser, and
+/// pipeline ([`crate::ui::views::gpu::flat_fill`]): egui's fill shader is the main cost of a frame on a CPU rasteriser, and
 /// these bands span the window's width.
 fn fill_lanes(
     painter: &egui::Painter,
@@ -342,16 +342,24 @@ fn fill_lanes(
             continue;
         }
         let Some(p) = &playing else {
-            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.x_range(), ys), color);
+            crate::ui::views::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.x_range(), ys), color);
             continue;
         };
         if *p.start() > lanes.left() {
-            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(lanes.left()..=*p.start(), ys.clone()), color);
+            crate::ui::views::gpu::flat_fill(
+                painter,
+                Rect::from_x_y_ranges(lanes.left()..=*p.start(), ys.clone()),
+                color,
+            );
         }
         if *p.end() < lanes.right() {
-            super::gpu::flat_fill(painter, Rect::from_x_y_ranges(*p.end()..=lanes.right(), ys.clone()), color);
+            crate::ui::views::gpu::flat_fill(
+                painter,
+                Rect::from_x_y_ranges(*p.end()..=lanes.right(), ys.clone()),
+                color,
+            );
         }
-        super::gpu::flat_fill(painter, Rect::from_x_y_ranges(p.clone(), ys), inside);
+        crate::ui::views::gpu::flat_fill(painter, Rect::from_x_y_ranges(p.clone(), ys), inside);
     }
 }
 
@@ -465,7 +473,7 @@ fn draw_keys(ui: &egui::Ui, painter: &egui::Painter, keys: Rect, view: &Timeline
             for (row, (curve, color)) in lanes.into_iter().enumerate() {
                 // Packed under the marker labels, which take the strip's top.
                 let y = keys.bottom() - 2.0 - (3 - row) as f32 * 2.5;
-                for (a, b) in super::recording_view::true_spans(curve, rec.duration) {
+                for (a, b) in crate::ui::views::recording_view::true_spans(curve, rec.duration) {
                     let (xa, xb) = (view.time_to_x(keys, to_timeline(a)), view.time_to_x(keys, to_timeline(b)));
                     let (xa, xb) = (xa.max(keys.left()), xb.min(keys.right()));
                     if xb > xa {

@@ -24,10 +24,16 @@ use crate::anim::controller::{
 use crate::anim::{BoneMask, MorphLayout, Pose};
 use crate::scene::Asset;
 
-use super::morphs::MorphOverrides;
-use super::script_flow::ScriptFlow;
+use crate::ui::state::model_script_flow::ScriptFlow;
+use crate::ui::state::morph_overrides::MorphOverrides;
 
 /// What happens at the ends of a clip (shown in the timeline; the same for every clip).
+///
+/// Not [`crate::anim::controller::PlaybackType`], on purpose: the two `Once`s differ. The controller's `Once`
+/// disables the track and rewinds it (a D3DX one-shot); the viewer's plays to the end, holds the last frame and
+/// pauses the transport, which it drives through the controller's `ClampForever` ([`PlaybackType::fold`]) plus
+/// a pause of its own. This type is also persisted with the settings (serde), and its `Clamp` is labelled and
+/// stored under that name; making the two one would change the saved settings' format and the anim layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PlaybackType {
     /// Play to the end, hold the last frame and pause.

@@ -9,8 +9,8 @@ use egui_plot::{Line, Plot, PlotPoint, PlotPoints, Points, VLine};
 use crate::anim::unity_curve;
 use crate::scene::{BoolCurve, FloatCurve, HAND_JOINT_COUNT, HAND_JOINT_NAMES, Hand, Recording, joint_index};
 
-use super::command::Command;
-use super::document::Document;
+use crate::ui::commands::command::Command;
+use crate::ui::state::document::Document;
 
 /// Which curve set of a recording a channel comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,25 +1,32 @@
 //! [`ViewerApp::apply`]: the one place where the viewer's state changes. Panels, menus, the keymap and dropped
 //! files only push [`Command`]s while the frame is drawn; they are applied here, in order, after it.
 
+use std::path::PathBuf;
+
 use eframe::egui;
 
 use crate::anim::posed_bounds;
 use crate::scene::Bounds;
 
-use super::app::ViewerApp;
-use super::command::{Command, OpenMode, TrackEdit};
-use super::keymap::Action;
-use super::loader::Purpose;
-use super::player::PlaybackType;
-use super::state::PanelId;
 use crate::render::ShadingMode;
 use crate::source::Source;
+use crate::ui::app::ViewerApp;
+use crate::ui::commands::command::{Command, OpenMode, TrackEdit};
+use crate::ui::commands::loader::Purpose;
+use crate::ui::state::player::PlaybackType;
+use crate::ui::state::settings::PanelId;
+use crate::ui::views::keymap::Action;
 
 impl ViewerApp {
     pub fn apply(&mut self, ctx: &egui::Context, cmd: Command) {
         let asset = &self.view.doc.asset;
         match cmd {
-            Command::OpenDialog(mode) => self.open_dialog(ctx, mode),
+            Command::OpenDialog(mode) => {
+                let start_dir = self.view.doc.files.first().and_then(|f| f.path.parent().map(PathBuf::from));
+                if let Err(notice) = self.jobs.open_dialog(ctx, mode, start_dir) {
+                    self.notify(notice);
+                }
+            }
             Command::Open { paths, mode } => {
                 // A folder opens the model in it (its model script, or its meshes and then its animations).
                 let paths = if paths.iter().any(|p| self.files.is_folder(p)) {
@@ -29,7 +36,11 @@ impl ViewerApp {
                 };
                 self.start_load(ctx, paths.into_iter().map(Source::File).collect(), Purpose::Open(mode));
             }
-            Command::OpenFolderDialog => self.open_folder_of_model_dialog(ctx),
+            Command::OpenFolderDialog => {
+                if let Err(notice) = self.jobs.open_folder_of_model_dialog(ctx) {
+                    self.notify(notice);
+                }
+            }
             Command::OpenSample(sample) => {
                 self.start_load(ctx, vec![Source::Sample(sample)], Purpose::Open(OpenMode::Replace));
             }
@@ -38,14 +49,26 @@ impl ViewerApp {
                     self.start_load(ctx, self.view.doc.sources(), Purpose::Reload);
                 }
             }
-            Command::ExportDialog => self.start_export(ctx),
+            Command::ExportDialog => {
+                if self.view.doc.is_empty() {
+                    return;
+                }
+                let start = self.view.doc.files.first().map(|f| f.path.clone());
+                if let Err(notice) = self.jobs.start_export(ctx, &self.view.doc.asset, start) {
+                    self.notify(notice);
+                }
+            }
             Command::SearchBones => {
                 self.panels.outliner.focus_search = true;
                 self.state.set_panel(PanelId::Outliner, true);
             }
             Command::ClearRecent => self.state.recent.clear(),
             Command::SetRetarget { binding, retarget } => self.set_retarget(binding, retarget),
-            Command::AddTextureFolderDialog => self.open_folder_dialog(ctx),
+            Command::AddTextureFolderDialog => {
+                if let Err(notice) = self.jobs.open_folder_dialog(ctx) {
+                    self.notify(notice);
+                }
+            }
             Command::AddTextureFolder(dir) => {
                 if !self.state.texture_dirs.contains(&dir) {
                     self.state.texture_dirs.push(dir);
@@ -198,13 +221,13 @@ impl ViewerApp {
                     .filter(|(m, v)| asset.meshes.get(*m).is_some_and(|mesh| (*v as usize) < mesh.positions.len()));
                 self.view.picked_vertex = valid;
                 // Ringed in the viewport like a diagnostics finding's vertex.
-                self.view.highlight = valid.map(|(mesh, v)| super::diagnostics::Highlight {
+                self.view.highlight = valid.map(|(mesh, v)| crate::ui::state::diagnostics::Highlight {
                     mesh,
                     vertices: vec![v],
                     label: format!("vertex {v}"),
                 });
                 if valid.is_some() {
-                    self.state.right_tab = super::state::RightTab::Inspector;
+                    self.state.right_tab = crate::ui::state::settings::RightTab::Inspector;
                     self.state.show_inspector = true;
                 }
             }
@@ -233,7 +256,7 @@ impl ViewerApp {
     }
 
     /// The command a key press stands for, given what is shown now.
-    pub(super) fn key_command(&self, action: Action) -> Command {
+    pub(crate) fn key_command(&self, action: Action) -> Command {
         match action {
             Action::TogglePlay => Command::TogglePlay,
             Action::StepFrames(n) => Command::StepFrames(n),

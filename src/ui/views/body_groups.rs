@@ -9,7 +9,7 @@ use eframe::egui;
 
 use crate::scene::Asset;
 
-use super::command::Command;
+use crate::ui::commands::command::Command;
 
 /// A check box per part of a modular character (its file and mesh count); nothing for a one-file character.
 pub fn show_parts(ui: &mut egui::Ui, asset: &Asset, hidden_parts: &[usize], cmds: &mut Vec<Command>) {

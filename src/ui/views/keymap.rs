@@ -5,10 +5,10 @@
 use eframe::egui;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::state::Overlay;
 use crate::render::camera::ViewPreset;
+use crate::ui::state::settings::Overlay;
 
-/// What a key press asks for. The app turns it into a [`super::command::Command`], for some (toggles, the
+/// What a key press asks for. The app turns it into a [`crate::ui::commands::command::Command`], for some (toggles, the
 /// next shading mode, Esc) depending on what is shown.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Action {
@@ -187,7 +187,7 @@ mod tests {
 
     /// The rows of docs/viewer.md's "| keys | action |" table.
     fn readme_rows() -> Vec<(String, String)> {
-        let readme = include_str!("../../docs/viewer.md");
+        let readme = include_str!("../../../docs/viewer.md");
         let mut lines = readme.lines().skip_while(|l| l.trim() != "| keys | action |").skip(2);
         let mut rows = Vec::new();
         while let Some(line) = lines.next().filter(|l| l.starts_with('|')) {

@@ -9,7 +9,7 @@ use crate::AppError;
 use crate::io::gltf::export_glb;
 use crate::scene::Asset;
 
-use super::jobs::Job;
+use crate::ui::worker::Job;
 
 /// An export in flight: the dialog, then the writing. Its value is the sentence for the notice bar, or `None`
 /// when the dialog was cancelled (or could not be shown).
