@@ -20,14 +20,14 @@
 //!   becomes the document);
 //! - [`automation`]: the command line's scripted start-up and `--screenshot`; `web` (wasm32 only): the web page.
 
-pub mod app;
-pub mod automation;
+pub(crate) mod app;
+pub(crate) mod automation;
 pub mod commands;
-pub mod state;
-pub mod views;
+pub(crate) mod state;
+pub(crate) mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-pub mod worker;
+pub(crate) mod worker;
 
 use std::path::PathBuf;
 

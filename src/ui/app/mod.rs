@@ -148,9 +148,8 @@ impl ViewerApp {
         if let Some(rs) = cc.wgpu_render_state.as_ref().filter(|_| gpu.renderer) {
             crate::render::viewport::with_renderer(rs, |r| r.set_files(args.file_access.clone()));
         }
-        let mut jobs = Jobs::default();
-        jobs.load =
-            Some(LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint()));
+        let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint());
+        let jobs = Jobs::loading(load);
         Self {
             state,
             gpu,
@@ -414,7 +413,6 @@ impl eframe::App for ViewerApp {
                         state: &self.state,
                         focus: self.view.focus_track,
                         selected: self.view.selected,
-                        log: &self.view.log,
                     };
                     timeline::show(ui, &input, &mut self.panels.timeline, &mut cmds);
                 });

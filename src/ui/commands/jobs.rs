@@ -65,6 +65,11 @@ pub struct Jobs {
 }
 
 impl Jobs {
+    /// The jobs of a viewer that starts with `load` running.
+    pub fn loading(load: LoadJob) -> Self {
+        Self { load: Some(load), ..Self::default() }
+    }
+
     /// Something is running that the UI should keep repainting for.
     pub fn busy(&self) -> bool {
         self.load.is_some() || self.dialog.is_some()

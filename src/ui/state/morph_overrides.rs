@@ -23,14 +23,6 @@ impl MorphOverrides {
         Self { manual: vec![0.0; slots], overridden: vec![false; slots], driven: vec![0.0; slots] }
     }
 
-    /// Follows a layout of `slots` targets: keeps what it had when the count is unchanged (a reload of the same
-    /// file), starts over otherwise.
-    pub fn resize(&mut self, slots: usize) {
-        if self.manual.len() != slots {
-            *self = Self::new(slots);
-        }
-    }
-
     pub fn len(&self) -> usize {
         self.manual.len()
     }
@@ -158,19 +150,5 @@ mod tests {
         o.apply(&mut weights);
         assert_eq!(weights, vec![0.1, 0.2]);
         assert_eq!(o.overridden_count(), 0);
-    }
-
-    #[test]
-    fn a_layout_of_another_size_starts_over_and_the_weights_follow_it() {
-        let mut o = MorphOverrides::new(2);
-        o.set(0, 1.0);
-        o.resize(2);
-        assert!(o.is_overridden(0));
-        o.resize(4);
-        assert_eq!(o.len(), 4);
-        assert_eq!(o.overridden_count(), 0);
-        let mut weights = Vec::new();
-        o.apply(&mut weights);
-        assert_eq!(weights.len(), 4);
     }
 }

@@ -19,7 +19,8 @@
 use std::sync::Arc;
 
 use crate::anim::controller::{
-    BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent, Transition,
+    AdditiveReference, BlendMode, CallbackEvent, Controller, EventKind, PlaybackType as CtrlPlayback, ScheduledEvent,
+    Transition,
 };
 use crate::anim::{BoneMask, MorphLayout, Pose};
 use crate::scene::Asset;
@@ -135,6 +136,8 @@ pub struct Player {
     /// Play clips as their script says (each clip's own loop flag, then its next clip) instead of one playback
     /// type for every clip. On by default where a script defined the clips.
     follow_script: bool,
+    /// Per set: the clip is a difference to add to another pose (QC `delta`; `scene::ClipScript::additive`).
+    additive: Vec<bool>,
 }
 
 impl Player {
@@ -151,6 +154,7 @@ impl Player {
             ctrl.add_set(c.clone(), mode.controller());
         }
         let set_names = asset.clips.iter().map(|c| c.name.clone()).collect();
+        let additive = asset.clips.iter().map(|c| c.script.as_ref().is_some_and(|s| s.additive)).collect();
         let mut p = Self {
             ctrl,
             extra: Vec::new(),
@@ -162,6 +166,7 @@ impl Player {
             morphs,
             flow,
             follow_script,
+            additive,
         };
         p.apply_playback();
         let first = clip.filter(|c| *c < asset.clips.len()).or((!asset.clips.is_empty()).then_some(0));
@@ -169,10 +174,6 @@ impl Player {
             p.add_track(c, 0.0);
         }
         p
-    }
-
-    pub fn controller(&self) -> &Controller {
-        &self.ctrl
     }
 
     pub fn mode(&self) -> PlaybackType {
@@ -221,6 +222,12 @@ impl Player {
         let t = self.ctrl.add_track(Some(clip)).ok()?;
         let _ = self.ctrl.set_position(t, local);
         self.extra.push(TrackExtra::default());
+        // A delta clip layered on another track adds its difference, as the engine plays it: its keys are that
+        // difference on the bind pose, so measured against the bind pose it gives the difference back. Alone on
+        // the first track it plays as a pose (the difference on the bind pose).
+        if t > 0 && self.additive.get(clip).copied().unwrap_or(false) {
+            let _ = self.ctrl.set_blend_mode(t, BlendMode::Additive(AdditiveReference::BindPose));
+        }
         Some(t)
     }
 
@@ -372,6 +379,7 @@ impl Player {
     // ----- time --------------------------------------------------------------------------------------------
 
     /// The controller clock.
+    #[cfg(test)]
     pub fn clock(&self) -> f64 {
         self.ctrl.time()
     }
@@ -634,6 +642,21 @@ mod tests {
         let data: Vec<&str> = fired.iter().map(|f| f.data.as_str()).collect();
         assert_eq!(data, ["step L", "step R", "step L", "step R", "step L", "step R"]);
         assert_eq!(fired[0].clip, "walk");
+    }
+
+    #[test]
+    fn a_delta_clip_layered_on_another_adds_its_difference() {
+        let mut delta = clip("nod", 1.0, 1.0, &[]);
+        delta.script = Some(Box::new(crate::scene::ClipScript { additive: true, ..Default::default() }));
+        let a = asset_with(vec![clip("idle", 1.0, 1.0, &[]), delta]);
+        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let layer = p.add_track(1, 0.0).unwrap();
+        assert_eq!(p.track(layer).unwrap().mode, BlendMode::Additive(AdditiveReference::BindPose));
+        let plain = p.add_track(0, 0.0).unwrap();
+        assert_eq!(p.track(plain).unwrap().mode, BlendMode::Blend);
+        // Alone, on the first track, it plays as a pose.
+        let alone = Player::for_asset(&a, Some(1), PlaybackType::Loop);
+        assert_eq!(alone.track(0).unwrap().mode, BlendMode::Blend);
     }
 
     #[test]

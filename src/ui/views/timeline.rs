@@ -8,7 +8,6 @@
 //! everything else it reads and changes through [`Command`]s.
 
 use eframe::egui;
-use std::collections::VecDeque;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
@@ -17,7 +16,7 @@ use crate::ui::commands::command::Command;
 use crate::ui::state::document::Document;
 use crate::ui::views::mixer::{self, TRACK_ROW_HEIGHT, track_color};
 
-use crate::ui::state::player::{Fired, PlaybackType, Player};
+use crate::ui::state::player::{PlaybackType, Player};
 use crate::ui::state::settings::UiState;
 
 /// Width of the track-header (mixer) column.
@@ -73,7 +72,6 @@ pub struct TimelineInput<'a> {
     pub state: &'a UiState,
     pub focus: usize,
     pub selected: Option<usize>,
-    pub log: &'a VecDeque<Fired>,
 }
 
 /// A readable tick step (seconds) for about `px_per_sec` pixels per second, labels at least `min_px` apart.
