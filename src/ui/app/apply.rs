@@ -13,7 +13,7 @@ use crate::source::Source;
 use crate::ui::app::ViewerApp;
 use crate::ui::commands::command::{Command, OpenMode, TrackEdit};
 use crate::ui::commands::loader::Purpose;
-use crate::ui::state::player::PlaybackType;
+use crate::ui::state::player::TransportMode;
 use crate::ui::state::settings::PanelId;
 use crate::ui::views::keymap::Action;
 
@@ -136,7 +136,7 @@ impl ViewerApp {
             Command::GoToEnd => {
                 let len = self.view.player.length(asset, self.view.focus_track);
                 // In a loop the very end is the start again: stop just before it, on the last frame.
-                let end = if self.view.player.mode() == PlaybackType::Loop { (len - 1e-4).max(0.0) } else { len };
+                let end = if self.view.player.mode() == TransportMode::Loop { (len - 1e-4).max(0.0) } else { len };
                 self.view.player.seek(asset, self.view.focus_track, end);
             }
             Command::SetSpeed(s) => {

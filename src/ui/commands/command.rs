@@ -8,7 +8,7 @@ use crate::anim::controller::BlendMode;
 use crate::render::ShadingMode;
 use crate::render::camera::ViewPreset;
 use crate::scene::samples::Sample;
-use crate::ui::state::player::PlaybackType;
+use crate::ui::state::player::TransportMode;
 use crate::ui::state::settings::{Overlay, PanelId, RightTab};
 
 /// How files being opened relate to what is loaded.
@@ -100,7 +100,7 @@ pub enum Command {
     GoToStart,
     GoToEnd,
     SetSpeed(f32),
-    SetPlayback(PlaybackType),
+    SetPlayback(TransportMode),
     /// Play clips as their model script says (loop flags, next clips) or all with one playback type.
     SetFollowScript(bool),
     // Mixer

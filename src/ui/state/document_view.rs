@@ -12,7 +12,7 @@ use crate::scene::Asset;
 
 use super::diagnostics::Highlight;
 use super::document::Document;
-use super::player::{Fired, PlaybackType, Player};
+use super::player::{Fired, Player, TransportMode};
 
 /// How many fired callbacks the log keeps.
 pub const LOG_LIMIT: usize = 500;
@@ -53,8 +53,8 @@ pub struct DocumentView {
 
 impl DocumentView {
     /// Nothing open yet.
-    pub fn new(playback: PlaybackType, speed: f32) -> Self {
-        let mut player = Player::for_asset(&Asset::default(), None, PlaybackType::Loop);
+    pub fn new(playback: TransportMode, speed: f32) -> Self {
+        let mut player = Player::for_asset(&Asset::default(), None, TransportMode::Loop);
         player.set_mode(playback);
         player.speed = speed.max(0.0);
         Self {

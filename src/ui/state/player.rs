@@ -28,15 +28,15 @@ use crate::scene::Asset;
 use crate::ui::state::model_script_flow::ScriptFlow;
 use crate::ui::state::morph_overrides::MorphOverrides;
 
-/// What happens at the ends of a clip (shown in the timeline; the same for every clip).
+/// What the viewer's transport does at the ends of a clip (shown in the timeline; the same for every clip).
 ///
-/// Not [`crate::anim::controller::PlaybackType`], on purpose: the two `Once`s differ. The controller's `Once`
-/// disables the track and rewinds it (a D3DX one-shot); the viewer's plays to the end, holds the last frame and
-/// pauses the transport, which it drives through the controller's `ClampForever` ([`PlaybackType::fold`]) plus
-/// a pause of its own. This type is also persisted with the settings (serde), and its `Clamp` is labelled and
-/// stored under that name; making the two one would change the saved settings' format and the anim layer.
+/// A transport setting, not a second [`crate::anim::controller::PlaybackType`]: it is turned into one for the
+/// controller ([`TransportMode::fold`], [`TransportMode::controller`]), and adds what only a player has: `Once`
+/// plays to the end, holds the last frame and pauses the transport (the controller's own `Once` is a D3DX
+/// one-shot that disables and rewinds its track, which a viewer never wants). Persisted with the settings under
+/// its variants' names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum PlaybackType {
+pub enum TransportMode {
     /// Play to the end, hold the last frame and pause.
     Once,
     /// Wrap round to the start.
@@ -48,8 +48,8 @@ pub enum PlaybackType {
     Clamp,
 }
 
-impl PlaybackType {
-    pub const ALL: [PlaybackType; 4] = [Self::Once, Self::Loop, Self::PingPong, Self::Clamp];
+impl TransportMode {
+    pub const ALL: [TransportMode; 4] = [Self::Once, Self::Loop, Self::PingPong, Self::Clamp];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -126,7 +126,7 @@ pub struct Player {
     pub playing: bool,
     /// Multiplies wall time (≥ 0; a track plays backwards with a negative track speed).
     pub speed: f32,
-    mode: PlaybackType,
+    mode: TransportMode,
     /// Weights zeroed for one evaluation (mute/solo), restored after.
     saved: Vec<(usize, f32)>,
     /// Morph weights set by hand in the Morphs tab, applied over the clips' weights.
@@ -142,7 +142,7 @@ pub struct Player {
 
 impl Player {
     /// A player for `asset` with every clip as a set and one track on `clip` (or the first clip).
-    pub fn for_asset(asset: &Asset, clip: Option<usize>, mode: PlaybackType) -> Self {
+    pub fn for_asset(asset: &Asset, clip: Option<usize>, mode: TransportMode) -> Self {
         let mut ctrl = Controller::new(Arc::new(asset.skeleton.clone()));
         // The layout first, so every set binds its morph-weight tracks (VTA flex clips, vertex animation).
         let layout = MorphLayout::of_meshes(&asset.meshes);
@@ -176,11 +176,11 @@ impl Player {
         p
     }
 
-    pub fn mode(&self) -> PlaybackType {
+    pub fn mode(&self) -> TransportMode {
         self.mode
     }
 
-    pub fn set_mode(&mut self, mode: PlaybackType) {
+    pub fn set_mode(&mut self, mode: TransportMode) {
         self.mode = mode;
         self.apply_playback();
     }
@@ -453,7 +453,7 @@ impl Player {
         let time = (self.ctrl.time() + d_clock).max(0.0);
         self.ctrl.set_time(time);
         // Without tracks a seek to the very end must not fold back to the start.
-        if self.track_count() == 0 && t >= len && len > 0.0 && self.mode == PlaybackType::Loop {
+        if self.track_count() == 0 && t >= len && len > 0.0 && self.mode == TransportMode::Loop {
             self.ctrl.set_time(time - 1e-4);
         }
     }
@@ -497,7 +497,7 @@ impl Player {
         if let Some(track) = self.follow_to_next(asset, focus) {
             return Some(track);
         }
-        if self.mode == PlaybackType::Once {
+        if self.mode == TransportMode::Once {
             // Pause at the end of the focus clip (in its direction of play).
             let len = self.length(asset, focus);
             let now = self.now(asset, focus);
@@ -532,7 +532,7 @@ impl Player {
 
     /// Play, or pause; play at the end of a `Once`/`Clamp` timeline starts over.
     pub fn toggle_play(&mut self, asset: &Asset, focus: usize) {
-        if !self.playing && matches!(self.mode, PlaybackType::Once | PlaybackType::Clamp) {
+        if !self.playing && matches!(self.mode, TransportMode::Once | TransportMode::Clamp) {
             let len = self.length(asset, focus);
             if self.now(asset, focus) >= len - 1e-6 {
                 self.seek(asset, focus, 0.0);
@@ -637,7 +637,7 @@ mod tests {
     #[test]
     fn plays_and_fires_callbacks_once_per_loop() {
         let a = asset_with(vec![clip("walk", 1.0, 1.0, &[(0.25, "step L"), (0.75, "step R")])]);
-        let mut p = Player::for_asset(&a, None, PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, None, TransportMode::Loop);
         let fired = run(&mut p, &a, 300, 0.01);
         let data: Vec<&str> = fired.iter().map(|f| f.data.as_str()).collect();
         assert_eq!(data, ["step L", "step R", "step L", "step R", "step L", "step R"]);
@@ -649,20 +649,20 @@ mod tests {
         let mut delta = clip("nod", 1.0, 1.0, &[]);
         delta.script = Some(Box::new(crate::scene::ClipScript { additive: true, ..Default::default() }));
         let a = asset_with(vec![clip("idle", 1.0, 1.0, &[]), delta]);
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Loop);
         let layer = p.add_track(1, 0.0).unwrap();
         assert_eq!(p.track(layer).unwrap().mode, BlendMode::Additive(AdditiveReference::BindPose));
         let plain = p.add_track(0, 0.0).unwrap();
         assert_eq!(p.track(plain).unwrap().mode, BlendMode::Blend);
         // Alone, on the first track, it plays as a pose.
-        let alone = Player::for_asset(&a, Some(1), PlaybackType::Loop);
+        let alone = Player::for_asset(&a, Some(1), TransportMode::Loop);
         assert_eq!(alone.track(0).unwrap().mode, BlendMode::Blend);
     }
 
     #[test]
     fn seeking_moves_every_track_and_fires_nothing() {
         let a = asset_with(vec![clip("a", 2.0, 2.0, &[(0.5, "x")]), clip("b", 4.0, 0.0, &[])]);
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Loop);
         p.add_track(1, 0.5);
         p.set_speed(1, 2.0);
         p.seek(&a, 0, 1.5);
@@ -676,7 +676,7 @@ mod tests {
     #[test]
     fn once_pauses_on_the_last_frame_and_play_starts_over() {
         let a = asset_with(vec![clip("a", 1.0, 2.0, &[])]);
-        let mut p = Player::for_asset(&a, None, PlaybackType::Once);
+        let mut p = Player::for_asset(&a, None, TransportMode::Once);
         run(&mut p, &a, 150, 0.01);
         assert!(!p.playing);
         assert!((p.now(&a, 0) - 1.0).abs() < 1e-5);
@@ -690,7 +690,7 @@ mod tests {
     #[test]
     fn mute_and_solo_gate_the_mix_and_the_callbacks() {
         let a = asset_with(vec![clip("a", 1.0, 2.0, &[(0.5, "a")]), clip("b", 1.0, -2.0, &[(0.5, "b")])]);
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Clamp);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Clamp);
         p.add_track(1, 0.0);
         p.seek(&a, 0, 1.0);
         let mut pose = Pose::default();
@@ -711,7 +711,7 @@ mod tests {
     #[test]
     fn cross_fade_keys_events_and_ends_on_the_new_clip() {
         let a = asset_with(vec![clip("a", 2.0, 2.0, &[]), clip("b", 2.0, -2.0, &[])]);
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Loop);
         run(&mut p, &a, 10, 0.01);
         let b = p.cross_fade(1, 0.5).unwrap();
         assert_eq!(b, 1);
@@ -733,7 +733,7 @@ mod tests {
             ..BoneTrack::default()
         });
         let a = asset_with(vec![c]);
-        let mut p = Player::for_asset(&a, None, PlaybackType::Clamp);
+        let mut p = Player::for_asset(&a, None, TransportMode::Clamp);
         p.set_mask(0, Some(1), &a);
         p.seek(&a, 0, 1.0);
         let mut pose = Pose::default();
@@ -746,14 +746,14 @@ mod tests {
     #[test]
     fn reload_keeps_tracks_and_clock() {
         let a = asset_with(vec![clip("a", 2.0, 2.0, &[]), clip("b", 2.0, -2.0, &[])]);
-        let mut p = Player::for_asset(&a, Some(1), PlaybackType::PingPong);
+        let mut p = Player::for_asset(&a, Some(1), TransportMode::PingPong);
         p.set_weight(0, 0.5);
         run(&mut p, &a, 50, 0.01);
         let q = p.carried_over(&a);
         assert_eq!(q.track(0).unwrap().clip, Some(1));
         assert_eq!(q.track(0).unwrap().weight, 0.5);
         assert!((q.clock() - p.clock()).abs() < 1e-9);
-        assert_eq!(q.mode(), PlaybackType::PingPong);
+        assert_eq!(q.mode(), TransportMode::PingPong);
     }
 
     #[test]
@@ -771,7 +771,7 @@ mod tests {
         walk.script = Some(Box::new(script(true, "s_WalkL", 0.2)));
         let a = asset_with(vec![start, walk]);
         // Loop for every clip would replay the transition for ever; the script says what comes next.
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Loop);
         assert!(p.has_script() && p.follows_script());
         let mut focus = 0;
         for _ in 0..80 {
@@ -788,7 +788,7 @@ mod tests {
         assert_eq!(p.track(focus).unwrap().weight, 1.0);
         assert!(!p.contributes(0) || p.track(0).unwrap().weight == 0.0);
         // Without the script every clip plays with the one playback type: the transition loops.
-        let mut q = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut q = Player::for_asset(&a, Some(0), TransportMode::Loop);
         q.set_follow_script(false);
         for _ in 0..80 {
             assert_eq!(q.advance(&a, 0, 0.01, |_| {}), None);
@@ -806,7 +806,7 @@ mod tests {
             frame: Some(7),
         });
         let a = asset_with(vec![c]);
-        let mut p = Player::for_asset(&a, Some(0), PlaybackType::Loop);
+        let mut p = Player::for_asset(&a, Some(0), TransportMode::Loop);
         let mut out = Vec::new();
         for _ in 0..40 {
             p.advance(&a, 0, 0.01, |f| out.push(f));

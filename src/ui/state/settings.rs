@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::render::ShadingMode;
 
-use crate::ui::state::player::PlaybackType;
+use crate::ui::state::player::TransportMode;
 
 /// Key under which [`UiState`] is stored.
 pub const STORAGE_KEY: &str = "bonescope.ui";
@@ -180,7 +180,7 @@ pub struct UiState {
     pub shading: ShadingMode,
     pub overlays: Overlays,
     pub orthographic: bool,
-    pub playback: PlaybackType,
+    pub playback: TransportMode,
     pub speed: f32,
     /// Reload files when they change on disk.
     pub auto_reload: bool,
@@ -212,7 +212,7 @@ impl Default for UiState {
             shading: ShadingMode::Textured,
             overlays: Overlays::default(),
             orthographic: false,
-            playback: PlaybackType::Loop,
+            playback: TransportMode::Loop,
             speed: 1.0,
             auto_reload: true,
             cross_fade_seconds: 0.5,
@@ -279,7 +279,7 @@ mod tests {
     fn state_round_trips_and_old_settings_fill_in_defaults() {
         let mut s = UiState { shading: ShadingMode::BoneWeight, ..UiState::default() };
         s.overlays.set(Overlay::BoneNames, true);
-        s.playback = PlaybackType::PingPong;
+        s.playback = TransportMode::PingPong;
         let text = serde_json::to_string(&s).unwrap();
         let back: UiState = serde_json::from_str(&text).unwrap();
         assert_eq!(back, s);

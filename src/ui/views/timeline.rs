@@ -16,7 +16,7 @@ use crate::ui::commands::command::Command;
 use crate::ui::state::document::Document;
 use crate::ui::views::mixer::{self, TRACK_ROW_HEIGHT, track_color};
 
-use crate::ui::state::player::{PlaybackType, Player};
+use crate::ui::state::player::{Player, TransportMode};
 use crate::ui::state::settings::UiState;
 
 /// Width of the track-header (mixer) column.
@@ -246,7 +246,7 @@ fn transport(
         ui.separator();
         let mut mode = input.state.playback;
         egui::ComboBox::from_id_salt("playback type").selected_text(mode.label()).width(90.0).show_ui(ui, |ui| {
-            for m in PlaybackType::ALL {
+            for m in TransportMode::ALL {
                 ui.selectable_value(&mut mode, m, m.label());
             }
         });
