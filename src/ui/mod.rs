@@ -168,3 +168,30 @@ pub fn run(args: ViewerArgs) -> Result<(), AppError> {
         _ => Ok(()),
     }
 }
+
+/// Starts the viewer in a web page's canvas (the `web/` package calls this), opening what the page's `?open=`
+/// parameters name (the demo character otherwise). The page's side of it is [`web`].
+#[cfg(target_arch = "wasm32")]
+pub async fn start_web(canvas: web_sys::HtmlCanvasElement) -> Result<(), wasm_bindgen::JsValue> {
+    let (paths, refused) = web::open_parameters();
+    let args = ViewerArgs { files: paths, file_access: web::page_files(), ..Default::default() };
+    let options = eframe::WebOptions { depth_buffer: 32, ..Default::default() };
+    let outcome = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+    eframe::WebRunner::new()
+        .start(
+            canvas,
+            options,
+            Box::new(move |cc| {
+                web::set_context(&cc.egui_ctx);
+                let mut app = app::ViewerApp::new(cc, args, outcome, web_time::Instant::now());
+                if !refused.is_empty() {
+                    app.notify(format!(
+                        "?open= names files of other sites, which a page may not read: {}",
+                        refused.join(", ")
+                    ));
+                }
+                Ok(Box::new(app))
+            }),
+        )
+        .await
+}

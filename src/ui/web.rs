@@ -1,5 +1,5 @@
 //! The viewer in a web page (built for `wasm32` by `scripts/build-web.sh`; the page is `web/index.html`). The
-//! same [`ViewerApp`](crate::ui::app::ViewerApp), loaders, controller and renderer as the desktop; what differs is
+//! same viewer (`ViewerApp`, started by [`crate::ui::start_web`]), loaders, controller and renderer as the desktop; what differs is
 //! where files come from and how the page talks to the viewer:
 //!
 //! - **Files** ([`WebFiles`]): those the user dropped or picked (the page reads them, folders included, and hands
@@ -255,7 +255,7 @@ pub(crate) fn show_status(text: &str, loading: bool) {
 }
 
 /// The site paths the page's address names with `?open=` (same origin only; others are reported).
-fn open_parameters() -> (Vec<PathBuf>, Vec<String>) {
+pub(crate) fn open_parameters() -> (Vec<PathBuf>, Vec<String>) {
     let mut paths = Vec::new();
     let mut refused = Vec::new();
     let Some(location) = web_sys::window().map(|w| w.location()) else { return (paths, refused) };
@@ -275,28 +275,12 @@ fn open_parameters() -> (Vec<PathBuf>, Vec<String>) {
     (paths, refused)
 }
 
-/// Starts the viewer in the canvas `canvas`, opening what `?open=` names (the demo character otherwise).
-pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsValue> {
-    let (paths, refused) = open_parameters();
-    let args =
-        crate::ui::ViewerArgs { files: paths, file_access: Files::from_arc(web_files().clone()), ..Default::default() };
-    let options = eframe::WebOptions { depth_buffer: 32, ..Default::default() };
-    let outcome = Arc::new(Mutex::new(None::<String>));
-    eframe::WebRunner::new()
-        .start(
-            canvas,
-            options,
-            Box::new(move |cc| {
-                let _ = CONTEXT.set(cc.egui_ctx.clone());
-                let mut app = crate::ui::app::ViewerApp::new(cc, args, outcome, web_time::Instant::now());
-                if !refused.is_empty() {
-                    app.notify(format!(
-                        "?open= names files of other sites, which a page may not read: {}",
-                        refused.join(", ")
-                    ));
-                }
-                Ok(Box::new(app))
-            }),
-        )
-        .await
+/// The page's files, for the viewer's loads and its renderer's textures.
+pub(crate) fn page_files() -> Files {
+    Files::from_arc(web_files().clone())
+}
+
+/// Lets the page's calls wake the viewer (called once, when the viewer starts).
+pub(crate) fn set_context(ctx: &egui::Context) {
+    let _ = CONTEXT.set(ctx.clone());
 }

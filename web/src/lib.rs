@@ -14,7 +14,7 @@ pub async fn start(canvas_id: String) -> Result<(), JsValue> {
         .ok_or_else(|| JsValue::from_str(&format!("no element #{canvas_id} in the page")))?
         .dyn_into::<web_sys::HtmlCanvasElement>()
         .map_err(|_| JsValue::from_str(&format!("#{canvas_id} is not a canvas")))?;
-    bonescope::ui::web::start(canvas).await
+    bonescope::ui::start_web(canvas).await
 }
 
 /// Keeps a dropped or picked file under its path relative to what was dropped (`crab/crab.qc`).
