@@ -68,17 +68,31 @@ pub fn script_shapes(asset: &Asset, to_root: &[Mat4], size: f32) -> ScriptShapes
         cross(&mut out.segments, p, arm, ATTACHMENT_COLOR);
         out.markers.push(Marker { position: p, label: attachment.name.clone(), color: ATTACHMENT_COLOR });
     }
+    // Boxes and the eye position are the entity's, in model space: the entity goes where the character walks
+    // (the engine moves it by the motion studiomdl takes out of `LX`-style sequences), so they follow the
+    // root's motion over the ground, not its bobbing up and down.
+    let entity = Mat4::from_translation(ground_motion(asset, to_root)) * to_viewer;
     for (b, color) in [(script.bbox, BBOX_COLOR), (script.cbox, CBOX_COLOR)] {
         if let Some(b) = b {
-            box_segments(&mut out.segments, &to_viewer, &b, color);
+            box_segments(&mut out.segments, &entity, &b, color);
         }
     }
     if let Some(eye) = script.eye_position {
-        let p = to_viewer.transform_point3(eye);
+        let p = entity.transform_point3(eye);
         cross(&mut out.segments, p, arm, EYE_COLOR);
         out.markers.push(Marker { position: p, label: "eye".to_owned(), color: EYE_COLOR });
     }
     out
+}
+
+/// How far the first root bone has moved from its bind position over the ground, in the viewer frame (Y up).
+fn ground_motion(asset: &Asset, to_root: &[Mat4]) -> Vec3 {
+    let skeleton = &asset.skeleton;
+    let Some(root) = skeleton.parents.iter().position(Option::is_none) else { return Vec3::ZERO };
+    let (Some(now), Some(bind)) = (to_root.get(root), skeleton.bind_local.get(root)) else { return Vec3::ZERO };
+    let to_viewer = asset.axes.to_viewer;
+    let moved = to_viewer.transform_point3(now.w_axis.truncate()) - to_viewer.transform_point3(bind.translation);
+    Vec3::new(moved.x, 0.0, moved.z)
 }
 
 /// The twelve edges of box `b` placed by `frame`.
@@ -158,6 +172,30 @@ mod tests {
         moved[1] = Mat4::from_translation(Vec3::new(5.0, 10.0, 0.0));
         let shapes = script_shapes(&asset, &moved, 10.0);
         assert_eq!(shapes.markers[0].position, to_viewer.transform_point3(Vec3::new(7.0, 10.0, 0.0)));
+    }
+
+    #[test]
+    fn the_eye_and_the_boxes_follow_the_character_over_the_ground() {
+        let mut asset = asset_with_script();
+        let script = asset.model_script.as_mut().unwrap();
+        script.eye_position = Some(Vec3::new(0.0, 12.0, 0.0));
+        script.bbox = Some(Bounds { min: Vec3::splat(-1.0), max: Vec3::splat(1.0) });
+        let to_viewer = asset.axes.to_viewer;
+        let eye = |to_root: &[Mat4]| {
+            let shapes = script_shapes(&asset, to_root, 10.0);
+            shapes.markers.iter().find(|m| m.label == "eye").unwrap().position
+        };
+        let bind = asset.skeleton.bind_to_root();
+        let at_rest = eye(&bind);
+        assert_eq!(at_rest, to_viewer.transform_point3(Vec3::new(0.0, 12.0, 0.0)));
+        // The root walks 30 units forward (viewer frame) and bobs 2 up: the eye goes 30 forward, not up.
+        let step = to_viewer.inverse().transform_vector3(Vec3::new(0.0, 2.0, 30.0));
+        let mut walked: Vec<Mat4> = bind.iter().map(|m| Mat4::from_translation(step) * *m).collect();
+        assert!((eye(&walked) - at_rest - Vec3::new(0.0, 0.0, 30.0)).length() < 1e-4, "{}", eye(&walked));
+        // Only the bones that moved move their own shapes; a head turned in place leaves the eye where it was.
+        walked[1] = bind[1] * Mat4::from_rotation_y(1.0);
+        walked[0] = bind[0];
+        assert!((eye(&walked) - at_rest).length() < 1e-4);
     }
 
     #[test]
