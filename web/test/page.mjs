@@ -175,6 +175,24 @@ try {
     check(/ 38 bones/.test(gnome), `picked psk+psa: the gnome's 38 bones (${counts(gnome)}), in ${seconds.toFixed(2)} s`);
     await page.close();
   }
+  // 4b. A Gothic MDS through ?open= (its ASC_* folders found through the server's folder listings) and the same
+  //     tree given as a folder.
+  {
+    const page = await newPage();
+    await page.goto(`${base}?open=/corpus/mds/gothic/Anims/BLOODFLY.MDS`);
+    const status = await loaded(page);
+    const mdsCounts = counts(status);
+    report.cases.mds_open = { status };
+    check(/ \d+ bones/.test(mdsCounts) && !/(^|\s)0 triangles/.test(status), `mds: the Bloodfly's body and skeleton (${mdsCounts})`);
+    await page.goto(base);
+    const demo = counts(await loaded(page));
+    await page.setInputFiles("#pickdir", path.join(corpus, "mds", "gothic"));
+    const dropped = await loaded(page, demo);
+    report.cases.mds_folder = { status: dropped };
+    check(counts(dropped) === mdsCounts, `mds folder: the same model as through ?open= (${counts(dropped)})`);
+    await shows(page, "web-mds-folder", dropped);
+    await page.close();
+  }
   // 5. A browser without WebGPU (Chromium's default on this machine: ANGLE on SwiftShader GL): WebGL2, where
   //    the viewport draws with the egui painter and skins on the CPU.
   {
