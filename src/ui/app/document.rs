@@ -128,7 +128,7 @@ impl ViewerApp {
             self.panels.timeline.fit = true;
             self.frame_next = true;
             if !self.view.doc.files.is_empty() && self.view.doc.sample.is_none() {
-                self.state.remember(&self.view.doc.paths());
+                self.remember_opened();
             }
         }
         self.view.player.evaluate(&mut self.view.pose);
@@ -164,7 +164,7 @@ impl ViewerApp {
             self.view.player.seek(asset, self.view.focus_track, 0.0);
             self.view.player.playing = true;
         }
-        self.state.remember(&self.view.doc.paths());
+        self.remember_opened();
         self.view.player.evaluate(&mut self.view.pose);
         errors
     }
@@ -360,5 +360,18 @@ impl ViewerApp {
             b = self.view.doc.bind_bounds;
         }
         self.camera.frame_for_orbiting(&b);
+    }
+}
+
+impl ViewerApp {
+    /// Puts the open files on the recent list, unless they cannot be opened again from it: files dropped on
+    /// the web page live only as long as the page.
+    fn remember_opened(&mut self) {
+        let paths = self.view.doc.paths();
+        #[cfg(target_arch = "wasm32")]
+        if paths.iter().any(|p| p.starts_with(crate::ui::web::DROPPED)) {
+            return;
+        }
+        self.state.remember(&paths);
     }
 }
