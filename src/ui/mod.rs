@@ -58,7 +58,7 @@ pub struct ViewerArgs {
     /// Select this bone (by name) once the files are loaded.
     #[arg(long, value_name = "BONE")]
     pub select: Option<String>,
-    /// ShadingMode mode to start with (overrides the saved one).
+    /// Shading mode to start with (overrides the saved one).
     #[arg(long, value_enum, value_name = "MODE")]
     pub shading: Option<crate::render::ShadingMode>,
     /// Add a mixer track playing CLIP from SECONDS with WEIGHT (repeatable), e.g. `--track "Walk@0.4*0.5"`.

@@ -912,7 +912,7 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
                     }
                 })
                 .response
-                .on_hover_text("ShadingMode mode (Z cycles; W toggles the wireframe)");
+                .on_hover_text("Shading mode (Z cycles; W toggles the wireframe)");
             if shading != input.state.shading {
                 cmds.push(Command::SetShading(shading));
             }
