@@ -76,6 +76,9 @@ pub fn show(
     });
 }
 
+/// Width of the target-name column, in points.
+const NAME_WIDTH: f32 = 170.0;
+
 fn target_row(
     ui: &mut egui::Ui,
     layout: &MorphLayout,
@@ -89,7 +92,13 @@ fn target_row(
     if ui.checkbox(&mut checked, "").on_hover_text("Set by hand (ticked) or driven by the playing clips").changed() {
         cmds.push(Command::SetMorphOverride(slot, checked));
     }
-    ui.label(name);
+    // A fixed, truncated name column (the full name on hover): in the right panel, whose text wraps, a name left
+    // to wrap took the grid's narrowest width and broke after every few letters.
+    let size = egui::vec2(NAME_WIDTH, ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+        ui.set_min_width(NAME_WIDTH);
+        ui.add(egui::Label::new(name).truncate()).on_hover_text(name);
+    });
     let mut value = if on { overrides.manual(slot) } else { overrides.driven(slot) };
     let range = slider_range(value);
     // Never clamped: egui's default clamps (and rounds to the shown decimals) the value every frame and reports
@@ -99,8 +108,10 @@ fn target_row(
         cmds.push(Command::SetMorphWeight(slot, value));
     }
     let driven = overrides.driven(slot);
-    let text = format!("clip {driven:.2}");
-    if on { ui.weak(text) } else { ui.label(text) }.on_hover_text("The weight the playing clips drive for this target");
+    let text = egui::RichText::new(format!("clip {driven:.2}"));
+    let text = if on { text.weak() } else { text };
+    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
+        .on_hover_text("The weight the playing clips drive for this target");
 }
 
 #[cfg(test)]
