@@ -4,7 +4,7 @@
 # loads at run time, and chromium (a test opens the `bonescope check --html` page in a headless browser).
 # Does nothing when they are already present.
 set -euo pipefail
-packages=(mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri libegl1 xvfb xauth
+packages=(mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri libegl1 libegl-mesa0 xvfb xauth
           libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libxkbcommon0 chromium)
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,12 @@
 // Matrices are glam column-major, column vectors: skinning matrix = to_root * inverse_bind, and
 // v' = sum_i w_i * (palette[j_i] * v), exactly what anim::skin_vertex computes on the CPU. Morphing first adds
 // weight * delta of each active target (anim::apply_morphs); the table layout is described in src/render/morph.rs.
+//
+// This file reads the per-frame arrays (palettes, instances, stretch ratios, active morphs) and the model's morph
+// tables only through accessor functions (`palette_matrix`, `instance_at`, `stretch_at`, `morph_active_at`,
+// `morph_word`, `morph_delta`, `count_ones`). One of two files defines them and is appended to this one
+// (src/render/palette_path.rs): `skinned_buffers.wgsl` with storage buffers (and the compute entry points), or
+// `skinned_textures.wgsl` with data textures, for GPUs whose vertex stage cannot read storage buffers (WebGL2).
 
 struct Camera {
     view_proj: mat4x4<f32>,
@@ -46,29 +52,6 @@ struct Material {
     _pad2: u32,
 }
 
-// The vertex buffer seen as storage (compute entry points). `joints` holds four u16 as two u32.
-struct MeshVertex {
-    position: vec3<f32>,
-    color: u32,
-    normal: vec3<f32>,
-    _pad: u32,
-    uv: vec2<f32>,
-    joints: vec2<u32>,
-    weights: vec4<f32>,
-}
-
-struct SkinnedVertex {
-    position: vec4<f32>,
-    normal: vec4<f32>,
-}
-
-struct SkinParams {
-    vertex_count: u32,
-    instance_base: u32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
 const MODE_TEXTURED: u32 = 0u;
 const MODE_SOLID: u32 = 1u;
 const MODE_NORMALS: u32 = 2u;
@@ -85,36 +68,13 @@ const INSTANCE_GHOST: u32 = 1u;
 // Edges of ghost instances: a faint cool grey, so the animated mesh in front stays the subject.
 const GHOST_COLOR: vec4<f32> = vec4<f32>(0.45, 0.55, 0.75, 0.22);
 
-// Draw bindings (group 0: frame, group 1: material).
+// Draw bindings (group 0: frame, group 1: material); group 0's bindings 1-4 and group 2 (the model's morph
+// tables) are declared by the palette path's file.
 @group(0) @binding(0) var<uniform> camera: Camera;
-// One palette per instance, back to back; no fixed bone limit.
-@group(0) @binding(1) var<storage, read> palette: array<mat4x4<f32>>;
-@group(0) @binding(2) var<storage, read> instances: array<Instance>;
-// Per (instance, vertex) edge-length ratio, written by cs_stretch; only read in stretch mode.
-@group(0) @binding(3) var<storage, read> stretch: array<f32>;
-// Every instance's active morph targets, back to back (the only morph data uploaded per frame).
-@group(0) @binding(4) var<storage, read> morph_active: array<MorphActive>;
 
 @group(1) @binding(0) var<uniform> material: Material;
 @group(1) @binding(1) var material_texture: texture_2d<f32>;
 @group(1) @binding(2) var material_sampler: sampler;
-
-// Compute bindings (group 0 as well; the palette and instance arrays are the same bindings as the draw's).
-@group(0) @binding(10) var<storage, read> mesh_vertices: array<MeshVertex>;
-@group(0) @binding(11) var<storage, read_write> skinned: array<SkinnedVertex>;
-@group(0) @binding(12) var<uniform> skin_params: SkinParams;
-// Vertex adjacency in CSR form: vertex_count + 1 offsets, then the neighbour indices.
-@group(0) @binding(13) var<storage, read> adjacency: array<u32>;
-// Bind-pose length of each adjacency entry's edge.
-@group(0) @binding(14) var<storage, read> rest_lengths: array<f32>;
-@group(0) @binding(15) var<storage, read_write> stretch_out: array<f32>;
-
-// The model's morph tables (group 2 in the draw and in cs_skin; one bind group per model). `morph_index`:
-// word 0 the target count; then per target (first block, block count, word offset of its first block record,
-// unused); then the block records (mask of the block's 64 vertices, low and high word; index of the block's
-// first entry). `morph_deltas`: six floats per entry (position delta, normal delta), in vertex order.
-@group(2) @binding(0) var<storage, read> morph_index: array<u32>;
-@group(2) @binding(1) var<storage, read> morph_deltas: array<f32>;
 
 struct Skinned {
     position: vec3<f32>,
@@ -131,7 +91,7 @@ fn skin(position: vec3<f32>, normal: vec3<f32>, joints: vec4<u32>, weights: vec4
         let w = weights[i];
         let j = joints[i];
         if (w != 0.0 && j < bone_count) {
-            let m = palette[palette_base + j];
+            let m = palette_matrix(palette_base + j);
             p = p + w * (m * vec4<f32>(position, 1.0)).xyz;
             n = n + w * (mat3x3<f32>(m[0].xyz, m[1].xyz, m[2].xyz) * normal);
         }
@@ -153,97 +113,37 @@ fn morph(position: vec3<f32>, normal: vec3<f32>, vertex: u32, inst: Instance) ->
     var n = normal;
     let block = vertex / 64u;
     let lane = vertex % 64u;
-    let target_count = morph_index[0];
+    let target_count = morph_word(0u);
     for (var i = 0u; i < inst.morph_count; i = i + 1u) {
-        let pick = morph_active[inst.morph_base + i];
+        let pick = morph_active_at(inst.morph_base + i);
         if (pick.target_index >= target_count) {
             continue;
         }
         let d = 1u + 4u * pick.target_index;
         // Wraps below the first block, so one comparison rejects both sides of the span.
-        let rel = block - morph_index[d];
-        if (rel >= morph_index[d + 1u]) {
+        let rel = block - morph_word(d);
+        if (rel >= morph_word(d + 1u)) {
             continue;
         }
-        let record = morph_index[d + 2u] + 3u * rel;
-        var word = morph_index[record];
+        let record = morph_word(d + 2u) + 3u * rel;
+        var word = morph_word(record);
         var bit = lane;
         var before = 0u;
         if (lane >= 32u) {
-            before = countOneBits(word);
-            word = morph_index[record + 1u];
+            before = count_ones(word);
+            word = morph_word(record + 1u);
             bit = lane - 32u;
         }
         let mask = 1u << bit;
         if ((word & mask) == 0u) {
             continue;
         }
-        let e = 6u * (morph_index[record + 2u] + before + countOneBits(word & (mask - 1u)));
+        let e = 6u * (morph_word(record + 2u) + before + count_ones(word & (mask - 1u)));
         let w = pick.weight;
-        p = p + w * vec3<f32>(morph_deltas[e], morph_deltas[e + 1u], morph_deltas[e + 2u]);
-        n = n + w * vec3<f32>(morph_deltas[e + 3u], morph_deltas[e + 4u], morph_deltas[e + 5u]);
+        p = p + w * vec3<f32>(morph_delta(e), morph_delta(e + 1u), morph_delta(e + 2u));
+        n = n + w * vec3<f32>(morph_delta(e + 3u), morph_delta(e + 4u), morph_delta(e + 5u));
     }
     return Skinned(p, n);
-}
-
-fn unpack_joints(packed: vec2<u32>) -> vec4<u32> {
-    return vec4<u32>(packed.x & 0xffffu, packed.x >> 16u, packed.y & 0xffffu, packed.y >> 16u);
-}
-
-// ---- Compute entry points ----
-
-// Skins `vertex_count` vertices for instances instance_base + global_invocation_id.y into `skinned`, model
-// space (the file's frame), at the instance's stretch_base. Strided so any vertex count fits the dispatch limit.
-// `cs_skin_morph` morphs first; models without morph targets (or instances without active ones) use `cs_skin`,
-// which does not contain the morph pass at all, so they pay nothing for it.
-@compute @workgroup_size(64)
-fn cs_skin(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let inst = instances[skin_params.instance_base + gid.y];
-    let stride = groups.x * 64u;
-    for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
-        let v = mesh_vertices[i];
-        let s = skin(v.position, v.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
-        skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
-    }
-}
-
-@compute @workgroup_size(64)
-fn cs_skin_morph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let inst = instances[skin_params.instance_base + gid.y];
-    let stride = groups.x * 64u;
-    for (var i = gid.x; i < skin_params.vertex_count; i = i + stride) {
-        let v = mesh_vertices[i];
-        let m = morph(v.position, v.normal, i, inst);
-        let s = skin(m.position, m.normal, unpack_joints(v.joints), v.weights, inst.palette_base, inst.bone_count);
-        skinned[inst.stretch_base + i] = SkinnedVertex(vec4<f32>(s.position, 1.0), vec4<f32>(s.normal, 0.0));
-    }
-}
-
-// Mean ratio of each vertex's incident edge lengths, skinned over bind pose (1 = no stretch). Runs after cs_skin.
-@compute @workgroup_size(64)
-fn cs_stretch(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let inst = instances[skin_params.instance_base + gid.y];
-    let count = skin_params.vertex_count;
-    let stride = groups.x * 64u;
-    for (var i = gid.x; i < count; i = i + stride) {
-        // Vertex stretch (src/anim/edges.rs): the incident edge ratio farthest from 1 on a log scale.
-        let here = skinned[inst.stretch_base + i].position.xyz;
-        var ratio = 1.0;
-        var worst = 0.0;
-        for (var k = adjacency[i]; k < adjacency[i + 1u]; k = k + 1u) {
-            let j = adjacency[count + 1u + k];
-            let rest = rest_lengths[k];
-            if (rest > 0.0) {
-                let r = length(skinned[inst.stretch_base + j].position.xyz - here) / rest;
-                let d = abs(log(max(r, 1.17549435e-38)));
-                if (d > worst) {
-                    worst = d;
-                    ratio = r;
-                }
-            }
-        }
-        stretch_out[inst.stretch_base + i] = ratio;
-    }
 }
 
 // ---- Draw ----
@@ -314,7 +214,7 @@ fn analysis_value(in: VsIn, vertex: u32, inst: Instance) -> f32 {
             return w;
         }
         case MODE_STRETCH: {
-            return stretch[inst.stretch_base + vertex];
+            return stretch_at(inst.stretch_base + vertex);
         }
         // Morph displacement without active targets: nothing moved (vs_main_morph sets it for the others).
         default: {
@@ -367,12 +267,12 @@ fn skinned_vertex(in: VsIn, position: vec3<f32>, normal: vec3<f32>, vertex: u32,
 // drawn with the plain ones, which do not contain the morph pass at all, so they pay nothing for it.
 @vertex
 fn vs_main(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    return skinned_vertex(in, in.position, in.normal, vertex, instances[instance]);
+    return skinned_vertex(in, in.position, in.normal, vertex, instance_at(instance));
 }
 
 @vertex
 fn vs_main_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let inst = instances[instance];
+    let inst = instance_at(instance);
     let m = morph(in.position, in.normal, vertex, inst);
     var out = skinned_vertex(in, m.position, m.normal, vertex, inst);
     if (camera.mode == MODE_MORPH_DISPLACEMENT) {
@@ -395,13 +295,13 @@ fn wire_vertex(skinned: VsOut, inst: Instance) -> VsOut {
 
 @vertex
 fn vs_wire(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let inst = instances[instance];
+    let inst = instance_at(instance);
     return wire_vertex(skinned_vertex(in, in.position, in.normal, vertex, inst), inst);
 }
 
 @vertex
 fn vs_wire_morph(in: VsIn, @builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let inst = instances[instance];
+    let inst = instance_at(instance);
     let m = morph(in.position, in.normal, vertex, inst);
     return wire_vertex(skinned_vertex(in, m.position, m.normal, vertex, inst), inst);
 }

@@ -15,8 +15,8 @@ use bonescope::anim::{Pose, apply_morphs, skin_mesh_morphed};
 use bonescope::demo::demo_asset;
 use bonescope::io::{LoadOptions, psk};
 use bonescope::render::{
-    Bounds, ComputeSkinner, FrameData, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, Renderer,
-    ShadingMode,
+    Bounds, ComputeSkinner, FrameData, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, PalettePath,
+    Renderer, ShadingMode,
 };
 use bonescope::scene::{Asset, Mesh, MorphTarget};
 use common::Rng;
@@ -171,8 +171,19 @@ fn sheet() -> Asset {
 }
 
 fn render(ctx: &GpuContext, asset: &Asset, weights: &[f32], mode: ShadingMode, wireframe: bool) -> RgbaImage {
+    render_on(ctx, PalettePath::StorageBuffers, asset, weights, mode, wireframe)
+}
+
+fn render_on(
+    ctx: &GpuContext,
+    path: PalettePath,
+    asset: &Asset,
+    weights: &[f32],
+    mode: ShadingMode,
+    wireframe: bool,
+) -> RgbaImage {
     let size = 160;
-    let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, 1);
+    let mut renderer = Renderer::with_palette_path(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, 1, path);
     let model = renderer.upload(asset);
     let target = OffscreenTarget::new(&ctx.device, size, size, 1);
     let bounds = Bounds::from_points([Vec3::new(-1.0, -1.0, -0.6), Vec3::new(1.0, 1.0, 0.6)]);
@@ -186,6 +197,28 @@ fn render(ctx: &GpuContext, asset: &Asset, weights: &[f32], mode: ShadingMode, w
 
 fn differing_pixels(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> usize {
     a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance)).count()
+}
+
+/// The data-texture palette path (WebGL2) reads the same morph tables from textures: same pixels.
+#[test]
+fn morphs_draw_the_same_on_the_data_texture_path() {
+    let Some(ctx) = gpu() else { return };
+    let asset = sheet();
+    let weights = [0.8, 0.6];
+    for (mode, wireframe) in
+        [(ShadingMode::Normals, false), (ShadingMode::MorphDisplacement, false), (ShadingMode::Solid, true)]
+    {
+        let buffers = render_on(ctx, PalettePath::StorageBuffers, &asset, &weights, mode, wireframe);
+        let textures = render_on(ctx, PalettePath::DataTextures, &asset, &weights, mode, wireframe);
+        let plain = render_on(ctx, PalettePath::DataTextures, &asset, &[], mode, wireframe);
+        let changed = differing_pixels(&plain, &textures, 8);
+        let off = differing_pixels(&buffers, &textures, 2);
+        eprintln!(
+            "{mode:?}: the weights change {changed} pixels on the texture path; {off} differ from the buffer path"
+        );
+        assert!(changed > 800, "{mode:?}: the morphs must show on the texture path ({changed} pixels changed)");
+        assert_eq!(off, 0, "{mode:?}: the texture path draws the morphs differently");
+    }
 }
 
 #[test]

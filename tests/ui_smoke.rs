@@ -96,6 +96,37 @@ fn assert_shows_something(png: &Path, out: &Output) {
     assert!(share > 0.03, "only {:.1}% of the viewport differs from its background", share * 100.0);
 }
 
+/// On an OpenGL adapter (opened with WebGL2 limits, as in a browser without WebGPU) the renderer still draws
+/// the character, reading the palettes from textures, and says so.
+#[test]
+fn on_opengl_the_renderer_draws_with_the_palette_in_textures() {
+    if !xvfb_available() {
+        return;
+    }
+    let dir = scratch_dir("opengl");
+    let png = dir.join("shot.png");
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x900x24"])
+        .arg(env!("CARGO_BIN_EXE_bonescope"))
+        .arg("--screenshot")
+        .arg(&png)
+        .args(["--after-frames", "8", "--size", "1600x900"])
+        .env("WGPU_BACKEND", "gl")
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("run xvfb-run");
+    assert!(out.status.success(), "{}", describe(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("reads the palettes from textures"), "{}", describe(&out));
+    assert!(!stderr.contains("drawing with the egui painter"), "{}", describe(&out));
+    assert_shows_something(&png, &out);
+}
+
 #[test]
 fn demo_screenshot_is_not_blank() {
     if !xvfb_available() {

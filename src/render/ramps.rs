@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn the_generated_wgsl_parses_and_names_the_same_numbers() {
         let source = wgsl();
-        let module = wgpu::naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{}\n{source}", e));
+        let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{}\n{source}", e));
         assert!(module.functions.iter().any(|(_, f)| f.name.as_deref() == Some("ramp_heat")));
         assert!(source.contains(&format!("{:?}", HEAT_STOPS[1][2])));
     }

@@ -1,7 +1,11 @@
-//! The long-lived [`Renderer`]: pipelines, samplers, per-asset GPU models and the per-frame buffers (camera,
+//! The long-lived [`Renderer`]: pipelines, samplers, per-asset GPU models and the per-frame arrays (camera,
 //! palettes, instances, active morph targets, stretch scratch). Work is split the way an egui paint callback needs it:
 //! [`Renderer::prepare`] (uploads and compute, given a command encoder) and [`Renderer::paint`] (draws into a
 //! render pass someone else began, `&self` only). The offscreen target uses the same two calls.
+//!
+//! One renderer with two palette paths ([`PalettePath`]): the per-frame arrays and morph tables are storage
+//! buffers where the vertex stage can read them, and data textures elsewhere (WebGL2, GL adapters). Only the stretch
+//! view's compute passes are missing on the texture path ([`Renderer::supports`]).
 
 use std::mem::size_of;
 
@@ -15,9 +19,9 @@ use super::gpu::{
 };
 use super::morph::push_active;
 use super::overlay::OverlayRenderer;
+use super::palette_path::{GpuArray, PalettePath};
 use super::skinned::{
-    CullVariant, ModelGpu, ModelInfo, SkinCompute, UploadContext, groups_for, shader_module, storage_entry,
-    uniform_entry, upload_asset,
+    CullVariant, ModelGpu, ModelInfo, SkinCompute, UploadContext, groups_for, morph_layout, uniform_entry, upload_asset,
 };
 use crate::scene::Asset;
 
@@ -45,17 +49,20 @@ pub struct Renderer {
     /// The same with the morph pass, made when the first model with morph targets is uploaded.
     morph_pipelines: Option<DrawPipelines>,
     pipeline_source: PipelineSource,
-    compute: SkinCompute,
+    /// Where the vertex stage reads palettes, instances and morph data from.
+    path: PalettePath,
+    morph_layout: wgpu::BindGroupLayout,
+    /// The stretch view's compute passes and their scratch buffer (storage-buffer path only).
+    stretch_compute: Option<StretchCompute>,
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
     /// Where [`Renderer::upload`] reads texture files from (the disk unless [`Renderer::set_files`] says).
     files: crate::files::Files,
     camera_buffer: wgpu::Buffer,
-    palette_buffer: wgpu::Buffer,
-    instance_buffer: wgpu::Buffer,
-    skinned_buffer: wgpu::Buffer,
-    stretch_buffer: wgpu::Buffer,
-    morph_active_buffer: wgpu::Buffer,
+    palettes: GpuArray,
+    instances: GpuArray,
+    stretch: GpuArray,
+    morph_active: GpuArray,
     frame_group: wgpu::BindGroup,
     camera_group: wgpu::BindGroup,
     /// Bumped whenever a buffer the compute bind groups reference is replaced.
@@ -71,6 +78,12 @@ pub struct Renderer {
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
     order: Vec<usize>,
+}
+
+/// `cs_skin` and `cs_stretch` with the buffer they skin into.
+struct StretchCompute {
+    compute: SkinCompute,
+    skinned: wgpu::Buffer,
 }
 
 /// The draw pipelines of one flavour (with or without the morph pass).
@@ -160,33 +173,38 @@ impl PipelineSource {
     }
 }
 
-fn storage_buffer(device: &wgpu::Device, label: &str, size: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
+/// A storage buffer of the stretch view's compute passes.
+fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size: size.max(64),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
 }
 
-/// Replaces `buffer` by one of at least `needed` bytes (next power of two); true when it did.
-fn ensure(device: &wgpu::Device, buffer: &mut wgpu::Buffer, label: &str, needed: u64) -> bool {
-    if buffer.size() >= needed {
-        return false;
-    }
-    *buffer = storage_buffer(device, label, needed.next_power_of_two(), wgpu::BufferUsages::empty());
-    true
-}
-
 impl Renderer {
     /// Builds the pipelines for render passes with this colour format and sample count and a
-    /// [`DEPTH_FORMAT`] depth attachment (eframe: `depth_buffer: 32`). A non-sRGB target gets sRGB-encoded output
-    /// from the shaders, so colours look the same either way.
+    /// [`DEPTH_FORMAT`] depth attachment (eframe: `depth_buffer: 32`), on the palette path the device supports
+    /// ([`PalettePath::for_device`]). A non-sRGB target gets sRGB-encoded output from the shaders, so colours look
+    /// the same either way.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         color_format: wgpu::TextureFormat,
         sample_count: u32,
+    ) -> Self {
+        Self::with_palette_path(device, queue, color_format, sample_count, PalettePath::for_device(device))
+    }
+
+    /// [`Renderer::new`] on a chosen palette path (the data-texture path works on every device; tests compare
+    /// the two on one).
+    pub fn with_palette_path(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        color_format: wgpu::TextureFormat,
+        sample_count: u32,
+        path: PalettePath,
     ) -> Self {
         let vertex_fragment = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
         let vs = wgpu::ShaderStages::VERTEX;
@@ -194,10 +212,10 @@ impl Renderer {
             label: Some("frame"),
             entries: &[
                 uniform_entry(0, vertex_fragment, size_of::<CameraGpu>() as u64),
-                storage_entry(1, vs, true, size_of::<Mat4>() as u64),
-                storage_entry(2, vs, true, size_of::<InstanceGpu>() as u64),
-                storage_entry(3, vs, true, 4),
-                storage_entry(4, vs, true, size_of::<MorphActiveGpu>() as u64),
+                path.layout_entry(1, vs, size_of::<Mat4>() as u64),
+                path.layout_entry(2, vs, size_of::<InstanceGpu>() as u64),
+                path.layout_entry(3, vs, 4),
+                path.layout_entry(4, vs, size_of::<MorphActiveGpu>() as u64),
             ],
         });
         let fs = wgpu::ShaderStages::FRAGMENT;
@@ -228,16 +246,23 @@ impl Renderer {
             entries: &[uniform_entry(0, vertex_fragment, size_of::<CameraGpu>() as u64)],
         });
 
-        let module = shader_module(device);
-        let compute = SkinCompute::new(device, &module);
+        let module = path.shader_module(device);
+        let stretch_compute = path.has_compute().then(|| StretchCompute {
+            compute: SkinCompute::new(device, &module),
+            skinned: storage_buffer(device, "skinned scratch", 64),
+        });
+        let morph_layout = match &stretch_compute {
+            Some(c) => c.compute.morph_layout.clone(),
+            None => morph_layout(device, path),
+        };
         let draw_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout), Some(&compute.morph_layout)],
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout), Some(&morph_layout)],
             immediate_size: 0,
         });
         let wire_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("skinned wire"),
-            bind_group_layouts: &[Some(&frame_layout), None, Some(&compute.morph_layout)],
+            bind_group_layouts: &[Some(&frame_layout), None, Some(&morph_layout)],
             immediate_size: 0,
         });
         let source = PipelineSource { module, draw_layout, wire_layout, color_format, sample_count };
@@ -265,25 +290,17 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let palette_buffer = storage_buffer(device, "palettes", 64 * 256, wgpu::BufferUsages::empty());
-        let instance_buffer = storage_buffer(device, "instances", 144 * 16, wgpu::BufferUsages::empty());
-        let morph_active_buffer = storage_buffer(device, "morph active", 8 * 64, wgpu::BufferUsages::empty());
-        let skinned_buffer = storage_buffer(device, "skinned scratch", 64, wgpu::BufferUsages::empty());
-        let stretch_buffer = storage_buffer(device, "stretch", 64, wgpu::BufferUsages::empty());
+        let palettes = GpuArray::new(device, path, "palettes", 64 * 256);
+        let instances = GpuArray::new(device, path, "instances", 144 * 16);
+        let morph_active = GpuArray::new(device, path, "morph active", 8 * 64);
+        let stretch = GpuArray::new(device, path, "stretch", 64);
         let camera_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("overlay camera"),
             layout: &camera_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: camera_buffer.as_entire_binding() }],
         });
-        let frame_group = Self::make_frame_group(
-            device,
-            &frame_layout,
-            &camera_buffer,
-            &palette_buffer,
-            &instance_buffer,
-            &stretch_buffer,
-            &morph_active_buffer,
-        );
+        let arrays = [&palettes, &instances, &stretch, &morph_active];
+        let frame_group = Self::make_frame_group(device, &frame_layout, &camera_buffer, arrays);
         let overlay = OverlayRenderer::new(device, &camera_layout, color_format, DEPTH_FORMAT, sample_count);
         Self {
             device: device.clone(),
@@ -295,16 +312,17 @@ impl Renderer {
             pipelines,
             morph_pipelines: None,
             pipeline_source: source,
-            compute,
+            path,
+            morph_layout,
+            stretch_compute,
             sampler,
             white,
             files: crate::files::Files::disk(),
             camera_buffer,
-            palette_buffer,
-            instance_buffer,
-            skinned_buffer,
-            stretch_buffer,
-            morph_active_buffer,
+            palettes,
+            instances,
+            stretch,
+            morph_active,
             frame_group,
             camera_group,
             generation: 0,
@@ -321,26 +339,19 @@ impl Renderer {
         }
     }
 
+    /// The frame's bind group: the camera, then the four per-frame arrays (palettes, instances, stretch ratios,
+    /// active morphs) at bindings 1-4.
     fn make_frame_group(
         device: &wgpu::Device,
         layout: &wgpu::BindGroupLayout,
         camera: &wgpu::Buffer,
-        palette: &wgpu::Buffer,
-        instances: &wgpu::Buffer,
-        stretch: &wgpu::Buffer,
-        morph_active: &wgpu::Buffer,
+        arrays: [&GpuArray; 4],
     ) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
-            layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: camera.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: palette.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: stretch.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: morph_active.as_entire_binding() },
-            ],
-        })
+        let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: camera.as_entire_binding() }];
+        entries.extend(
+            (1..).zip(arrays).map(|(binding, array)| wgpu::BindGroupEntry { binding, resource: array.resource() }),
+        );
+        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("frame"), layout, entries: &entries })
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -359,6 +370,17 @@ impl Renderer {
         self.sample_count
     }
 
+    /// Where the vertex stage reads the palettes from.
+    pub fn palette_path(&self) -> PalettePath {
+        self.path
+    }
+
+    /// False for a shading mode this renderer cannot draw: the stretch view needs compute shaders, which the
+    /// data-texture path has not (the viewer draws it with the CPU painter; `render` says so).
+    pub fn supports(&self, shading: ShadingMode) -> bool {
+        shading != ShadingMode::Stretch || self.stretch_compute.is_some()
+    }
+
     /// Reads texture files through `files` from now on (the web page's dropped files).
     pub fn set_files(&mut self, files: crate::files::Files) {
         self.files = files;
@@ -374,7 +396,8 @@ impl Renderer {
             sampler: &self.sampler,
             white: &self.white,
             files: &self.files,
-            morph_layout: &self.compute.morph_layout,
+            morph_layout: &self.morph_layout,
+            path: self.path,
         };
         let model = upload_asset(&cx, asset);
         if model.info.morph_target_count > 0 && self.morph_pipelines.is_none() {
@@ -407,7 +430,7 @@ impl Renderer {
     /// Uploads the frame's constants, palettes, instances and overlays, and records the compute work the frame
     /// needs (stretch mode) into `encoder`. Instances of unknown or removed models are skipped.
     pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &FrameData) {
-        let stretch = frame.shading == ShadingMode::Stretch;
+        let stretch = frame.shading == ShadingMode::Stretch && self.stretch_compute.is_some();
         self.wireframe = frame.wireframe;
         self.cull = frame.cull_back_faces;
         self.hidden_meshes.clone_from(&frame.hidden_meshes);
@@ -467,18 +490,18 @@ impl Renderer {
 
         let device = &self.device;
         let mut replaced = false;
-        replaced |= ensure(device, &mut self.palette_buffer, "palettes", (frame.palettes.len() * 64) as u64);
+        replaced |= self.palettes.ensure(device, "palettes", (frame.palettes.len() * 64) as u64);
         let instance_bytes = (self.instance_scratch.len() * size_of::<InstanceGpu>()) as u64;
-        replaced |= ensure(device, &mut self.instance_buffer, "instances", instance_bytes);
+        replaced |= self.instances.ensure(device, "instances", instance_bytes);
         let morph_bytes = (self.morph_scratch.len() * size_of::<MorphActiveGpu>()) as u64;
-        replaced |= ensure(device, &mut self.morph_active_buffer, "morph active", morph_bytes);
-        if stretch {
+        replaced |= self.morph_active.ensure(device, "morph active", morph_bytes);
+        if stretch && let Some(compute) = &mut self.stretch_compute {
             let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
-            let scratch_replaced = ensure(device, &mut self.skinned_buffer, "skinned scratch", skinned_bytes);
-            replaced |= ensure(device, &mut self.stretch_buffer, "stretch", stretch_total * 4);
-            if scratch_replaced {
+            if compute.skinned.size() < skinned_bytes {
+                compute.skinned = storage_buffer(device, "skinned scratch", skinned_bytes.next_power_of_two());
                 self.generation += 1;
             }
+            replaced |= self.stretch.ensure(device, "stretch", stretch_total * 4);
         }
         if replaced {
             self.generation += 1;
@@ -486,24 +509,15 @@ impl Renderer {
                 device,
                 &self.frame_layout,
                 &self.camera_buffer,
-                &self.palette_buffer,
-                &self.instance_buffer,
-                &self.stretch_buffer,
-                &self.morph_active_buffer,
+                [&self.palettes, &self.instances, &self.stretch, &self.morph_active],
             );
         }
 
         let camera = self.camera_constants(frame);
         self.queue.write_buffer(&self.camera_buffer, 0, bytemuck::bytes_of(&camera));
-        if !frame.palettes.is_empty() {
-            self.queue.write_buffer(&self.palette_buffer, 0, bytemuck::cast_slice(&frame.palettes));
-        }
-        if !self.instance_scratch.is_empty() {
-            self.queue.write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&self.instance_scratch));
-        }
-        if !self.morph_scratch.is_empty() {
-            self.queue.write_buffer(&self.morph_active_buffer, 0, bytemuck::cast_slice(&self.morph_scratch));
-        }
+        self.palettes.write(&self.queue, bytemuck::cast_slice(&frame.palettes));
+        self.instances.write(&self.queue, bytemuck::cast_slice(&self.instance_scratch));
+        self.morph_active.write(&self.queue, bytemuck::cast_slice(&self.morph_scratch));
         if stretch && stretch_total > 0 {
             self.encode_stretch(encoder);
         }
@@ -511,10 +525,18 @@ impl Renderer {
         self.backdrop.prepare(&self.queue, frame.background);
     }
 
-    /// Skins every instance into the scratch buffer and derives the per-vertex edge ratios from it.
+    /// Skins every instance into the scratch buffer and derives the per-vertex edge ratios from it (storage-buffer
+    /// path: every array is a buffer there).
     fn encode_stretch(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        let Some(StretchCompute { compute, skinned }) = &self.stretch_compute else { return };
+        let (Some(palettes), Some(instances), Some(morph_active), Some(stretch_out)) =
+            (self.palettes.buffer(), self.instances.buffer(), self.morph_active.buffer(), self.stretch.buffer())
+        else {
+            return;
+        };
         for batch in &self.batches {
             let Some(model) = self.models.get_mut(batch.model).and_then(Option::as_mut) else { continue };
+            let Some(inputs) = &mut model.stretch else { continue };
             if model.info.vertex_count == 0 {
                 continue;
             }
@@ -523,45 +545,45 @@ impl Renderer {
                 instance_base: batch.first_instance,
                 _pad: [0; 2],
             };
-            self.queue.write_buffer(&model.params, 0, bytemuck::bytes_of(&params));
-            if model.compute_groups.as_ref().is_none_or(|(g, _, _)| *g != self.generation) {
+            self.queue.write_buffer(&inputs.params, 0, bytemuck::bytes_of(&params));
+            if inputs.compute_groups.as_ref().is_none_or(|(g, _, _)| *g != self.generation) {
                 let skin = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("cs_skin"),
-                    layout: &self.compute.skin_layout,
+                    layout: &compute.skin_layout,
                     entries: &[
-                        wgpu::BindGroupEntry { binding: 1, resource: self.palette_buffer.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 4, resource: self.morph_active_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 1, resource: palettes.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 4, resource: morph_active.as_entire_binding() },
                         wgpu::BindGroupEntry { binding: 10, resource: model.vertices.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 11, resource: skinned.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 12, resource: inputs.params.as_entire_binding() },
                     ],
                 });
                 let stretch = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("cs_stretch"),
-                    layout: &self.compute.stretch_layout,
+                    layout: &compute.stretch_layout,
                     entries: &[
-                        wgpu::BindGroupEntry { binding: 2, resource: self.instance_buffer.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 11, resource: self.skinned_buffer.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 12, resource: model.params.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 13, resource: model.adjacency.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 14, resource: model.rest_lengths.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 15, resource: self.stretch_buffer.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 2, resource: instances.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 11, resource: skinned.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 12, resource: inputs.params.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 13, resource: inputs.adjacency.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 14, resource: inputs.rest_lengths.as_entire_binding() },
+                        wgpu::BindGroupEntry { binding: 15, resource: stretch_out.as_entire_binding() },
                     ],
                 });
-                model.compute_groups = Some((self.generation, skin, stretch));
+                inputs.compute_groups = Some((self.generation, skin, stretch));
             }
-            let Some((_, skin, stretch)) = &model.compute_groups else { continue };
+            let Some((_, skin, stretch)) = &inputs.compute_groups else { continue };
             let groups = groups_for(model.info.vertex_count);
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stretch"), timestamp_writes: None });
             let skin_pipeline =
-                if batch.morphs { self.compute.skin_morph_pipeline(&self.device) } else { &self.compute.skin_pipeline };
+                if batch.morphs { compute.skin_morph_pipeline(&self.device) } else { &compute.skin_pipeline };
             pass.set_pipeline(skin_pipeline);
             pass.set_bind_group(0, skin, &[]);
             pass.set_bind_group(2, &model.morph_group, &[]);
             pass.dispatch_workgroups(groups, batch.count, 1);
-            pass.set_pipeline(&self.compute.stretch_pipeline);
+            pass.set_pipeline(&compute.stretch_pipeline);
             pass.set_bind_group(0, stretch, &[]);
             pass.dispatch_workgroups(groups, batch.count, 1);
         }
@@ -619,11 +641,7 @@ impl Renderer {
                 }
                 let Some(material) = model.materials.get(draw.material) else { continue };
                 pass.set_bind_group(1, material, &[]);
-                pass.draw_indexed(
-                    draw.first_index..draw.first_index + draw.index_count,
-                    draw.base_vertex,
-                    instances.clone(),
-                );
+                pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, 0, instances.clone());
             }
         }
         // Edges: every ghost batch, and the solid batches when the wireframe is on.

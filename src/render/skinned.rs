@@ -1,5 +1,6 @@
-//! Skinned models on the GPU: per-asset buffers (all meshes of an asset in one vertex and one index buffer, a
-//! wireframe edge list, vertex adjacency for the stretch view, the morph tables of `morph.rs` in one bind group),
+//! Skinned models on the GPU: per-asset buffers (all meshes of an asset in one vertex and one index buffer of
+//! render vertex numbers, a wireframe edge list, vertex adjacency for the stretch view on the storage path, the
+//! morph tables of `morph.rs` in one bind group, as buffers or data textures per [`PalettePath`]),
 //! one bind group per material, the draw pipelines
 //! (one pipeline, in a variant per face-culling rule) and the compute pipelines that run the same skinning
 //! function as the vertex shader (`cs_skin`, `cs_stretch`). [`ComputeSkinner`] exposes `cs_skin` on its own so
@@ -19,31 +20,16 @@ use crate::anim::edges::unique_edges;
 use super::RenderError;
 use super::gpu::{InstanceGpu, MaterialGpu, MeshVertex, MorphActiveGpu, SkinParamsGpu, SkinnedVertexGpu};
 use super::morph::{MorphTables, push_active};
+use super::palette_path::{GpuArray, PalettePath};
 use super::textures;
 use crate::scene::Bounds;
 use crate::scene::{Asset, Material, Mesh};
-
-/// The hand-written part of the WGSL source shared by the draw and the compute pipelines; [`skinned_wgsl`] puts
-/// the generated colour ramps ([`super::ramps::wgsl`]) in front of it.
-const SKINNED_WGSL: &str = include_str!("../../shaders/skinned.wgsl");
-
-/// The whole WGSL source of the skinned pipelines: the colour ramps, then `shaders/skinned.wgsl`.
-pub fn skinned_wgsl() -> String {
-    super::ramps::wgsl() + SKINNED_WGSL
-}
 
 /// Compute workgroup size of `cs_skin` / `cs_stretch` (the `@workgroup_size` in the shader).
 pub const WORKGROUP: u32 = 64;
 
 /// Largest number of workgroups dispatched along x; the shaders stride over the rest.
 const MAX_GROUPS_X: u32 = 4096;
-
-pub fn shader_module(device: &wgpu::Device) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("skinned.wgsl"),
-        source: wgpu::ShaderSource::Wgsl(skinned_wgsl().into()),
-    })
-}
 
 /// Which triangles are culled, from the format's winding and the material.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,17 +92,21 @@ pub(crate) fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages, size: 
     }
 }
 
-/// Layout of a model's morph tables (group 2 of the draw and of `cs_skin`).
-pub fn morph_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let stages = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE;
+/// Layout of a model's morph tables (group 2 of the draw and, on the storage path, of `cs_skin`).
+pub(crate) fn morph_layout(device: &wgpu::Device, path: PalettePath) -> wgpu::BindGroupLayout {
+    let stages = if path.has_compute() {
+        wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE
+    } else {
+        wgpu::ShaderStages::VERTEX
+    };
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("morph tables"),
-        entries: &[storage_entry(0, stages, true, 4), storage_entry(1, stages, true, 4)],
+        entries: &[path.layout_entry(0, stages, 4), path.layout_entry(1, stages, 4)],
     })
 }
 
-/// The compute side of skinned.wgsl: layouts and pipelines of `cs_skin`, `cs_skin_morph` (made when first
-/// needed) and `cs_stretch`, and the morph-table layout the draw shares.
+/// The compute side of skinned.wgsl (storage-buffer path only): layouts and pipelines of `cs_skin`,
+/// `cs_skin_morph` (made when first needed) and `cs_stretch`, and the morph-table layout the draw shares.
 pub struct SkinCompute {
     pub skin_layout: wgpu::BindGroupLayout,
     pub stretch_layout: wgpu::BindGroupLayout,
@@ -157,7 +147,7 @@ impl SkinCompute {
                 storage_entry(15, cs, false, 4),
             ],
         });
-        let morph_layout = morph_layout(device);
+        let morph_layout = morph_layout(device, PalettePath::StorageBuffers);
         let layout = |layouts: &[Option<&wgpu::BindGroupLayout>], label: &str| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
@@ -263,9 +253,10 @@ pub struct DrawRange {
     /// The asset mesh the range draws (for hiding meshes, e.g. body-group choices not shown).
     pub mesh: usize,
     pub material: usize,
+    /// The range in the model's index buffer, whose indices are render vertex numbers (no base vertex: WebGL2
+    /// has none).
     pub first_index: u32,
     pub index_count: u32,
-    pub base_vertex: i32,
     pub cull: CullVariant,
 }
 
@@ -296,14 +287,20 @@ pub struct ModelGpu {
     pub(crate) edge_index_count: u32,
     pub(crate) draws: Vec<DrawRange>,
     pub(crate) materials: Vec<wgpu::BindGroup>,
-    pub(crate) adjacency: wgpu::Buffer,
-    pub(crate) rest_lengths: wgpu::Buffer,
-    /// `SkinParams` of this model's dispatches (vertex count, first instance).
-    pub(crate) params: wgpu::Buffer,
-    /// Compute bind groups for the current scratch buffers, and the scratch generation they were made for.
-    pub(crate) compute_groups: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
-    /// The model's morph tables (group 2); tiny placeholder buffers when it has no targets.
+    /// What the stretch view's compute passes read (storage-buffer path only).
+    pub(crate) stretch: Option<StretchInputs>,
+    /// The model's morph tables (group 2); tiny placeholder arrays when it has no targets.
     pub(crate) morph_group: wgpu::BindGroup,
+}
+
+/// A model's inputs to `cs_skin` and `cs_stretch`.
+pub(crate) struct StretchInputs {
+    pub adjacency: wgpu::Buffer,
+    pub rest_lengths: wgpu::Buffer,
+    /// `SkinParams` of this model's dispatches (vertex count, first instance).
+    pub params: wgpu::Buffer,
+    /// Compute bind groups for the current scratch buffers, and the scratch generation they were made for.
+    pub compute_groups: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
 }
 
 fn buffer_init(device: &wgpu::Device, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -343,6 +340,7 @@ pub(crate) struct UploadContext<'a> {
     /// Where texture files are read from.
     pub files: &'a crate::files::Files,
     pub morph_layout: &'a wgpu::BindGroupLayout,
+    pub path: PalettePath,
 }
 
 pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
@@ -362,7 +360,6 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     let mut vertices: Vec<MeshVertex> = Vec::new();
     let mut positions: Vec<Vec3> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
-    let mut global_indices: Vec<u32> = Vec::new();
     let mut draws = Vec::new();
     // Each mesh's first render vertex, or None when it is not drawn (its morph targets keep their numbers).
     let mut mesh_bases: Vec<Option<u32>> = Vec::with_capacity(asset.meshes.len());
@@ -382,8 +379,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         vertices.extend(mesh_vertices(mesh));
         positions.extend_from_slice(&mesh.positions);
         let first = indices.len() as u32;
-        indices.extend_from_slice(&mesh.indices);
-        global_indices.extend(mesh.indices.iter().map(|i| i + base));
+        indices.extend(mesh.indices.iter().map(|i| i + base));
         for subset in &mesh.subsets {
             let material = if subset.material < asset.materials.len() {
                 subset.material
@@ -407,7 +403,6 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
                 material,
                 first_index: first + subset.first_index,
                 index_count: count,
-                base_vertex: base as i32,
                 cull: CullVariant::for_mesh(mesh.clockwise, mirrors, two_sided),
             });
         }
@@ -416,24 +411,42 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     info.triangle_count = draws.iter().map(|d| d.index_count / 3).sum();
     info.bind_bounds = Bounds::from_points(positions.iter().map(|p| asset.axes.to_viewer.transform_point3(*p)));
 
-    let morphs = MorphTables::build(asset.meshes.iter().zip(mesh_bases.iter().copied()), storage_budget(device));
+    let morphs = MorphTables::build(asset.meshes.iter().zip(mesh_bases.iter().copied()), cx.path.budget(device));
     if !morphs.dropped.is_empty() {
         info.warnings.push(format!(
-            "{} morph target(s) not drawn: the morph tables would pass the GPU's storage buffer limit ({})",
+            "{} morph target(s) not drawn: the morph tables would pass the GPU's buffer or texture size limit ({})",
             morphs.dropped.len(),
             morphs.dropped.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
         ));
     }
     info.morph_target_count = morphs.target_count();
     info.morph_entries = u32::try_from(morphs.entry_count()).unwrap_or(u32::MAX);
-    let morph_group = morph_group(device, cx.morph_layout, &morphs);
+    let morph_group = morph_group(device, cx.queue, cx.path, cx.morph_layout, &morphs);
 
-    let edges = unique_edges(&global_indices, vertices.len());
-    let (csr, rest) = adjacency(vertices.len(), &edges, &positions);
+    let edges = unique_edges(&indices, vertices.len());
     let edge_indices: Vec<u32> = edges.iter().flatten().copied().collect();
+    let stretch = cx.path.has_compute().then(|| {
+        let (csr, rest) = adjacency(vertices.len(), &edges, &positions);
+        let storage = wgpu::BufferUsages::STORAGE;
+        StretchInputs {
+            adjacency: buffer_init(device, "model adjacency", bytemuck::cast_slice(&csr), storage),
+            rest_lengths: buffer_init(device, "model rest lengths", bytemuck::cast_slice(&rest), storage),
+            params: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("skin params"),
+                size: size_of::<SkinParamsGpu>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            compute_groups: None,
+        }
+    });
 
-    let vertex_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE;
-    let storage = wgpu::BufferUsages::STORAGE;
+    // The compute passes read the vertex buffer as storage too (storage-buffer path).
+    let vertex_usage = if cx.path.has_compute() {
+        wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE
+    } else {
+        wgpu::BufferUsages::VERTEX
+    };
     let index_usage = wgpu::BufferUsages::INDEX;
 
     // One bind group per material (plus the neutral one for out-of-range subsets).
@@ -477,37 +490,28 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         edge_index_count: edge_indices.len() as u32,
         draws,
         materials,
-        adjacency: buffer_init(device, "model adjacency", bytemuck::cast_slice(&csr), storage),
-        rest_lengths: buffer_init(device, "model rest lengths", bytemuck::cast_slice(&rest), storage),
-        params: device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("skin params"),
-            size: size_of::<SkinParamsGpu>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        }),
-        compute_groups: None,
+        stretch,
         morph_group,
         info,
     }
 }
 
-/// Largest size of one morph table: what a storage binding and a buffer may hold on this device.
-fn storage_budget(device: &wgpu::Device) -> u64 {
-    let limits = device.limits();
-    limits.max_storage_buffer_binding_size.min(limits.max_buffer_size)
-}
-
 /// Uploads morph tables and binds them (group 2).
-fn morph_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, tables: &MorphTables) -> wgpu::BindGroup {
-    let storage = wgpu::BufferUsages::STORAGE;
-    let index = buffer_init(device, "morph index", bytemuck::cast_slice(&tables.index), storage);
-    let deltas = buffer_init(device, "morph deltas", bytemuck::cast_slice(&tables.deltas), storage);
+fn morph_group(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    path: PalettePath,
+    layout: &wgpu::BindGroupLayout,
+    tables: &MorphTables,
+) -> wgpu::BindGroup {
+    let index = GpuArray::with_contents(device, queue, path, "morph index", bytemuck::cast_slice(&tables.index));
+    let deltas = GpuArray::with_contents(device, queue, path, "morph deltas", bytemuck::cast_slice(&tables.deltas));
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("morph tables"),
         layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: index.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: deltas.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 0, resource: index.resource() },
+            wgpu::BindGroupEntry { binding: 1, resource: deltas.resource() },
         ],
     })
 }
@@ -538,7 +542,7 @@ struct ComputeResult {
 
 impl ComputeSkinner {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
-        let module = shader_module(device);
+        let module = PalettePath::StorageBuffers.shader_module(device);
         Self { device: device.clone(), queue: queue.clone(), compute: SkinCompute::new(device, &module) }
     }
 
@@ -581,13 +585,14 @@ impl ComputeSkinner {
         mesh.validate(usize::MAX)?;
         let vertices = mesh_vertices(mesh);
         let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
-        let tables = MorphTables::build([(mesh, Some(0))], storage_budget(device));
+        let path = PalettePath::StorageBuffers;
+        let tables = MorphTables::build([(mesh, Some(0))], path.budget(device));
         let mut active = Vec::new();
         let active_count = push_active(morph_weights, tables.target_count(), &mut active);
         if active.is_empty() {
             active.push(MorphActiveGpu::default());
         }
-        let morph_group = morph_group(device, &self.compute.morph_layout, &tables);
+        let morph_group = morph_group(device, &self.queue, path, &self.compute.morph_layout, &tables);
         let instance = InstanceGpu::new(Mat4::IDENTITY, 0, palette.len() as u32, 0, 0).with_morphs(0, active_count);
         let params = SkinParamsGpu { vertex_count: count as u32, instance_base: 0, _pad: [0; 2] };
         let storage = wgpu::BufferUsages::STORAGE;

@@ -194,7 +194,7 @@ try {
     await page.close();
   }
   // 5. A browser without WebGPU (Chromium's default on this machine: ANGLE on SwiftShader GL): WebGL2, where
-  //    the viewport draws with the egui painter and skins on the CPU.
+  //    the renderer reads the palettes from data textures (no storage buffers in the vertex stage there).
   {
     const gl = await chromium.launch({
       executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -203,12 +203,20 @@ try {
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     });
     const page = await gl.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("console", (m) => { if (m.type() === "error") console.log(`  [webgl2 page] ${m.text()}`); });
+    page.on("pageerror", (e) => console.log(`  [webgl2 page error] ${e.message}`));
     await page.goto(`${base}?open=/corpus/qc/halflife/models/headcrab/headcrab.qc`);
     const status = await loaded(page);
     report.cases.qc_webgl2 = { status };
-    check(/Gl \(egui painter\)/.test(status), `webgl2: drawn by the egui painter on WebGL2 ("${status.slice(-60)}")`);
+    check(/Gl \(wgpu renderer, palette in textures\)/.test(status),
+      `webgl2: drawn by the renderer with the palette in textures ("${status.slice(-70)}")`);
     check(counts(status) === qcCounts, `webgl2: the same model (${counts(status)})`);
     await shows(page, "web-qc-webgl2", status);
+    await page.goto(`${base}?open=/corpus/psk/kit_SK_MaleBase_01_Body.psk&open=/corpus/psa/kit_MOB1_M1_Walk_Relaxed_F_Loop_IP.psa`);
+    const walk = await loaded(page);
+    report.cases.psk_psa_webgl2 = { status: walk };
+    check(/Gl \(wgpu renderer, palette in textures\)/.test(walk) && /Walk/i.test(walk), `webgl2: the kit body walks ("${walk.slice(-70)}")`);
+    await shows(page, "web-psk-psa-webgl2", walk);
     await gl.close();
   }
 } catch (error) {

@@ -124,6 +124,12 @@ impl ViewerApp {
         if let Some(why) = &gpu.unavailable {
             eprintln!("bonescope: drawing with the egui painter: {why}");
         }
+        if gpu.palette_path == Some(crate::render::PalettePath::DataTextures) {
+            eprintln!(
+                "bonescope: this GPU's vertex stage cannot read storage buffers: the renderer reads the palettes \
+                 from textures (the stretch view draws with the egui painter)"
+            );
+        }
         gpu.force_painter = args.painter;
         match args.theme {
             Some(crate::ui::Theme::Dark) => cc.egui_ctx.set_theme(egui::ThemePreference::Dark),
@@ -456,7 +462,7 @@ impl eframe::App for ViewerApp {
                 (true, false) => self.gpu.backend.clone(),
                 (false, false) => format!("{} · {}", self.gpu.adapter, self.gpu.backend),
             },
-            renderer: if self.gpu.active() { "wgpu renderer" } else { "egui painter" },
+            renderer: self.gpu.renderer_name(self.state.shading),
             clip: self.first_track_clip(),
         };
         #[cfg(target_arch = "wasm32")]
@@ -477,7 +483,7 @@ impl eframe::App for ViewerApp {
                 selected: self.view.selected,
                 recordings: &self.view.recording_poses,
                 status: &status,
-                gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
+                gpu_model: if self.gpu.active(self.state.shading) { self.gpu.model() } else { None },
                 hidden_meshes: &self.view.hidden_meshes,
             };
             viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);

@@ -21,7 +21,7 @@ use crate::ui::state::settings::UiState;
 pub const SAMPLE_COUNT: u32 = 4;
 
 /// The sample count to use: `BONESCOPE_MSAA`, else [`SAMPLE_COUNT`] unless the only adapters are OpenGL ones
-/// (a multisampled window shows black there; with GL the viewport uses the painter anyway) or CPU rasterisers.
+/// (a multisampled window shows black there) or CPU rasterisers.
 pub fn sample_count() -> u32 {
     // eframe's web painter draws without multisampling; the scene must match its render pass.
     if cfg!(target_arch = "wasm32") {
@@ -81,6 +81,8 @@ pub struct GpuState {
     pub force_painter: bool,
     /// Why there is no renderer (the viewport then uses the egui painter).
     pub unavailable: Option<String>,
+    /// How the installed renderer reads palettes (storage buffers, or data textures on WebGL2 and GL).
+    pub palette_path: Option<crate::render::PalettePath>,
 }
 
 impl GpuState {
@@ -94,14 +96,9 @@ impl GpuState {
         let info = rs.adapter.get_info();
         s.adapter = info.name;
         s.backend = format!("{:?}", info.backend);
-        // The skinning shaders read the palette from storage buffers in the vertex stage, which some GL-class
-        // adapters cannot do: those get the painter instead of a crash.
-        let vertex_storage =
-            rs.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE);
-        if !vertex_storage || rs.device.limits().max_storage_buffers_per_shader_stage < 4 {
-            s.unavailable = Some("the GPU cannot read storage buffers in vertex shaders".into());
-            return s;
-        }
+        // The renderer picks its palette path from the device: storage buffers, or data textures where the
+        // vertex stage cannot read storage buffers (WebGL2, and GL adapters, which egui-wgpu opens with WebGL2
+        // limits).
         // Pipeline creation reports problems as validation errors: catch them instead of dying on them.
         let scope = rs.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let installed = crate::render::viewport::install(Some(rs), sample_count());
@@ -118,12 +115,28 @@ impl GpuState {
             None => s.renderer = installed,
             Some(e) => s.unavailable = Some(format!("the renderer could not be created: {e}")),
         }
+        if s.renderer {
+            s.palette_path = crate::render::viewport::with_renderer(rs, |r| r.palette_path());
+        }
         s
     }
 
-    /// True when this frame draws the scene on the GPU.
-    pub fn active(&self) -> bool {
-        self.renderer && !self.force_painter
+    /// True when this frame draws the scene on the GPU: the renderer is there, not switched off, and can draw
+    /// `shading` (the stretch view needs compute shaders, which the data-texture path has not; the painter
+    /// computes it on the CPU).
+    pub fn active(&self, shading: ShadingMode) -> bool {
+        let drawable = shading != ShadingMode::Stretch || self.palette_path.is_none_or(|p| p.has_compute());
+        self.renderer && !self.force_painter && drawable
+    }
+
+    /// The status line's name of what draws the viewport this frame.
+    pub fn renderer_name(&self, shading: ShadingMode) -> &'static str {
+        match (self.active(shading), self.palette_path) {
+            (true, Some(crate::render::PalettePath::DataTextures)) => "wgpu renderer, palette in textures",
+            (true, _) => "wgpu renderer",
+            (false, _) if self.renderer && !self.force_painter => "egui painter: stretch needs compute shaders",
+            (false, _) => "egui painter",
+        }
     }
 
     /// Uploads the document's asset when it is not the one on the GPU (and frees the old one).

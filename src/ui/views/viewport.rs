@@ -7,12 +7,12 @@
 //! bone names, ground grid, bounds and the axis gizmo. Overlays that need text (names, gizmo labels, status)
 //! always use the painter. Input only produces [`Command`]s; the camera itself is changed by the app.
 //!
-//! Why the painter path is kept: there are machines where wgpu has an adapter but the renderer cannot run,
-//! because its skinning reads the palette from storage buffers in the vertex stage and analyses with compute
-//! shaders: every browser without WebGPU (WebGL2 has neither; the web page's headless test draws the headcrab
-//! this way, `web/test/page.mjs`) and OpenGL-only desktops (old Intel and virtual GPUs through Mesa's GL). There
-//! the viewer still shows the character, skinned on the CPU with the same maths as the GPU (`anim::skin_mesh`),
-//! coloured by the same ramps (`render::ramps`) and stretch measure (`anim::edges`).
+//! Why the painter path is kept: the renderer draws on every device wgpu opens, storage buffers or not (its
+//! data-texture palette path serves WebGL2 and GL adapters, `render::palette_path`), but the stretch view needs
+//! compute shaders, which those devices lack; there the painter draws that one mode, skinned on the CPU with the
+//! same maths as the GPU (`anim::skin_mesh`), coloured by the same ramps (`render::ramps`) and stretch measure
+//! (`anim::edges`). It also draws when eframe runs without wgpu, and on demand (View › Draw with the egui painter) to
+//! compare the two.
 
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
