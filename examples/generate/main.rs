@@ -7,6 +7,8 @@
 //!   reference, SMD animation, Gothic ASC body, Gothic ASC animation, in turn), each in a folder of its own;
 //! - `… -- psk|psa OUT`: the large PSK (200k wedges, 400k faces, 64 bones, normals in the file) and PSA (100 bones,
 //!   200 sequences of 20 frames) that `benches/psk_load.rs` measures, as files;
+//! - `… -- humans GOTHIC_ANIMS OUT_DIR`: a tree of the shape of Gothic's `HUMANS.MDS`, from the corpus Bloodfly
+//!   (see `humans.rs`);
 //! - `… -- character OUT_DIR [BONES VERTICES]`: a character for the viewer's frame rate, `character.smd`
 //!   (by default 481 bones and about 12,000 vertices, four influences each) and `character_wave.smd` (60 frames
 //!   moving every bone).
@@ -16,6 +18,7 @@
 //! most triangle corners are shared and welding has work to do, as in real characters.
 
 mod gothic;
+mod humans;
 #[path = "../../tests/psk_writer/mod.rs"]
 mod psk_writer;
 mod repeat;
@@ -31,6 +34,7 @@ fn main() {
         Some("repeat") => return repeat::main(&args[2..]),
         Some("small-set") => return small_set(&args[2..]),
         Some("psk" | "psa") => return unreal(&args[1..]),
+        Some("humans") => return humans::main(&args[2..]),
         _ => {}
     }
     if args.get(1).map(String::as_str) == Some("character") {

@@ -323,6 +323,14 @@ impl ViewerApp {
     }
 }
 
+impl ViewerApp {
+    /// `count` summed over the meshes the viewport draws (not hidden by a body-group choice).
+    fn shown_mesh_sum(&self, count: fn(&crate::scene::Mesh) -> usize) -> usize {
+        let hidden = &self.view.hidden_meshes;
+        self.view.doc.asset.meshes.iter().enumerate().filter(|(i, _)| !hidden.contains(i)).map(|(_, m)| count(m)).sum()
+    }
+}
+
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
@@ -453,8 +461,10 @@ impl eframe::App for ViewerApp {
         let status = StatusInfo {
             fps: self.clock.fps,
             skipped_frames: self.clock.skipped_frames,
-            triangles: self.view.doc.asset.triangle_count(),
-            vertices: self.view.doc.asset.vertex_count(),
+            // What the viewport shows: body-group choices not shown are not counted (a Gothic MDS registers
+            // every body of its characters; one set is drawn).
+            triangles: self.shown_mesh_sum(crate::scene::Mesh::triangle_count),
+            vertices: self.shown_mesh_sum(crate::scene::Mesh::vertex_count),
             bones: self.view.doc.asset.skeleton.len(),
             // A browser does not name its adapter (the backend says WebGPU or WebGL).
             adapter: match (self.gpu.adapter.is_empty(), self.gpu.backend.is_empty()) {
