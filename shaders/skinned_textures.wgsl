@@ -2,7 +2,7 @@
 // stage cannot read storage buffers (WebGL2, some GL ES drivers). The same bytes the storage path uploads go into
 // `rgba32uint` textures, DATA_WIDTH texels (16 bytes each) per row, and the accessors fetch them with textureLoad:
 // integer texels keep every bit (float texels could flush small values to zero), and floats are bitcast back.
-// There are no compute shaders here: the stretch view is not drawn by this path (the viewer uses its CPU painter).
+// There are no compute shaders here: the stretch ratios are measured on the CPU (src/render/cpu_stretch.rs).
 
 // Texels per row of every data texture; `DATA_WIDTH` in src/render/palette_path.rs.
 const DATA_WIDTH: u32 = 2048u;
@@ -11,7 +11,7 @@ const DATA_WIDTH: u32 = 2048u;
 @group(0) @binding(1) var palette_texels: texture_2d<u32>;
 // Nine texels per instance (`Instance`'s 144 bytes).
 @group(0) @binding(2) var instance_texels: texture_2d<u32>;
-// Four ratios per texel (not written by this path).
+// Four stretch ratios per texel (measured on the CPU).
 @group(0) @binding(3) var stretch_texels: texture_2d<u32>;
 // Two active morphs per texel (target index, weight bits).
 @group(0) @binding(4) var morph_active_texels: texture_2d<u32>;

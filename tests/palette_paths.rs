@@ -126,6 +126,36 @@ fn the_data_texture_path_draws_the_demo_like_the_storage_path_in_every_mode() {
     both_paths_agree("demo_normals", Shot { mode: ShadingMode::Normals, ..shot });
 }
 
+/// The stretch view: compute shaders on one path, the CPU on the other (`render/cpu_stretch.rs`), the same
+/// colours within float rounding, on the curled demo and on 100 copies each in its own pose.
+#[test]
+fn the_data_texture_path_measures_the_stretch_view_on_the_cpu_like_the_compute_passes() {
+    let Some(ctx) = gpu() else { return };
+    let asset = demo_asset();
+    let shot = Shot {
+        asset: &asset,
+        clip: Some("Curl"),
+        time: 0.75,
+        grid: 1,
+        mode: ShadingMode::Stretch,
+        wireframe: false,
+        skeleton: false,
+        floor: false,
+    };
+    for (name, shot) in [("stretch", shot), ("stretch_grid", Shot { grid: 10, clip: Some("Sway"), time: 0.3, ..shot })]
+    {
+        let buffers = render(&ctx.device, &ctx.queue, PalettePath::StorageBuffers, shot);
+        let textures = render(&ctx.device, &ctx.queue, PalettePath::DataTextures, shot);
+        let (off_by_more_than_3, drawn) = compare(&buffers, &textures, 3);
+        let (off_at_all, _) = compare(&buffers, &textures, 0);
+        eprintln!("{name}: {drawn} model pixels; {off_at_all} differ at all, {off_by_more_than_3} by more than 3");
+        buffers.save(out_dir().join(format!("{name}_buffers.png"))).unwrap();
+        textures.save(out_dir().join(format!("{name}_textures.png"))).unwrap();
+        assert!(drawn >= 500, "{name}: only {drawn} model pixels");
+        assert!(off_by_more_than_3 * 1000 <= drawn, "{name}: {off_by_more_than_3} pixels differ by more than 3 levels");
+    }
+}
+
 #[test]
 fn the_data_texture_path_reads_palettes_and_instances_across_texture_rows() {
     if gpu().is_none() {
@@ -208,7 +238,6 @@ fn on_opengl_with_webgl2_limits_the_renderer_picks_the_texture_path_and_draws_th
     };
     let mut renderer = Renderer::new(&device, &queue, OFFSCREEN_FORMAT, 1);
     assert_eq!(renderer.palette_path(), PalettePath::DataTextures);
-    assert!(!renderer.supports(ShadingMode::Stretch) && renderer.supports(ShadingMode::DominantBone));
     let gl = render_with(&mut renderer, &device, shot);
     let reference = render(&vulkan.device, &vulkan.queue, PalettePath::StorageBuffers, shot);
     let (differing, drawn) = compare(&gl, &reference, 6);

@@ -117,14 +117,6 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let ctx = GpuContext::headless()?;
     let samples = if args.no_msaa { 1 } else { ctx.msaa_samples(OFFSCREEN_FORMAT) };
     let mut renderer = Renderer::new(&ctx.device, &ctx.queue, OFFSCREEN_FORMAT, samples);
-    if !renderer.supports(args.mode) {
-        return Err(AppError::Invalid(format!(
-            "--mode {:?} needs compute shaders, which {} lacks (it draws with the palette in textures); \
-             WGPU_BACKEND=vulkan or WGPU_ADAPTER_NAME choose another adapter",
-            args.mode,
-            ctx.describe()
-        )));
-    }
     let (w, h) = args.size;
     let target = OffscreenTarget::new(&ctx.device, w, h, samples);
     let framing = if animated { Framing::WholeClip } else { Framing::At(time) };

@@ -17,6 +17,7 @@
 pub(crate) mod backdrop;
 pub mod camera;
 pub(crate) mod context;
+pub(crate) mod cpu_stretch;
 pub(crate) mod flat_fill;
 pub(crate) mod frame;
 pub(crate) mod gpu;

@@ -6,8 +6,8 @@
 //! - [`PalettePath::DataTextures`]: the same bytes in `rgba32uint` textures of [`DATA_WIDTH`] texels a row,
 //!   fetched with `textureLoad`. For devices whose vertex stage cannot read storage buffers and that have no
 //!   compute shaders: WebGL2 in a browser without WebGPU, and OpenGL (ES) adapters, which egui-wgpu opens with
-//!   WebGL2 limits. Everything draws the same except the stretch view, which needs compute
-//!   ([`PalettePath::has_compute`]; the viewer then draws that mode with its CPU painter).
+//!   WebGL2 limits. Everything draws the same; the stretch view's ratios, which the other path computes in
+//!   compute shaders ([`PalettePath::has_compute`]), are measured on the CPU there (`cpu_stretch.rs`).
 //!
 //! The shader is one file (`shaders/skinned.wgsl`) that reads those arrays only through accessor functions; the
 //! path appends the file that defines them (`skinned_buffers.wgsl` or `skinned_textures.wgsl`). [`GpuArray`] is

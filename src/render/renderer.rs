@@ -4,8 +4,8 @@
 //! render pass someone else began, `&self` only). The offscreen target uses the same two calls.
 //!
 //! One renderer with two palette paths ([`PalettePath`]): the per-frame arrays and morph tables are storage
-//! buffers where the vertex stage can read them, and data textures elsewhere (WebGL2, GL adapters). Only the stretch
-//! view's compute passes are missing on the texture path ([`Renderer::supports`]).
+//! buffers where the vertex stage can read them, and data textures elsewhere (WebGL2, GL adapters). The stretch
+//! view's ratios come from compute passes on the first, from the CPU on the second (`cpu_stretch.rs`).
 
 use std::mem::size_of;
 
@@ -77,6 +77,8 @@ pub struct Renderer {
     hidden_meshes: Vec<usize>,
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
+    /// The frame's stretch ratios measured on the CPU (data-texture path, stretch view).
+    cpu_stretch_scratch: Vec<f32>,
     order: Vec<usize>,
 }
 
@@ -335,6 +337,7 @@ impl Renderer {
             hidden_meshes: Vec::new(),
             instance_scratch: Vec::new(),
             morph_scratch: Vec::new(),
+            cpu_stretch_scratch: Vec::new(),
             order: Vec::new(),
         }
     }
@@ -373,12 +376,6 @@ impl Renderer {
     /// Where the vertex stage reads the palettes from.
     pub fn palette_path(&self) -> PalettePath {
         self.path
-    }
-
-    /// False for a shading mode this renderer cannot draw: the stretch view needs compute shaders, which the
-    /// data-texture path has not (the viewer draws it with the CPU painter; `render` says so).
-    pub fn supports(&self, shading: ShadingMode) -> bool {
-        shading != ShadingMode::Stretch || self.stretch_compute.is_some()
     }
 
     /// Reads texture files through `files` from now on (the web page's dropped files).
@@ -430,7 +427,7 @@ impl Renderer {
     /// Uploads the frame's constants, palettes, instances and overlays, and records the compute work the frame
     /// needs (stretch mode) into `encoder`. Instances of unknown or removed models are skipped.
     pub fn prepare(&mut self, encoder: &mut wgpu::CommandEncoder, frame: &FrameData) {
-        let stretch = frame.shading == ShadingMode::Stretch && self.stretch_compute.is_some();
+        let stretch = frame.shading == ShadingMode::Stretch;
         self.wireframe = frame.wireframe;
         self.cull = frame.cull_back_faces;
         self.hidden_meshes.clone_from(&frame.hidden_meshes);
@@ -444,6 +441,7 @@ impl Renderer {
         self.order.sort_by_key(|&i| (frame.instances[i].model.0, frame.instances[i].ghost));
         self.instance_scratch.clear();
         self.morph_scratch.clear();
+        self.cpu_stretch_scratch.clear();
         self.batches.clear();
         let palette_len = frame.palettes.len() as u32;
         let mut stretch_total: u64 = 0;
@@ -465,13 +463,20 @@ impl Renderer {
             let start = instance.palette_start.min(palette_len);
             let len = instance.palette_len.min(palette_len - start);
             let stretch_base = if stretch { stretch_total as u32 } else { 0 };
-            if stretch {
-                stretch_total += u64::from(model.info.vertex_count);
-            }
             // Only the non-zero weights of targets the model has go up (a range past the weights is clamped).
             let morph_base = self.morph_scratch.len() as u32;
             let weights = frame.morph_weights.get(instance.morph_start as usize..).unwrap_or_default();
             let weights = weights.get(..instance.morph_len as usize).unwrap_or(weights);
+            if stretch {
+                // Without compute shaders the ratios are measured here, on the CPU (cpu_stretch.rs).
+                if let Some(cpu) = &model.cpu_stretch {
+                    let from = self.cpu_stretch_scratch.len();
+                    self.cpu_stretch_scratch.resize(from + model.info.vertex_count as usize, 1.0);
+                    let palette = &frame.palettes[start as usize..(start + len) as usize];
+                    cpu.ratios(palette, weights, &mut self.cpu_stretch_scratch[from..]);
+                }
+                stretch_total += u64::from(model.info.vertex_count);
+            }
             let morph_count = push_active(weights, model.info.morph_target_count, &mut self.morph_scratch);
             if let Some(batch) = self.batches.last_mut() {
                 batch.morphs |= morph_count > 0;
@@ -495,11 +500,13 @@ impl Renderer {
         replaced |= self.instances.ensure(device, "instances", instance_bytes);
         let morph_bytes = (self.morph_scratch.len() * size_of::<MorphActiveGpu>()) as u64;
         replaced |= self.morph_active.ensure(device, "morph active", morph_bytes);
-        if stretch && let Some(compute) = &mut self.stretch_compute {
-            let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
-            if compute.skinned.size() < skinned_bytes {
-                compute.skinned = storage_buffer(device, "skinned scratch", skinned_bytes.next_power_of_two());
-                self.generation += 1;
+        if stretch {
+            if let Some(compute) = &mut self.stretch_compute {
+                let skinned_bytes = stretch_total * size_of::<SkinnedVertexGpu>() as u64;
+                if compute.skinned.size() < skinned_bytes {
+                    compute.skinned = storage_buffer(device, "skinned scratch", skinned_bytes.next_power_of_two());
+                    self.generation += 1;
+                }
             }
             replaced |= self.stretch.ensure(device, "stretch", stretch_total * 4);
         }
@@ -519,7 +526,11 @@ impl Renderer {
         self.instances.write(&self.queue, bytemuck::cast_slice(&self.instance_scratch));
         self.morph_active.write(&self.queue, bytemuck::cast_slice(&self.morph_scratch));
         if stretch && stretch_total > 0 {
-            self.encode_stretch(encoder);
+            if self.stretch_compute.is_some() {
+                self.encode_stretch(encoder);
+            } else {
+                self.stretch.write(&self.queue, bytemuck::cast_slice(&self.cpu_stretch_scratch));
+            }
         }
         self.overlay.prepare(&self.device, &self.queue, &frame.overlay);
         self.backdrop.prepare(&self.queue, frame.background);

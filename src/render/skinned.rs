@@ -289,6 +289,8 @@ pub struct ModelGpu {
     pub(crate) materials: Vec<wgpu::BindGroup>,
     /// What the stretch view's compute passes read (storage-buffer path only).
     pub(crate) stretch: Option<StretchInputs>,
+    /// What the stretch view measures on the CPU instead (data-texture path only).
+    pub(crate) cpu_stretch: Option<super::cpu_stretch::CpuStretchModel>,
     /// The model's morph tables (group 2); tiny placeholder arrays when it has no targets.
     pub(crate) morph_group: wgpu::BindGroup,
 }
@@ -491,6 +493,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         draws,
         materials,
         stretch,
+        cpu_stretch: (!cx.path.has_compute()).then(|| super::cpu_stretch::CpuStretchModel::new(asset, &mesh_bases)),
         morph_group,
         info,
     }

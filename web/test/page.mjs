@@ -217,6 +217,33 @@ try {
     report.cases.psk_psa_webgl2 = { status: walk };
     check(/Gl \(wgpu renderer, palette in textures\)/.test(walk) && /Walk/i.test(walk), `webgl2: the kit body walks ("${walk.slice(-70)}")`);
     await shows(page, "web-psk-psa-webgl2", walk);
+    // The stretch view (Z steps through the shading modes: Textured → … → Stretch, the sixth): WebGL2 has no
+    // compute shaders, so the renderer measures the stretch on the CPU; the body turns blue and red.
+    const blueish = (png) => {
+      const { width, height, data } = PNG.sync.read(png);
+      let n = 0;
+      for (let y = Math.floor(height * 0.12); y < Math.floor(height * 0.8); y++) {
+        for (let x = Math.floor(width * 0.3); x < Math.floor(width * 0.7); x++) {
+          const i = (y * width + x) * 4;
+          // Bright blue only: the skeleton's joints and bones are a dark blue.
+          if (data[i + 2] > 150 && data[i + 2] > data[i] + 60 && data[i + 2] > data[i + 1] + 30) n++;
+        }
+      }
+      return n;
+    };
+    const before = blueish(await page.screenshot());
+    await page.mouse.click(640, 120);
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press("z");
+      await page.waitForTimeout(400);
+    }
+    await page.waitForTimeout(1500);
+    const stretchPng = await page.screenshot({ path: path.join(out, "web-psk-psa-webgl2-stretch.png") });
+    const stretchStatus = await page.evaluate(() => document.getElementById("status").textContent);
+    const after = blueish(stretchPng);
+    report.cases.stretch_webgl2 = { status: stretchStatus, blue_pixels_before: before, blue_pixels_after: after };
+    check(/wgpu renderer, palette in textures/.test(stretchStatus) && after > before + 500,
+      `webgl2 stretch view: drawn by the renderer (${before} → ${after} compressed-blue pixels)`);
     await gl.close();
   }
 } catch (error) {

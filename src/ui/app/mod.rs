@@ -127,7 +127,7 @@ impl ViewerApp {
         if gpu.palette_path == Some(crate::render::PalettePath::DataTextures) {
             eprintln!(
                 "bonescope: this GPU's vertex stage cannot read storage buffers: the renderer reads the palettes \
-                 from textures (the stretch view draws with the egui painter)"
+                 from textures and measures the stretch view on the CPU"
             );
         }
         gpu.force_painter = args.painter;
@@ -472,7 +472,7 @@ impl eframe::App for ViewerApp {
                 (true, false) => self.gpu.backend.clone(),
                 (false, false) => format!("{} · {}", self.gpu.adapter, self.gpu.backend),
             },
-            renderer: self.gpu.renderer_name(self.state.shading),
+            renderer: self.gpu.renderer_name(),
             clip: self.first_track_clip(),
         };
         #[cfg(target_arch = "wasm32")]
@@ -493,7 +493,7 @@ impl eframe::App for ViewerApp {
                 selected: self.view.selected,
                 recordings: &self.view.recording_poses,
                 status: &status,
-                gpu_model: if self.gpu.active(self.state.shading) { self.gpu.model() } else { None },
+                gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
                 hidden_meshes: &self.view.hidden_meshes,
             };
             viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);

@@ -121,20 +121,16 @@ impl GpuState {
         s
     }
 
-    /// True when this frame draws the scene on the GPU: the renderer is there, not switched off, and can draw
-    /// `shading` (the stretch view needs compute shaders, which the data-texture path has not; the painter
-    /// computes it on the CPU).
-    pub fn active(&self, shading: ShadingMode) -> bool {
-        let drawable = shading != ShadingMode::Stretch || self.palette_path.is_none_or(|p| p.has_compute());
-        self.renderer && !self.force_painter && drawable
+    /// True when this frame draws the scene on the GPU.
+    pub fn active(&self) -> bool {
+        self.renderer && !self.force_painter
     }
 
-    /// The status line's name of what draws the viewport this frame.
-    pub fn renderer_name(&self, shading: ShadingMode) -> &'static str {
-        match (self.active(shading), self.palette_path) {
+    /// The status line's name of what draws the viewport.
+    pub fn renderer_name(&self) -> &'static str {
+        match (self.active(), self.palette_path) {
             (true, Some(crate::render::PalettePath::DataTextures)) => "wgpu renderer, palette in textures",
             (true, _) => "wgpu renderer",
-            (false, _) if self.renderer && !self.force_painter => "egui painter: stretch needs compute shaders",
             (false, _) => "egui painter",
         }
     }

@@ -7,12 +7,11 @@
 //! bone names, ground grid, bounds and the axis gizmo. Overlays that need text (names, gizmo labels, status)
 //! always use the painter. Input only produces [`Command`]s; the camera itself is changed by the app.
 //!
-//! Why the painter path is kept: the renderer draws on every device wgpu opens, storage buffers or not (its
-//! data-texture palette path serves WebGL2 and GL adapters, `render::palette_path`), but the stretch view needs
-//! compute shaders, which those devices lack; there the painter draws that one mode, skinned on the CPU with the
-//! same maths as the GPU (`anim::skin_mesh`), coloured by the same ramps (`render::ramps`) and stretch measure
-//! (`anim::edges`). It also draws when eframe runs without wgpu, and on demand (View › Draw with the egui painter) to
-//! compare the two.
+//! Why the painter path is kept: it draws when eframe runs without wgpu, and on demand (View › Draw with the egui
+//! painter) to compare with the renderer. It skins on the CPU with the same maths as the GPU (`anim::skin_mesh`),
+//! coloured by the same ramps (`render::ramps`) and stretch measure (`anim::edges`). Devices without storage
+//! buffers in the vertex stage (WebGL2, GL adapters) no longer need it: the renderer's data-texture palette path
+//! (`render::palette_path`) draws there.
 
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, epaint};
