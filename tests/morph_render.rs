@@ -4,9 +4,9 @@
 //! skipped with a message, except under CI, where that is a failure.
 
 mod common;
-mod psk_writer;
 
-use std::sync::OnceLock;
+use common::gpu;
+mod psk_writer;
 
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
@@ -20,18 +20,6 @@ use bonescope::render::{
 };
 use bonescope::scene::{Asset, Mesh, MorphTarget};
 use common::Rng;
-
-fn gpu() -> Option<&'static GpuContext> {
-    static CTX: OnceLock<Result<GpuContext, String>> = OnceLock::new();
-    match CTX.get_or_init(|| GpuContext::headless().map_err(|e| e.to_string())) {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(std::env::var_os("CI").is_none(), "CI is set but the GPU tests cannot run: {e}");
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
 
 /// Largest difference between GPU and CPU (morphs then skinning): positions relative to the model's size,
 /// normals absolute; and how far the morphs moved the mesh, relative to its size.

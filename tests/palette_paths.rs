@@ -7,29 +7,18 @@
 
 mod common;
 
+use common::gpu;
+
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use image::RgbaImage;
 
 use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::{
-    BoneStyle, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, PalettePath, Renderer, ShadingMode, SkeletonStyle,
+    BoneStyle, OFFSCREEN_FORMAT, OffscreenTarget, PalettePath, Renderer, ShadingMode, SkeletonStyle,
 };
 use bonescope::scene::Asset;
 use bonescope::scene::samples::demo::demo_asset;
-
-fn gpu() -> Option<&'static GpuContext> {
-    static CTX: OnceLock<Result<GpuContext, String>> = OnceLock::new();
-    match CTX.get_or_init(|| GpuContext::headless().map_err(|e| e.to_string())) {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(std::env::var_os("CI").is_none(), "CI is set but the GPU tests cannot run: {e}");
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
 
 fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("palette-paths");
@@ -48,6 +37,22 @@ struct Shot<'a> {
     wireframe: bool,
     skeleton: bool,
     floor: bool,
+}
+
+impl<'a> Shot<'a> {
+    /// One copy of `asset` playing `clip` at `time`, lit, with the floor and no overlays.
+    fn of(asset: &'a Asset, clip: &'a str, time: f32) -> Self {
+        Shot {
+            asset,
+            clip: Some(clip),
+            time,
+            grid: 1,
+            mode: ShadingMode::Textured,
+            wireframe: false,
+            skeleton: false,
+            floor: true,
+        }
+    }
 }
 
 const SIZE: (u32, u32) = (224, 224);
@@ -110,16 +115,7 @@ fn the_data_texture_path_draws_the_demo_like_the_storage_path_in_every_mode() {
         return;
     }
     let asset = demo_asset();
-    let shot = Shot {
-        asset: &asset,
-        clip: Some("Curl"),
-        time: 0.75,
-        grid: 1,
-        mode: ShadingMode::Textured,
-        wireframe: false,
-        skeleton: true,
-        floor: true,
-    };
+    let shot = Shot { skeleton: true, ..Shot::of(&asset, "Curl", 0.75) };
     both_paths_agree("demo_lit", shot);
     both_paths_agree("demo_weights_wire", Shot { mode: ShadingMode::BoneWeight, wireframe: true, ..shot });
     both_paths_agree("demo_dominant", Shot { mode: ShadingMode::DominantBone, ..shot });
@@ -132,16 +128,7 @@ fn the_data_texture_path_draws_the_demo_like_the_storage_path_in_every_mode() {
 fn the_data_texture_path_measures_the_stretch_view_on_the_cpu_like_the_compute_passes() {
     let Some(ctx) = gpu() else { return };
     let asset = demo_asset();
-    let shot = Shot {
-        asset: &asset,
-        clip: Some("Curl"),
-        time: 0.75,
-        grid: 1,
-        mode: ShadingMode::Stretch,
-        wireframe: false,
-        skeleton: false,
-        floor: false,
-    };
+    let shot = Shot { mode: ShadingMode::Stretch, floor: false, ..Shot::of(&asset, "Curl", 0.75) };
     for (name, shot) in [("stretch", shot), ("stretch_grid", Shot { grid: 10, clip: Some("Sway"), time: 0.3, ..shot })]
     {
         let buffers = render(&ctx.device, &ctx.queue, PalettePath::StorageBuffers, shot);
@@ -162,16 +149,7 @@ fn the_data_texture_path_reads_palettes_and_instances_across_texture_rows() {
         return;
     }
     let asset = demo_asset();
-    let shot = Shot {
-        asset: &asset,
-        clip: Some("Sway"),
-        time: 0.3,
-        grid: 10,
-        mode: ShadingMode::Solid,
-        wireframe: false,
-        skeleton: false,
-        floor: true,
-    };
+    let shot = Shot { grid: 10, mode: ShadingMode::Solid, ..Shot::of(&asset, "Sway", 0.3) };
     // 100 copies, each with its own palette: more matrices than one 2048-texel row holds (512).
     let matrices = 100 * asset.skeleton.len();
     assert!(matrices > 512, "the grid's palettes ({matrices} matrices) must span more than one row");
@@ -186,16 +164,7 @@ fn the_data_texture_path_draws_the_textured_headcrab_like_the_storage_path() {
     let Some(qc) = common::corpus_file("qc/halflife/models/headcrab/headcrab.qc") else { return };
     let (asset, _) = bonescope::source::load_files(&[qc], &Default::default()).into_result().unwrap();
     assert!(asset.skeleton.len() > 20);
-    let shot = Shot {
-        asset: &asset,
-        clip: Some("idle1"),
-        time: 0.4,
-        grid: 1,
-        mode: ShadingMode::Textured,
-        wireframe: false,
-        skeleton: false,
-        floor: true,
-    };
+    let shot = Shot::of(&asset, "idle1", 0.4);
     both_paths_agree("headcrab_idle1", shot);
 }
 
@@ -225,17 +194,8 @@ fn on_opengl_with_webgl2_limits_the_renderer_picks_the_texture_path_and_draws_th
     }))
     .unwrap();
     let asset = demo_asset();
-    let shot = Shot {
-        asset: &asset,
-        clip: Some("Curl"),
-        time: 0.75,
-        grid: 2,
-        mode: ShadingMode::Textured,
-        // Lines (wireframe, floor grid) rasterise differently on the two drivers; triangles barely do.
-        wireframe: false,
-        skeleton: true,
-        floor: false,
-    };
+    // Lines (wireframe, floor grid) rasterise differently on the two drivers; triangles barely do.
+    let shot = Shot { grid: 2, skeleton: true, floor: false, ..Shot::of(&asset, "Curl", 0.75) };
     let mut renderer = Renderer::new(&device, &queue, OFFSCREEN_FORMAT, 1);
     assert_eq!(renderer.palette_path(), PalettePath::DataTextures);
     let gl = render_with(&mut renderer, &device, shot);

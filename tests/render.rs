@@ -5,8 +5,9 @@
 
 mod common;
 
+use common::gpu;
+
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
@@ -15,23 +16,10 @@ use bonescope::anim::{Pose, skin_mesh};
 use bonescope::render::headless::{BACKGROUND, Framing, Scene};
 use bonescope::render::skinned::stretch_ratios_cpu;
 use bonescope::render::{
-    BoneStyle, ComputeSkinner, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
+    BoneStyle, ComputeSkinner, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode, SkeletonStyle,
 };
 use bonescope::scene::samples::demo::demo_asset;
 use bonescope::scene::{Asset, AxisConversion, Material, Mesh, TextureRef};
-
-/// The shared headless context, or `None` (test skipped) when there is no adapter outside CI.
-fn gpu() -> Option<&'static GpuContext> {
-    static CTX: OnceLock<Result<GpuContext, String>> = OnceLock::new();
-    match CTX.get_or_init(|| GpuContext::headless().map_err(|e| e.to_string())) {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(std::env::var_os("CI").is_none(), "CI is set but the GPU tests cannot run: {e}");
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
-}
 
 fn out_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render-tests");

@@ -133,3 +133,19 @@ pub fn ase_mesh_lists(path: &std::path::Path) -> (Vec<Vec<glam::Vec3>>, Vec<[usi
     }
     (frames, faces)
 }
+
+/// The shared headless GPU context of a test binary, or `None` (the test is skipped with a message) when there
+/// is no adapter outside CI; under CI a missing adapter fails.
+#[cfg(feature = "gui")]
+pub fn gpu() -> Option<&'static bonescope::render::GpuContext> {
+    use bonescope::render::GpuContext;
+    static CTX: std::sync::OnceLock<Result<GpuContext, String>> = std::sync::OnceLock::new();
+    match CTX.get_or_init(|| GpuContext::headless().map_err(|e| e.to_string())) {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            assert!(std::env::var_os("CI").is_none(), "CI is set but the GPU tests cannot run: {e}");
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
