@@ -37,14 +37,14 @@ pub enum PalettePath {
 
 impl PalettePath {
     /// Storage buffers when the device can read enough of them in the vertex stage and run compute shaders (the
-    /// draw reads six in the vertex stage, `cs_skin` seven), else data textures.
+    /// draw reads six in the vertex stage, `cs_skin` seven), else data textures. `BONESCOPE_PALETTE=textures`
+    /// takes the texture path on any device (to compare the two, or to see what a WebGL2 browser will draw).
     pub fn for_device(device: &wgpu::Device) -> Self {
         let limits = device.limits();
-        if limits.max_storage_buffers_per_shader_stage >= 7 && limits.max_compute_workgroups_per_dimension > 0 {
-            PalettePath::StorageBuffers
-        } else {
-            PalettePath::DataTextures
-        }
+        let storage =
+            limits.max_storage_buffers_per_shader_stage >= 7 && limits.max_compute_workgroups_per_dimension > 0;
+        let forced = std::env::var("BONESCOPE_PALETTE").is_ok_and(|v| v.eq_ignore_ascii_case("textures"));
+        if storage && !forced { PalettePath::StorageBuffers } else { PalettePath::DataTextures }
     }
 
     /// The stretch view's compute entry points exist on this path.
