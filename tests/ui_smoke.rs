@@ -32,6 +32,14 @@ fn scratch_dir(name: &str) -> PathBuf {
 
 /// Runs the viewer on `files` and returns its output and the screenshot path.
 fn screenshot(name: &str, files: &[&Path], extra: &[&str]) -> (Output, PathBuf) {
+    screenshot_with_env(name, files, extra, &[])
+}
+
+/// [`screenshot`] with extra environment variables. One run at a time: `xvfb-run -a` picks a free display number
+/// by looking, and two runs started together can pick the same one (then one fails to reach its X server).
+fn screenshot_with_env(name: &str, files: &[&Path], extra: &[&str], env: &[(&str, &str)]) -> (Output, PathBuf) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = scratch_dir(name);
     let png = dir.join("shot.png");
     let runtime = dir.join("runtime");
@@ -48,7 +56,8 @@ fn screenshot(name: &str, files: &[&Path], extra: &[&str]) -> (Output, PathBuf) 
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("XDG_DATA_HOME", dir.join("data"))
         .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env_remove("WAYLAND_DISPLAY");
+        .env_remove("WAYLAND_DISPLAY")
+        .envs(env.iter().copied());
     let out = cmd.output().expect("run xvfb-run");
     (out, png)
 }
@@ -103,23 +112,7 @@ fn on_opengl_the_renderer_draws_with_the_palette_in_textures() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch_dir("opengl");
-    let png = dir.join("shot.png");
-    let runtime = dir.join("runtime");
-    std::fs::create_dir_all(&runtime).unwrap();
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1600x900x24"])
-        .arg(env!("CARGO_BIN_EXE_bonescope"))
-        .arg("--screenshot")
-        .arg(&png)
-        .args(["--after-frames", "8", "--size", "1600x900"])
-        .env("WGPU_BACKEND", "gl")
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("run xvfb-run");
+    let (out, png) = screenshot_with_env("opengl", &[], &[], &[("WGPU_BACKEND", "gl")]);
     assert!(out.status.success(), "{}", describe(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("reads the palettes from textures"), "{}", describe(&out));
