@@ -50,16 +50,24 @@ impl CpuStretchModel {
     }
 
     /// Writes the model's per-vertex stretch ratios for one instance (its `palette` and morph `weights`) into
-    /// `out`, indexed by render vertex.
-    pub fn ratios(&self, palette: &[Mat4], weights: &[f32], out: &mut [f32]) {
-        let (mut positions, mut normals, mut ratios): (Vec<Vec3>, Vec<Vec3>, Vec<f32>) = Default::default();
+    /// `out`, indexed by render vertex. `scratch` keeps its buffers from call to call.
+    pub fn ratios(&self, palette: &[Mat4], weights: &[f32], scratch: &mut CpuStretchScratch, out: &mut [f32]) {
+        let CpuStretchScratch { positions, normals, ratios } = scratch;
         for m in &self.meshes {
             let mesh_weights = weights.get(m.targets.clone()).unwrap_or_default();
-            skin_mesh_morphed(&m.mesh, palette, mesh_weights, &mut positions, &mut normals);
-            vertex_stretch(&m.mesh.positions, &positions, &m.edges, &mut ratios);
+            skin_mesh_morphed(&m.mesh, palette, mesh_weights, positions, normals);
+            vertex_stretch(&m.mesh.positions, positions, &m.edges, ratios);
             if let Some(slot) = out.get_mut(m.base..m.base + ratios.len()) {
-                slot.copy_from_slice(&ratios);
+                slot.copy_from_slice(ratios);
             }
         }
     }
+}
+
+/// The skinned positions, normals and ratios of one mesh, reused across meshes, instances and frames.
+#[derive(Default)]
+pub(crate) struct CpuStretchScratch {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    ratios: Vec<f32>,
 }

@@ -214,16 +214,16 @@ impl GpuArray {
     }
 }
 
-/// Writes `bytes` into a data texture from its first texel: the whole rows, then the part of the last row, padded
-/// to a whole texel (the shaders never read past the array's length).
+/// Writes `bytes` into a data texture from its first texel: the whole rows, then the whole texels of the last row,
+/// then a last texel padded with zeros when the bytes end inside one (the shaders never read past the array's
+/// length). Only those at most 16 bytes are copied; the rest goes to the queue as it is.
 fn write_texels(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8]) {
-    let full_rows = (bytes.len() as u64 / ROW_BYTES) as u32;
-    let copy = |data: &[u8], y: u32, width: u32, height: u32| {
+    let copy = |data: &[u8], x: u32, y: u32, width: u32, height: u32| {
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture,
                 mip_level: 0,
-                origin: wgpu::Origin3d { x: 0, y, z: 0 },
+                origin: wgpu::Origin3d { x, y, z: 0 },
                 aspect: wgpu::TextureAspect::All,
             },
             data,
@@ -235,15 +235,23 @@ fn write_texels(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8]) {
             wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         );
     };
+    let full_rows = (bytes.len() as u64 / ROW_BYTES) as u32;
+    let (rows, rest) = bytes.split_at((u64::from(full_rows) * ROW_BYTES) as usize);
     if full_rows > 0 {
-        copy(&bytes[..(u64::from(full_rows) * ROW_BYTES) as usize], 0, DATA_WIDTH, full_rows);
+        copy(rows, 0, 0, DATA_WIDTH, full_rows);
     }
-    let rest = &bytes[(u64::from(full_rows) * ROW_BYTES) as usize..];
-    if !rest.is_empty() && full_rows < texture.height() {
-        let texels = (rest.len() as u64).div_ceil(TEXEL_BYTES);
-        let mut padded = rest.to_vec();
-        padded.resize((texels * TEXEL_BYTES) as usize, 0);
-        copy(&padded, full_rows, texels as u32, 1);
+    if rest.is_empty() || full_rows >= texture.height() {
+        return;
+    }
+    let whole = rest.len() / TEXEL_BYTES as usize;
+    let (texels, tail) = rest.split_at(whole * TEXEL_BYTES as usize);
+    if whole > 0 {
+        copy(texels, 0, full_rows, whole as u32, 1);
+    }
+    if !tail.is_empty() {
+        let mut last = [0u8; TEXEL_BYTES as usize];
+        last[..tail.len()].copy_from_slice(tail);
+        copy(&last, whole as u32, full_rows, 1, 1);
     }
 }
 

@@ -77,8 +77,10 @@ pub struct Renderer {
     hidden_meshes: Vec<usize>,
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
-    /// The frame's stretch ratios measured on the CPU (data-texture path, stretch view).
+    /// The frame's stretch ratios measured on the CPU (data-texture path, stretch view), and the buffers that
+    /// measure them.
     cpu_stretch_scratch: Vec<f32>,
+    cpu_stretch_buffers: super::cpu_stretch::CpuStretchScratch,
     order: Vec<usize>,
 }
 
@@ -338,6 +340,7 @@ impl Renderer {
             instance_scratch: Vec::new(),
             morph_scratch: Vec::new(),
             cpu_stretch_scratch: Vec::new(),
+            cpu_stretch_buffers: Default::default(),
             order: Vec::new(),
         }
     }
@@ -473,7 +476,7 @@ impl Renderer {
                     let from = self.cpu_stretch_scratch.len();
                     self.cpu_stretch_scratch.resize(from + model.info.vertex_count as usize, 1.0);
                     let palette = &frame.palettes[start as usize..(start + len) as usize];
-                    cpu.ratios(palette, weights, &mut self.cpu_stretch_scratch[from..]);
+                    cpu.ratios(palette, weights, &mut self.cpu_stretch_buffers, &mut self.cpu_stretch_scratch[from..]);
                 }
                 stretch_total += u64::from(model.info.vertex_count);
             }
