@@ -11,6 +11,7 @@
 
 pub(crate) mod actorx;
 pub mod ase;
+pub mod binary;
 pub(crate) mod companions;
 pub mod gltf;
 pub mod mrtk;
