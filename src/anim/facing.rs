@@ -9,11 +9,16 @@
 //! is each format's own convention after the axis conversion: file −Y for Valve, 3ds Max and ActorX (Z up,
 //! right-handed; a PSK character's toes point to −Y and its left is +X).
 //!
+//! Which way is up is judged from the same evidence ([`standing_axis`]): a character whose head stands above
+//! its feet along the viewer's +Y is upright; one whose file's convention lays it down (a Blender export whose
+//! PSK keeps Blender's axes opens face-down under ActorX's Z up) has its head above its feet along another axis
+//! of its file, which is then taken as up.
+//!
 //! Pure computation over the skeleton; reads nothing else.
 
 use glam::Vec3;
 
-use crate::scene::Asset;
+use crate::scene::{Asset, UpAxis};
 
 /// Which side a bone name says it is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +76,119 @@ pub fn front_direction(asset: &Asset) -> Option<Vec3> {
         return None;
     }
     Some(horizontal.normalize().cross(Vec3::Y))
+}
+
+/// What a bone name says it is, for standing a character up: a head (`head`, `Bip01 Head`, `Head1`) or a foot
+/// (`foot_l`, `Bip01 R Foot`, `LeftFoot`, `toe_r`, `LeftToeBase`, `ankle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landmark {
+    Head,
+    Foot,
+}
+
+/// The landmark a bone name names, from its words (a `Left`/`Right` prefix of a word set aside).
+pub fn landmark_of(name: &str) -> Option<Landmark> {
+    for word in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        let lower = word.to_ascii_lowercase();
+        let word = lower.strip_prefix("left").or_else(|| lower.strip_prefix("right")).unwrap_or(&lower);
+        if word.strip_prefix("head").is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit())) {
+            return Some(Landmark::Head);
+        }
+        if ["foot", "toe", "ankle"].iter().any(|w| word.starts_with(w)) {
+            return Some(Landmark::Foot);
+        }
+    }
+    None
+}
+
+/// The up axis a character's own bones give, when they disagree with its file's convention.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The file's axis that points from the feet to the head.
+    pub up: UpAxis,
+    /// Why, in words, for the status line and `info`.
+    pub why: String,
+}
+
+/// How far above the feet the head stands along `axis` (viewer frame), over the skeleton's extent along it, and
+/// how far above the lowest joint the feet are (same measure).
+fn head_over_feet(points: &[(Vec3, Option<Landmark>)], axis: Vec3) -> Option<(f32, f32)> {
+    let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
+    let (mut head, mut feet) = ((0.0, 0u32), (0.0, 0u32));
+    for (p, landmark) in points {
+        let h = p.dot(axis);
+        low = low.min(h);
+        high = high.max(h);
+        match landmark {
+            Some(Landmark::Head) => head = (head.0 + h, head.1 + 1),
+            Some(Landmark::Foot) => feet = (feet.0 + h, feet.1 + 1),
+            None => {}
+        }
+    }
+    let range = high - low;
+    if head.1 == 0 || feet.1 == 0 || !(range > 0.0) {
+        return None;
+    }
+    let (head, feet) = (head.0 / head.1 as f32, feet.0 / feet.1 as f32);
+    Some(((head - feet) / range, (feet - low) / range))
+}
+
+/// A character stands along an axis when its head is at least this far above its feet (over its extent along
+/// the axis) and its feet are within this much of its lowest joint.
+const STANDS: f32 = 0.6;
+const FEET_AT_THE_BOTTOM: f32 = 0.25;
+/// A character whose head is less than this far above its feet along the viewer's up is not standing.
+const NOT_STANDING: f32 = 0.3;
+
+/// The file axis the character stands along, when its file's convention (the asset's axis conversion) does not
+/// stand it up: in the bind pose, along the viewer's +Y its head is not above its feet, and along one axis of its
+/// file it clearly is (the head well above the feet, the feet at the bottom), with its left and right bones, if
+/// it names them, lying across that axis. `None` when the convention stands it up, or the bones do not say
+/// (no head or no feet named: props, creatures, a head alone).
+pub fn standing_axis(asset: &Asset) -> Option<Standing> {
+    let to_viewer = asset.axes.to_viewer;
+    let points: Vec<(Vec3, Option<Landmark>)> = asset
+        .skeleton
+        .names
+        .iter()
+        .zip(asset.skeleton.bind_to_root())
+        .map(|(name, m)| (to_viewer.transform_point3(m.w_axis.truncate()), landmark_of(name)))
+        .filter(|(p, _)| p.is_finite())
+        .collect();
+    let (now, _) = head_over_feet(&points, Vec3::Y)?;
+    if now >= NOT_STANDING {
+        return None;
+    }
+    let (mut left, mut right) = ((Vec3::ZERO, 0u32), (Vec3::ZERO, 0u32));
+    for ((p, _), name) in points.iter().zip(&asset.skeleton.names) {
+        match side_of(name) {
+            Some(Side::Left) => left = (left.0 + *p, left.1 + 1),
+            Some(Side::Right) => right = (right.0 + *p, right.1 + 1),
+            None => {}
+        }
+    }
+    let lateral = (left.1 > 0 && right.1 > 0)
+        .then(|| (left.0 / left.1 as f32 - right.0 / right.1 as f32).normalize_or_zero())
+        .filter(|l| *l != Vec3::ZERO);
+    let mut best: Option<(UpAxis, f32)> = None;
+    for up in UpAxis::ALL {
+        let axis = to_viewer.transform_vector3(up.vector()).normalize_or_zero();
+        let Some((score, feet)) = head_over_feet(&points, axis) else { continue };
+        let across = lateral.is_none_or(|l| l.dot(axis).abs() < 0.5);
+        if score >= STANDS && feet <= FEET_AT_THE_BOTTOM && across && best.is_none_or(|(_, s)| score > s) {
+            best = Some((up, score));
+        }
+    }
+    let (up, _) = best?;
+    let sides = if lateral.is_some() { ", and its left and right bones lie across it" } else { "" };
+    Some(Standing {
+        up,
+        why: format!(
+            "the character's own: its head stands above its feet along the file's {}{sides}, where the file's \
+             convention would lay it down",
+            up.label()
+        ),
+    })
 }
 
 /// The orbit camera's yaw that looks at a character facing `front` (yaw 0 looks from +Z).

@@ -93,6 +93,13 @@ impl ClipBinding {
         let matched = match_tracks(skeleton, clip.tracks.iter().map(|t| t.bone_name.as_str()));
         for (t, found) in matched.into_iter().enumerate() {
             match found {
+                // A placeholder track (identity keys of a bone the animation never moved) leaves the bone at its
+                // bind pose unless the binding plays them.
+                Some((bone, _))
+                    if !clip.retarget.apply_placeholder_tracks
+                        && clip.tracks.get(t).zip(skeleton.bind_local.get(bone)).is_some_and(|(track, bind)| {
+                            crate::scene::placeholder::is_placeholder(track, bind)
+                        }) => {}
                 Some((bone, _)) => bone_tracks[bone] = Some(t),
                 None => unmatched_tracks.push(t),
             }

@@ -2,9 +2,11 @@
 //! vertices, triangles, materials with resolved textures, morph targets per mesh with the vertices each moves
 //! and its largest displacement, clips, recordings, warnings), as text or
 //! as JSON for scripts. A broken file gets one line naming it and the problem; the other files are still
-//! reported. Animation files (no mesh: PSA, animation SMDs, recordings; and vertex animation) that follow a
-//! model are bound to it, as the viewer does when they are dropped on it, and their bind reports are shown with
-//! the model. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
+//! reported. Every file is opened as the viewer, `render` and `export` open a file set — through
+//! [`LoadedSet::add`], the step of `source::load_set` — so `info` describes the character they show: a file
+//! that joins the model before it (animation files, a part of a modular character, a Gothic head, vertex
+//! animation: [`io::joining`]) is bound to it and its bind report is shown with the model; a file nothing of
+//! which joins is described as a model of its own. With `--check` the rig diagnostics (`anim::diagnostics`) run and their findings follow the facts;
 //! given several files, `--check` reads them as `pose` does — the first is the model, every other file is bound
 //! to it ([`LoadedSet::add`], the step of `source::load_set`) — and reports the tracks that matched no bone and
 //! each clip's worst stretch.
@@ -63,9 +65,16 @@ pub fn run(args: &InfoArgs) -> i32 {
     let mut open: Option<(Source, usize, LoadedSet)> = None;
     for source in Source::from_args(&args.files) {
         let loaded = source.load(&opts);
-        // Animation files (and vertex animation) bind to the model before them, as in the viewer; with
-        // `--check` every file after the first binds, as `pose` does.
-        let binds = matches!(&loaded, Ok(asset) if args.check || io::binds_to_model(asset));
+        // A file that joins the model before it (its animations, a part, a head, vertex animation: what
+        // `io::joining` says the viewer, `render` and `export` do with it) describes one character with it; with
+        // `--check` every file after the first binds, as `pose` does. A file nothing of which joins is described
+        // as a model of its own.
+        let binds = match (&loaded, &open) {
+            (Ok(asset), Some((_, _, set))) => {
+                args.check || set.asset.as_ref().is_some_and(|model| io::joining(model, asset).whole())
+            }
+            _ => false,
+        };
         if let (true, Some((_, _, set))) = (binds, &mut open) {
             set.add(loaded, &opts);
             for e in std::mem::take(&mut set.errors) {
@@ -83,7 +92,10 @@ pub fn run(args: &InfoArgs) -> i32 {
                     drop(finish(args, done, &mut slots));
                 }
                 slots.push(None);
-                open = Some((source, slots.len() - 1, LoadedSet::onto(asset)));
+                // The set's first file, as every command opens it (stood upright where it lies down).
+                let mut set = LoadedSet::default();
+                set.add(Ok(asset), &opts);
+                open = Some((source, slots.len() - 1, set));
             }
         }
     }
@@ -360,6 +372,14 @@ fn print_part(out: &mut String, part: &Value) {
     let count = |key: &str| part[key].as_u64().unwrap_or_default();
     let added: Vec<String> =
         part["bones_added"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect();
+    if let Some(bone) = part["attached_to"].as_str() {
+        let _ = writeln!(
+            out,
+            "    part:    {} mesh(es) hung on the bone '{bone}', as the engine attaches a head",
+            count("meshes")
+        );
+        return;
+    }
     let _ = write!(
         out,
         "    part:    {} mesh(es) on the model's skeleton, {} bone(s) matched by name",
@@ -407,14 +427,33 @@ fn print_bind_report(out: &mut String, bound: &Value) {
     let matched = list("matched");
     let unmatched = names("unmatched_tracks");
     let part = &bound["part"];
-    let what = match (clips.is_empty(), part.is_object()) {
-        (true, true) => "joined as a part".to_owned(),
-        (true, false) => "nothing bound (see the warnings)".to_owned(),
-        (false, _) => clips.join(", "),
+    let what = match (clips.is_empty(), part.is_object(), bound["not_joined"].as_str()) {
+        (_, _, Some(why)) => format!("not joined: {why}"),
+        (true, true, None) => match part["attached_to"].as_str() {
+            Some(bone) => format!("attached to the bone '{bone}'"),
+            None => "joined as a part".to_owned(),
+        },
+        (true, false, None) => "nothing bound (see the warnings)".to_owned(),
+        (false, _, None) => clips.join(", "),
     };
     let _ = writeln!(out, "  bound:     {source} → {what}");
     if part.is_object() {
         print_part(out, part);
+    }
+    let placeholders = names("placeholder_tracks");
+    if !placeholders.is_empty() {
+        let played = bound["retarget"]["apply_placeholder_tracks"].as_bool() == Some(true);
+        let how = if played {
+            "played anyway (--apply-placeholder-tracks)"
+        } else {
+            "left at the bind pose (--apply-placeholder-tracks plays them)"
+        };
+        let _ = writeln!(
+            out,
+            "    {} placeholder track(s), identity keys of bones the clip does not move, {how}: {}",
+            placeholders.len(),
+            some(placeholders)
+        );
     }
     if matched.is_empty() && unmatched.is_empty() {
         return;

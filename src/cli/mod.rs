@@ -37,6 +37,16 @@ pub struct LoadArgs {
     /// or `ground` (over the ground plane only).
     #[arg(long, value_enum, value_name = "MODE", default_value = "keep")]
     pub root: RootMotion,
+    /// Play placeholder tracks too: keys of the identity, constant over a clip, for bones whose bind pose is
+    /// elsewhere (exporters write them for bones the animation never moved; played, a face caves in). By
+    /// default those bones keep their bind pose, and the bind report lists the tracks.
+    #[arg(long)]
+    pub apply_placeholder_tracks: bool,
+    /// Which axis of the model's file points up: +x, -x, +y, -y, +z or -z. Without it, the format's
+    /// convention, unless the character's own bones (head above feet) say that lays it down; `info` says which
+    /// was taken and why.
+    #[arg(long, value_enum, value_name = "AXIS", allow_hyphen_values = true)]
+    pub up: Option<bonescope::scene::UpAxis>,
 }
 
 impl LoadArgs {
@@ -44,7 +54,13 @@ impl LoadArgs {
         LoadOptions {
             default_fps: self.fps,
             texture_dirs: self.textures.clone(),
-            retarget: Retarget { translation: self.retarget, root: self.root, ..Retarget::default() },
+            retarget: Retarget {
+                translation: self.retarget,
+                root: self.root,
+                apply_placeholder_tracks: self.apply_placeholder_tracks,
+                ..Retarget::default()
+            },
+            up: self.up,
             ..LoadOptions::default()
         }
     }

@@ -23,6 +23,7 @@ pub mod smd;
 pub(crate) mod smoothing;
 pub(crate) mod text;
 pub(crate) mod textures;
+pub(crate) mod upright;
 pub(crate) mod vmt;
 pub mod vtf;
 
@@ -174,6 +175,9 @@ pub struct LoadOptions {
     pub retarget: Retarget,
     /// Where files are read from: the disk by default ([`files`]).
     pub files: Files,
+    /// The axis of the model's file that points up, given by hand (`--up`); `None`: the format's convention,
+    /// unless the character's own bones say it lies down ([`upright`]).
+    pub up: Option<crate::scene::UpAxis>,
 }
 
 impl Default for LoadOptions {
@@ -185,6 +189,7 @@ impl Default for LoadOptions {
             folders: FolderCache::default(),
             retarget: Retarget::default(),
             files: Files::disk(),
+            up: None,
         }
     }
 }
@@ -303,8 +308,11 @@ pub struct LoadedSet {
 pub enum Added {
     /// It is the set's model.
     Model,
-    /// It was bound to the model.
+    /// It was bound to the model (its clips, a part, a head, vertex animation).
     Bound,
+    /// It loaded, but nothing of it joins the model (a mesh of another skeleton): its report says why
+    /// ([`BindReport::not_joined`]), and so does a warning on the model.
+    NotJoined,
     /// It failed to load or to bind (its error is in [`LoadedSet::errors`]).
     Failed,
 }
@@ -326,13 +334,23 @@ impl LoadedSet {
             }
         };
         let Some(model) = &mut self.asset else {
-            self.asset = Some(other);
+            let mut model = other;
+            upright::stand_up(&mut model, opts.up);
+            self.asset = Some(model);
             return Added::Model;
         };
+        let bones_before = model.skeleton.len();
         match bind(model, other, opts) {
             Ok(report) => {
+                // A part that brought bones the model lacked: the files bound before it may animate them.
+                if model.skeleton.len() != bones_before {
+                    for earlier in &mut self.reports {
+                        model.refresh_bind_report(earlier);
+                    }
+                }
+                let joined = report.not_joined.is_none();
                 self.reports.push(report);
-                Added::Bound
+                if joined { Added::Bound } else { Added::NotJoined }
             }
             Err(e) => {
                 self.errors.push(e);
@@ -375,10 +393,66 @@ pub fn binds_to_model(asset: &Asset) -> bool {
     animation_only || asset.format == Some(Format::Vta) || ase::is_vertex_animation(asset)
 }
 
-/// Binds what another file holds to `asset`, as [`LoadedSet::add`] does: vertex animation (VTA morphs, an ASE/ASC file of
-/// `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; a skeletal mesh whose bones match
-/// the model's as a part of a modular character ([`crate::scene::parts`]); anything else by bone name
-/// ([`Asset::bind_animations`]). Errors name `other`'s file.
+/// How a file given after a model joins it: what [`bind`] does with it, decided in one place so that every
+/// command and the viewer (all through [`LoadedSet::add`]), and `info` deciding which files describe one
+/// character, agree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Joining {
+    /// VTA vertex animation: morph targets of the model's mesh, matched by vertex.
+    VertexAnimation,
+    /// An ASE/ASC file of `*MESH_ANIMATION` frames only, for the mesh it animates.
+    AseVertexAnimation,
+    /// A Gothic morph-mesh head (MMS), attached to the model's head bone as the engine attaches a head.
+    Head,
+    /// A skeletal mesh of the model's skeleton: its meshes join the character ([`crate::scene::parts`]).
+    Part,
+    /// Clips or recordings bound by bone name; `meshes_left` says why the file's meshes, when it has any, do
+    /// not join.
+    Animations { meshes_left: Option<String> },
+    /// Nothing of it joins the model: why.
+    Nothing(String),
+}
+
+impl Joining {
+    /// The whole file joins the model (nothing of it is left out): `info` describes it with the model.
+    pub fn whole(&self) -> bool {
+        !matches!(self, Joining::Nothing(_) | Joining::Animations { meshes_left: Some(_) })
+    }
+}
+
+/// How `other` joins `model` ([`Joining`]).
+pub fn joining(model: &Asset, other: &Asset) -> Joining {
+    if other.format == Some(Format::Vta) {
+        return Joining::VertexAnimation;
+    }
+    if ase::is_vertex_animation(other) {
+        return Joining::AseVertexAnimation;
+    }
+    if script::gothic_head::is_head(other) && script::gothic_head::head_bone(model).is_some() {
+        return Joining::Head;
+    }
+    let not_a_part = if other.meshes.is_empty() { None } else { crate::scene::parts::not_a_part(model, other) };
+    let Some(why) = not_a_part else {
+        return if other.meshes.is_empty() { Joining::Animations { meshes_left: None } } else { Joining::Part };
+    };
+    if !other.clips.is_empty() || !other.recordings.is_empty() {
+        return Joining::Animations { meshes_left: Some(why) };
+    }
+    if script::gothic_head::is_head(other) {
+        return Joining::Nothing(format!(
+            "it is a Gothic morph-mesh head, and the model has no head bone ({}) to attach it to",
+            script::gothic_head::HEAD_BONE
+        ));
+    }
+    Joining::Nothing(why)
+}
+
+/// Binds what another file holds to `asset`, as [`LoadedSet::add`] does, by [`joining`]: vertex animation (VTA
+/// morphs, an ASE/ASC file of `*MESH_ANIMATION` frames only) to the mesh it animates, matched by vertex; a
+/// Gothic morph-mesh head to the head bone; a skeletal mesh whose bones match the model's as a part of a modular
+/// character ([`crate::scene::parts`]); anything else by bone name ([`Asset::bind_animations`]). A file nothing
+/// of which joins gives a report that says why ([`BindReport::not_joined`]) and a warning. Errors name
+/// `other`'s file.
 pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindReport, LoadError> {
     let path = other.path.clone();
     let in_file = |e: LoadError| match &path {
@@ -386,27 +460,61 @@ pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindR
         None => e,
     };
     let first_clip = asset.clips.len();
-    let mut report = if other.format == Some(Format::Vta) {
-        // Morph targets for the mesh, matched by vertex rather than by bone.
-        smd::attach_vta(asset, &other).map_err(in_file)?;
-        BindReport { source: other.path, ..BindReport::default() }
-    } else if ase::is_vertex_animation(&other) {
-        ase::bind_vertex_animation(asset, other).map_err(in_file)?
-    } else if crate::scene::parts::is_part_of(asset, &other) {
-        // A skeletal mesh of the same skeleton (a modular character's shirt or head): its meshes join the model,
-        // and any clips it carries bind as an animation file's would.
-        let mut other = other;
-        let part = crate::scene::parts::add_part(asset, &mut other);
-        let mut report = asset.bind_animations_with(other, &opts.retarget);
-        report.part = Some(part);
-        return Ok(report);
-    } else {
-        return Ok(asset.bind_animations_with(other, &opts.retarget));
+    let mut report = match joining(asset, &other) {
+        Joining::VertexAnimation => {
+            // Morph targets for the mesh, matched by vertex rather than by bone.
+            smd::attach_vta(asset, &other).map_err(in_file)?;
+            BindReport { source: other.path, ..BindReport::default() }
+        }
+        Joining::AseVertexAnimation => ase::bind_vertex_animation(asset, other).map_err(in_file)?,
+        Joining::Head => {
+            let mut other = other;
+            let part = script::gothic_head::attach_head(asset, &mut other);
+            let mut report = asset.bind_animations_with(other, &opts.retarget);
+            report.part = part;
+            return Ok(report);
+        }
+        Joining::Part => {
+            // A skeletal mesh of the same skeleton (a modular character's shirt or head): its meshes join the
+            // model, and any clips it carries bind as an animation file's would.
+            let mut other = other;
+            let part = crate::scene::parts::add_part(asset, &mut other);
+            let mut report = asset.bind_animations_with(other, &opts.retarget);
+            report.part = Some(part);
+            return Ok(report);
+        }
+        Joining::Animations { meshes_left } => {
+            let report = asset.bind_animations_with(other, &opts.retarget);
+            if let Some(why) = meshes_left {
+                asset.warnings.push(not_joined_warning(path.as_deref(), &format!("its meshes are not joined: {why}")));
+            }
+            return Ok(report);
+        }
+        Joining::Nothing(why) => {
+            asset.warnings.push(not_joined_warning(path.as_deref(), &format!("not joined to the model: {why}")));
+            asset.warnings.extend(other.warnings);
+            return Ok(BindReport {
+                source: other.path,
+                first_clip,
+                retarget: opts.retarget.clone(),
+                not_joined: Some(why),
+                ..BindReport::default()
+            });
+        }
     };
     // Vertex animation adds its frames as a clip.
     report.first_clip = first_clip;
     report.clips = asset.clips.iter().skip(first_clip).map(|c| c.name.clone()).collect();
     Ok(report)
+}
+
+/// A warning on the model about a file given with it that (in part) did not join it.
+fn not_joined_warning(file: Option<&Path>, message: &str) -> crate::scene::Warning {
+    let warning = crate::scene::Warning::new(Position::File, message);
+    match file {
+        Some(f) => warning.in_file(f),
+        None => warning,
+    }
 }
 
 #[cfg(test)]

@@ -89,6 +89,11 @@ impl AxisConversion {
     /// horizontal axis), so what already was horizontal moves least; the result stays a rotation or mirror
     /// with exact zeros and ones where this one had them.
     pub fn with_file_up(&self, up: UpAxis) -> Self {
+        self.turned_up(up, up.description())
+    }
+
+    /// [`AxisConversion::with_file_up`] described as `description` (why `up` was taken).
+    pub fn turned_up(&self, up: UpAxis, description: &'static str) -> Self {
         let now = self.to_viewer.transform_vector3(up.vector()).normalize_or(Vec3::Y);
         let turn = if now.dot(Vec3::Y) < -0.999 {
             glam::Quat::from_rotation_x(std::f32::consts::PI)
@@ -99,7 +104,7 @@ impl AxisConversion {
             let r = v.round();
             if (v - r).abs() < 1e-5 { r } else { v }
         });
-        Self { to_viewer: Mat4::from_cols_array(&snapped), description: up.description() }
+        Self { to_viewer: Mat4::from_cols_array(&snapped), description }
     }
 }
 
@@ -359,10 +364,38 @@ impl Asset {
         };
         // The ground plane of root motion is the model's: its up direction in the file's frame.
         let up = self.axes.to_viewer.inverse().transform_vector3(Vec3::Y).normalize_or(Vec3::Y);
+        for mut clip in other.clips {
+            report.clips.push(clip.name.clone());
+            clip.retarget = Retarget { up: up.to_array(), ..retarget.clone() };
+            self.clips.push(clip);
+        }
+        self.recordings.extend(other.recordings);
+        self.warnings.extend(other.warnings);
+        self.take_readings_of(other.path.as_deref(), other.readings);
+        self.refresh_bind_report(&mut report);
+        report
+    }
+
+    /// Works out again how the clips a file bound ([`BindReport::clip_indices`]) meet the skeleton — the tracks
+    /// that drive a bone and by which name rule, those that drive none, the bones none drives, the placeholder
+    /// tracks, the skeleton differences — and the warnings that say it: after binding, and again when a part
+    /// added bones that an earlier file's tracks animate (the kit's walk given before the head that has its face
+    /// bones).
+    pub fn refresh_bind_report(&mut self, report: &mut BindReport) {
+        let fresh = BindReport {
+            source: report.source.clone(),
+            clips: std::mem::take(&mut report.clips),
+            first_clip: report.first_clip,
+            retarget: report.retarget.clone(),
+            part: report.part.take(),
+            not_joined: report.not_joined.take(),
+            ..BindReport::default()
+        };
+        *report = fresh;
         let mut animated = vec![false; self.skeleton.len()];
         let mut first_translation: Vec<Option<Vec3>> = vec![None; self.skeleton.len()];
         let mut reported = vec![false; self.skeleton.len()];
-        for mut clip in other.clips {
+        for clip in self.clips.get(report.clip_indices()).into_iter().flatten() {
             let names = || clip.tracks.iter().map(|t| t.bone_name.as_str());
             let matches = match_tracks(&self.skeleton, names());
             for name in ambiguous_names(&self.skeleton, names()) {
@@ -373,6 +406,15 @@ impl Asset {
             for (track, matched) in clip.tracks.iter().zip(matches) {
                 match matched {
                     Some((bone, rule)) => {
+                        let bind = self.skeleton.bind_local.get(bone).copied().unwrap_or_default();
+                        if super::placeholder::is_placeholder(track, &bind) {
+                            if !report.placeholder_tracks.contains(&track.bone_name) {
+                                report.placeholder_tracks.push(track.bone_name.clone());
+                            }
+                            if !clip.retarget.apply_placeholder_tracks {
+                                continue;
+                            }
+                        }
                         animated[bone] = true;
                         if first_translation[bone].is_none() {
                             first_translation[bone] = track.translation.values.first().copied();
@@ -390,40 +432,54 @@ impl Asset {
                     }
                 }
             }
-            report.clips.push(clip.name.clone());
-            clip.retarget = Retarget { up: up.to_array(), ..retarget.clone() };
-            self.clips.push(clip);
         }
         if !report.clips.is_empty() {
             report.unanimated_bones =
                 (0..self.skeleton.len()).filter(|&b| !animated[b]).map(|b| self.skeleton.names[b].clone()).collect();
         }
         report.skeleton_differences = skeleton_differences(&self.skeleton, &first_translation);
-        self.recordings.extend(other.recordings);
-        self.warnings.extend(other.warnings);
-        self.take_readings_of(other.path.as_deref(), other.readings);
+        // The warnings of this file's tracks, said once: those of an earlier binding go.
+        let source = report.source.clone();
+        if source.is_some() {
+            let said = |m: &str| m.split_once(' ').is_some_and(|(_, rest)| TRACK_WARNINGS.iter().any(|p| rest.starts_with(p)));
+            self.warnings.retain(|w| !(w.file == source && said(&w.message)));
+        }
+        let warn = |message: String| {
+            let warning = Warning::new(Position::File, message);
+            match &source {
+                Some(file) => warning.in_file(file),
+                None => warning,
+            }
+        };
         if !report.ambiguous_names.is_empty() {
-            self.warnings.push(Warning::new(
-                Position::File,
-                format!(
-                    "{} bone name(s) repeat in the skeleton and the animation's bone list is not the model's, so \
-                     their tracks were bound in order: {}",
-                    report.ambiguous_names.len(),
-                    report.ambiguous_names.join(", ")
-                ),
-            ));
+            self.warnings.push(warn(format!(
+                "{} {} {}",
+                report.ambiguous_names.len(),
+                TRACK_WARNINGS[0],
+                report.ambiguous_names.join(", ")
+            )));
         }
         if !report.unmatched_tracks.is_empty() {
-            self.warnings.push(Warning::new(
-                Position::File,
-                format!(
-                    "{} animated bone(s) not in the skeleton, ignored: {}",
-                    report.unmatched_tracks.len(),
-                    report.unmatched_tracks.join(", ")
-                ),
-            ));
+            self.warnings.push(warn(format!(
+                "{} {} {}",
+                report.unmatched_tracks.len(),
+                TRACK_WARNINGS[1],
+                report.unmatched_tracks.join(", ")
+            )));
         }
-        report
+        if !report.placeholder_tracks.is_empty() {
+            let what = if report.retarget.apply_placeholder_tracks {
+                "played anyway, as asked"
+            } else {
+                "left at the bind pose (apply them with --apply-placeholder-tracks, or in the Files tab)"
+            };
+            self.warnings.push(warn(format!(
+                "{} {} ({what}): {}",
+                report.placeholder_tracks.len(),
+                TRACK_WARNINGS[2],
+                report.placeholder_tracks.join(", ")
+            )));
+        }
     }
 
     /// Adds the readings of a file bound to this one, each topic prefixed with that file's name.
@@ -437,6 +493,15 @@ impl Asset {
         }));
     }
 }
+
+/// How the warnings about a bound file's tracks begin (after their count), so that binding again replaces them:
+/// repeated names, tracks for bones the skeleton lacks, placeholder tracks.
+const TRACK_WARNINGS: [&str; 3] = [
+    "bone name(s) repeat in the skeleton and the animation's bone list is not the model's, so their tracks were \
+     bound in order:",
+    "animated bone(s) not in the skeleton, ignored:",
+    "placeholder track(s), identity keys of bones the animation does not move,",
+];
 
 /// A bone whose bind translation (its offset from its parent) differs from the animation's first frame by more
 /// than this fraction of the bone's length: the animation was made for a skeleton of other proportions.
@@ -465,9 +530,16 @@ pub struct BindReport {
     pub skeleton_differences: Vec<SkeletonDifference>,
     /// How the file's clips are retargeted.
     pub retarget: Retarget,
+    /// Tracks whose keys are the identity, constant, for bones whose bind pose is not ([`super::placeholder`]):
+    /// those bones keep their bind pose unless [`Retarget::apply_placeholder_tracks`] is set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placeholder_tracks: Vec<String>,
     /// Set when the file was a skeletal mesh of the same skeleton, joined to the model as a part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub part: Option<super::PartReport>,
+    /// Why nothing of the file joined the model (a mesh of another skeleton), when nothing did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_joined: Option<String>,
 }
 
 impl BindReport {

@@ -19,6 +19,7 @@ mod influences;
 mod material;
 mod mesh;
 pub mod parts;
+pub mod placeholder;
 mod reading;
 mod recording;
 pub(crate) mod retarget;

@@ -40,6 +40,10 @@ pub struct PartReport {
     /// Bones the part's vertices are weighted to whose bind pose differs between the part and the model, most
     /// different first.
     pub bind_differences: Vec<BindDifference>,
+    /// The model's bone the part's meshes hang on rigidly (a Gothic head on `BIP01 HEAD`), when it was attached
+    /// rather than joined by bone names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attached_to: Option<String>,
 }
 
 /// A bone whose bind to-root transform differs between a part and the model it joins.
@@ -57,23 +61,100 @@ pub struct BindDifference {
 const DISTANCE_TOLERANCE: f32 = 1e-3;
 const ANGLE_TOLERANCE_DEGREES: f32 = 0.5;
 
-/// Whether `other` is a part of `model`: it has meshes, is in the same frame, and the bones its vertices are
-/// weighted to mostly (at least half of them, and at least one) have a bone of the same name in the model.
+/// Whether `other` is a part of `model` ([`not_a_part`] finds no reason against it).
 pub fn is_part_of(model: &Asset, other: &Asset) -> bool {
-    if other.meshes.is_empty() || model.skeleton.is_empty() || model.axes.to_viewer != other.axes.to_viewer {
-        return false;
+    not_a_part(model, other).is_none()
+}
+
+/// Why `other` does not join `model` as a part, or `None` when it does. A part has meshes, is in the model's
+/// frame, and its vertices follow the model's skeleton: the bones they are weighted to mostly (at least half of
+/// them, and at least one) have a bone of the same name in the model, or each of them is such a bone or hangs
+/// (through its named parents) from one, in a skeleton that is mostly the model's (at least half its bones, and
+/// at least two, are named in the model). The second rule takes a head with face bones the body lacks (the
+/// Unreal kit's head has 22 more bones than its body): its face bones are added under the head bone, whichever
+/// file comes first.
+pub fn not_a_part(model: &Asset, other: &Asset) -> Option<String> {
+    if other.meshes.is_empty() {
+        return Some("it has no mesh".to_owned());
+    }
+    if model.skeleton.is_empty() {
+        return Some("the model has no skeleton to join it to".to_owned());
+    }
+    if model.axes.to_viewer != other.axes.to_viewer {
+        return Some(format!(
+            "it is in another frame ({}) than the model ({})",
+            other.axes.description, model.axes.description
+        ));
     }
     let used = used_bones(other);
     let matched = match_tracks(&model.skeleton, other.skeleton.names.iter().map(String::as_str));
     let used_count = used.iter().filter(|&&u| u).count();
     let used_matched = used.iter().zip(&matched).filter(|(u, m)| **u && m.is_some()).count();
-    used_matched > 0 && used_matched * 2 >= used_count
+    if used_matched > 0 && used_matched * 2 >= used_count {
+        return None;
+    }
+    let anchored = anchored_bones(other, &matched);
+    let loose: Vec<&str> = (0..other.skeleton.len())
+        .filter(|&b| used.get(b).copied().unwrap_or(false) && !anchored.get(b).copied().unwrap_or(false))
+        .filter_map(|b| other.skeleton.names.get(b).map(String::as_str))
+        .collect();
+    let matched_count = matched.iter().filter(|m| m.is_some()).count();
+    if loose.is_empty() && used_count > 0 && matched_count >= 2 && matched_count * 2 >= other.skeleton.len() {
+        return None;
+    }
+    let names = |list: &[&str]| {
+        let shown: Vec<&str> = list.iter().take(6).copied().collect();
+        let more = list.len().saturating_sub(shown.len());
+        if more > 0 { format!("{}, … {more} more", shown.join(", ")) } else { shown.join(", ") }
+    };
+    if used_count == 0 {
+        return Some("no vertex of it is weighted to a bone".to_owned());
+    }
+    if matched_count == 0 {
+        let weighted: Vec<&str> = (0..other.skeleton.len())
+            .filter(|&b| used.get(b).copied().unwrap_or(false))
+            .filter_map(|b| other.skeleton.names.get(b).map(String::as_str))
+            .collect();
+        return Some(format!(
+            "none of its {} bone(s) is named in the model (its vertices follow {})",
+            other.skeleton.len(),
+            names(&weighted)
+        ));
+    }
+    if !loose.is_empty() {
+        return Some(format!(
+            "{used_matched} of the {used_count} bones its vertices are weighted to are in the model, and {} of the \
+             others hang from no bone the model has: {}",
+            loose.len(),
+            names(&loose)
+        ));
+    }
+    Some(format!(
+        "only {matched_count} of its {} bones are named in the model: another skeleton",
+        other.skeleton.len()
+    ))
+}
+
+/// Which of `part`'s bones match a bone of the model (`matched`, by [`match_tracks`]) or hang from one through
+/// their parents in the part's skeleton.
+fn anchored_bones(part: &Asset, matched: &[Option<(usize, super::NameRule)>]) -> Vec<bool> {
+    let skeleton = &part.skeleton;
+    let mut anchored = vec![false; skeleton.len()];
+    for b in 0..skeleton.len() {
+        // Parents come first, so a parent's answer is known; a parent index that is not earlier (a broken
+        // file) anchors nothing.
+        let from_parent = skeleton.parents.get(b).copied().flatten().filter(|&p| p < b).is_some_and(|p| anchored[p]);
+        anchored[b] = matched.get(b).is_some_and(Option::is_some) || from_parent;
+    }
+    anchored
 }
 
 /// Whether `other` is a part of the same character as `model`, judged without being told: a part
 /// ([`is_part_of`]) whose bones it shares with the model stand exactly where the model's do. Different
 /// characters rigged with the same bone names (every Biped rig is `Bip01 …`) have other proportions, so a
 /// folder of them is not taken for one character; the parts of one character, exported from one rig, agree.
+/// The bones compared are those the part's vertices are weighted to, or where none of them is the model's (a
+/// head weighted to face bones alone), the bones of the model they hang from.
 pub fn same_character(model: &Asset, other: &Asset) -> bool {
     if !is_part_of(model, other) {
         return false;
@@ -82,8 +163,22 @@ pub fn same_character(model: &Asset, other: &Asset) -> bool {
     let (model_to_root, part_to_root) = (model.skeleton.bind_to_root(), other.skeleton.bind_to_root());
     let size = skeleton_size(model).max(f32::EPSILON);
     let used = used_bones(other);
+    let mut compared = used.clone();
+    if !used.iter().zip(&matched).any(|(u, m)| *u && m.is_some()) {
+        // The matched ancestors of the weighted bones.
+        for b in (0..other.skeleton.len()).filter(|&b| used.get(b).copied().unwrap_or(false)) {
+            let mut at = other.skeleton.parents.get(b).copied().flatten();
+            while let Some(p) = at.filter(|&p| p < other.skeleton.len()) {
+                if matched.get(p).is_some_and(Option::is_some) {
+                    compared[p] = true;
+                    break;
+                }
+                at = other.skeleton.parents.get(p).copied().flatten().filter(|&q| q < p);
+            }
+        }
+    }
     matched.iter().enumerate().all(|(b, found)| {
-        let (Some((mb, _)), true) = (found, used.get(b).copied().unwrap_or(false)) else { return true };
+        let (Some((mb, _)), true) = (found, compared.get(b).copied().unwrap_or(false)) else { return true };
         match (model_to_root.get(*mb), part_to_root.get(b)) {
             (Some(m), Some(p)) => m.w_axis.truncate().distance(p.w_axis.truncate()) <= DISTANCE_TOLERANCE * size,
             _ => true,

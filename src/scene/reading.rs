@@ -16,6 +16,10 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// The topic of the reading that says which axis of the file was taken as up, where it is not the format's
+    /// convention (turned upright by the character's own bones, or set by hand).
+    pub const UP_AXIS: &'static str = "up axis";
+
     /// A reading the file itself settled.
     pub fn new(topic: impl Into<String>, choice: impl Into<String>, basis: impl Into<String>) -> Self {
         Self { topic: topic.into(), choice: choice.into(), basis: basis.into(), assumed: false }

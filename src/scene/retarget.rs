@@ -77,6 +77,10 @@ pub struct Retarget {
     pub overrides: Vec<(String, TranslationMode)>,
     /// The up direction in the file's frame, for [`RootMotion::Ground`] (the model's axis conversion says it).
     pub up: [f32; 3],
+    /// Play placeholder tracks too ([`super::placeholder`]: constant identity keys of bones the animation never
+    /// moved); by default those bones keep their bind pose.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub apply_placeholder_tracks: bool,
 }
 
 impl Default for Retarget {
@@ -86,6 +90,7 @@ impl Default for Retarget {
             root: RootMotion::Keep,
             overrides: Vec::new(),
             up: [0.0, 1.0, 0.0],
+            apply_placeholder_tracks: false,
         }
     }
 }

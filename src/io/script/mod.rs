@@ -24,6 +24,7 @@ mod build_qc;
 mod cut;
 mod delta;
 mod files;
+pub mod gothic_head;
 mod lex;
 mod load;
 mod materials;

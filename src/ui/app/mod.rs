@@ -324,6 +324,18 @@ impl ViewerApp {
 }
 
 impl ViewerApp {
+    /// The status line's word on the up axis where it is not the format's convention: set by hand (View › Up
+    /// axis, `--up`), or taken from the character's own bones when the convention would lay it down.
+    fn up_axis_status(&self) -> Option<String> {
+        let model = self.view.doc.paths().first().cloned();
+        if let Some(up) = model.and_then(|m| self.state.up_overrides.get(&m).copied()) {
+            return Some(format!("up: file {} (set by hand)", up.label()));
+        }
+        let reading = self.view.doc.asset.readings.iter().find(|r| r.topic == crate::scene::Reading::UP_AXIS)?;
+        let axis = reading.choice.trim_start_matches("the file's ").trim_end_matches(" is up");
+        Some(format!("up: file {axis} (its head stands above its feet there; View › Up axis or --up to change)"))
+    }
+
     /// `count` summed over the meshes the viewport draws (not hidden by a body-group choice).
     fn shown_mesh_sum(&self, count: fn(&crate::scene::Mesh) -> usize) -> usize {
         let hidden = &self.view.hidden_meshes;
@@ -474,6 +486,7 @@ impl eframe::App for ViewerApp {
             },
             renderer: self.gpu.renderer_name(),
             clip: self.first_track_clip(),
+            up: self.up_axis_status(),
         };
         #[cfg(target_arch = "wasm32")]
         {

@@ -148,7 +148,8 @@ pub fn assemble(mut set: LoadedSet, results: LoadResults, opts: &LoadOptions) ->
     for result in results {
         match result {
             Ok(loaded) => {
-                if set.add(Ok(loaded.asset), opts) != Added::Failed {
+                // Only what joined the scene is one of its files (the title counts them, a reload reads them).
+                if matches!(set.add(Ok(loaded.asset), opts), Added::Model | Added::Bound) {
                     origins.push(loaded.origin);
                 }
             }

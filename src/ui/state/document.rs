@@ -155,7 +155,8 @@ impl Document {
         self.sample.is_none() && !self.files.is_empty() && !self.asset.skeleton.is_empty()
     }
 
-    /// Window-title name: the model (and how many animation files are bound).
+    /// Window-title name: the model, and what joined it: its parts (a modular character's shirt, a head) and
+    /// its animation files. Files that did not join are not counted.
     pub fn title(&self) -> String {
         let (model, bound) = match (self.sample, self.files.split_first()) {
             (Some(sample), _) => (sample.title().to_owned(), self.files.len()),
@@ -163,7 +164,17 @@ impl Document {
             (None, None) if self.is_empty() => return "nothing open".to_owned(),
             (None, None) => return "made by code".to_owned(),
         };
-        if bound == 0 { model } else { format!("{model} + {bound} animation file(s)") }
+        let joined = self.reports.iter().filter(|r| r.not_joined.is_none());
+        let parts = joined.filter(|r| r.part.is_some()).count().min(bound);
+        let animations = bound - parts;
+        let mut title = model;
+        if parts > 0 {
+            title += &format!(" + {parts} part{}", if parts == 1 { "" } else { "s" });
+        }
+        if animations > 0 {
+            title += &format!(" + {animations} animation file{}", if animations == 1 { "" } else { "s" });
+        }
+        title
     }
 
     pub fn paths(&self) -> Vec<PathBuf> {

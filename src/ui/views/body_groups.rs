@@ -21,7 +21,16 @@ pub fn show_parts(ui: &mut egui::Ui, asset: &Asset, hidden_parts: &[usize], cmds
         let mut visible = !hidden_parts.contains(&p);
         let label =
             format!("{} ({} mesh{})", part.name, part.meshes.len(), if part.meshes.len() == 1 { "" } else { "es" });
-        if ui.checkbox(&mut visible, label).changed() {
+        // A file name is one long word: cut short, with the path on hover, rather than broken mid-name.
+        let response = ui.scope(|ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            ui.checkbox(&mut visible, label)
+        });
+        let response = match &part.source {
+            Some(path) => response.inner.on_hover_text(path.display().to_string()),
+            None => response.inner,
+        };
+        if response.changed() {
             cmds.push(Command::SetPartVisible(p, visible));
         }
     }

@@ -245,7 +245,8 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
         for (i, f) in doc.files.iter().enumerate() {
             ui.horizontal(|ui| {
                 ui.strong(if i == 0 && doc.sample.is_none() { "model" } else { "bound" });
-                ui.label(f.name()).on_hover_text(f.path.display().to_string());
+                // A file name is one long word: cut short with the path on hover rather than broken mid-name.
+                ui.add(egui::Label::new(f.name()).truncate()).on_hover_text(f.path.display().to_string());
             });
             ui.weak(format!("{} · {} bytes", f.format.name(), f.size));
         }
@@ -379,12 +380,20 @@ fn bind_report(
 ) {
     let src = r.source.as_deref().map(display_name).unwrap_or_default();
     let warn = ui.visuals().warn_fg_color;
+    if let Some(why) = &r.not_joined {
+        file_heading(ui, "Not joined", &src, r.source.as_deref());
+        ui.colored_label(warn, why);
+        return;
+    }
     if let Some(part) = &r.part {
-        ui.strong(format!("Part {src}"));
-        ui.label(format!(
-            "{} mesh(es) on the model's skeleton, {} bone(s) matched by name",
-            part.meshes, part.bones_matched
-        ));
+        file_heading(ui, "Part", &src, r.source.as_deref());
+        match &part.attached_to {
+            Some(bone) => ui.label(format!("{} mesh(es) hung on the bone '{bone}', as the engine attaches a head", part.meshes)),
+            None => ui.label(format!(
+                "{} mesh(es) on the model's skeleton, {} bone(s) matched by name",
+                part.meshes, part.bones_matched
+            )),
+        };
         if !part.bones_added.is_empty() {
             ui.label(format!("{} bone(s) added: {}", part.bones_added.len(), part.bones_added.join(", ")));
         }
@@ -398,7 +407,7 @@ fn bind_report(
             return;
         }
     } else {
-        ui.strong(format!("Bound {src}"));
+        file_heading(ui, "Bound", &src, r.source.as_deref());
     }
     ui.label(format!("clips: {}", r.clips.join(", ")));
     let tracks = r.matched.len() + r.unmatched_tracks.len();
@@ -457,6 +466,37 @@ fn bind_report(
             }
         });
     }
+    if !r.placeholder_tracks.is_empty() {
+        let played = r.retarget.apply_placeholder_tracks;
+        egui::CollapsingHeader::new(
+            RichText::new(format!(
+                "{} placeholder track(s): {}",
+                r.placeholder_tracks.len(),
+                if played { "played" } else { "left at the bind pose" }
+            ))
+            .color(warn),
+        )
+        .id_salt(("placeholders", index))
+        .show(ui, |ui| {
+            ui.weak(
+                "Identity keys (no rotation, zero translation), constant over the clip, for bones whose bind pose is \
+                 elsewhere: an exporter's keys for bones the animation never moved. Played, those bones fall onto \
+                 their parents.",
+            );
+            ui.label(r.placeholder_tracks.join(", "));
+        });
+        let mut apply = played;
+        if ui
+            .checkbox(&mut apply, "Apply placeholder tracks")
+            .on_hover_text("Play them as the file says (--apply-placeholder-tracks)")
+            .changed()
+        {
+            cmds.push(Command::SetRetarget {
+                binding: index,
+                retarget: Retarget { apply_placeholder_tracks: apply, ..r.retarget.clone() },
+            });
+        }
+    }
     if r.clips.is_empty() || r.matched.is_empty() {
         return;
     }
@@ -514,6 +554,18 @@ fn bind_report(
             }
         });
     }
+}
+
+/// A bound file's heading: `what` in bold and the file name on one line, the name cut short (never broken
+/// inside a word) with the whole path on hover.
+fn file_heading(ui: &mut egui::Ui, what: &str, name: &str, path: Option<&std::path::Path>) {
+    ui.horizontal(|ui| {
+        ui.strong(what);
+        let label = ui.add(egui::Label::new(RichText::new(name).strong()).truncate());
+        if let Some(path) = path {
+            label.on_hover_text(path.display().to_string());
+        }
+    });
 }
 
 /// `N what: a, b, c` in the warning colour; nothing for an empty list.

@@ -161,7 +161,8 @@ pub fn show(ui: &mut egui::Ui, input: &MenuInput, cmds: &mut Vec<Command>) {
                 let model = input.doc.paths().first().cloned();
                 let current = model.as_ref().and_then(|m| input.state.up_overrides.get(m).copied());
                 let convention = input.file_axes.description;
-                if ui.radio(current.is_none(), "As the file's format says").on_hover_text(convention).clicked() {
+                let automatic = "As opened: the format's convention, unless the character's bones say it lies down";
+                if ui.radio(current.is_none(), automatic).on_hover_text(convention).clicked() {
                     cmds.push(Command::SetUpAxis(None));
                 }
                 for up in crate::scene::UpAxis::ALL {

@@ -65,6 +65,9 @@ pub struct StatusInfo {
     pub renderer: &'static str,
     /// The clip on the first track and where in it playback is: "walk 0.40 / 1.20 s".
     pub clip: Option<String>,
+    /// Which axis of the file is up, when it is not the format's convention: "up: file +Y (from its bones;
+    /// --up or View › Up axis to change)".
+    pub up: Option<String>,
 }
 
 impl StatusInfo {
@@ -81,6 +84,9 @@ impl StatusInfo {
             format!("{} vertices", group(s.vertices)),
             format!("{} bone{}", s.bones, if s.bones == 1 { "" } else { "s" }),
         ];
+        if let Some(up) = &s.up {
+            parts.push(up.clone());
+        }
         if let Some(clip) = &s.clip {
             parts.push(format!("clip: {clip}"));
         }
