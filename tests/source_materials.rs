@@ -264,3 +264,54 @@ fn the_users_texture_folder_serves_as_a_materials_folder() {
     assert!(!asset.warnings.iter().any(|w| w.message.contains("no texture file found")), "{:?}", asset.warnings);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A QC whose textures lie beside it as `.vtf` files, with no `.vmt` anywhere (a decompiled model's folder):
+/// the VTF is the texture, from beside the SMD or beside the QC; where a `.vmt` names a texture too, the
+/// material's wins.
+#[test]
+fn a_vtf_beside_the_qc_or_the_smd_is_the_texture_when_no_vmt_names_one() {
+    let root = temp_dir("vtf-only");
+    let qc = root.join("trooper/trooper.qc");
+    write(&qc, "$modelname trooper.mdl\n$body studio \"meshes/ref\"\n$sequence idle \"meshes/ref\"\n");
+    // Materials named as studiomdl writes them (a `.bmp` name) and bare.
+    write(&root.join("trooper/meshes/ref.smd"), reference_smd(&["trooper_body.bmp", "trooper_head", "visor"]));
+    write(&root.join("trooper/meshes/trooper_body.vtf"), skin_vtf());
+    write(&root.join("trooper/Trooper_Head.VTF"), skin_vtf());
+    let asset = load(&qc);
+    let texture = |name: &str| asset.materials.iter().find(|m| m.name == name).unwrap().texture.clone().unwrap();
+    let body = texture("trooper_body.bmp");
+    assert_eq!(body.path, Some(root.join("trooper/meshes/trooper_body.vtf")), "{body:?}");
+    assert_eq!(body.found_in, Some(TextureFolder::NextToFile));
+    let head = texture("trooper_head");
+    assert_eq!(head.path, Some(root.join("trooper/Trooper_Head.VTF")), "{head:?}");
+    assert_eq!(head.found_in, Some(TextureFolder::NextToScript));
+    let visor = texture("visor");
+    assert_eq!(visor.path, None);
+    assert!(visor.tried.contains(&"visor.vtf".to_owned()), "{visor:?}");
+    assert!(
+        asset.warnings.iter().any(|w| w.message.contains("for 1 material(s): visor")),
+        "only the visor is missing: {:?}",
+        asset.warnings
+    );
+    // It decodes: the red and blue halves written.
+    let image = io::vtf::decode(&std::fs::read(body.path.unwrap()).unwrap()).unwrap();
+    assert_eq!((image.width, image.height), (8, 4));
+
+    // An SMD opened alone finds its VTF beside it too.
+    let smd = io::load_path(&root.join("trooper/meshes/ref.smd"), &LoadOptions::default()).unwrap();
+    let alone = smd.materials.iter().find(|m| m.name == "trooper_body.bmp").unwrap().texture.clone().unwrap();
+    assert_eq!(alone.path, Some(root.join("trooper/meshes/trooper_body.vtf")));
+
+    // With `$cdmaterials` and a `.vmt` naming another texture, the material's texture is taken.
+    write(&qc, "$modelname trooper.mdl\n$cdmaterials models/trooper\n$body studio \"meshes/ref\"\n");
+    write(
+        &root.join("materials/models/trooper/trooper_body.vmt"),
+        "VertexLitGeneric { $basetexture models/trooper/body_hd }",
+    );
+    write(&root.join("materials/models/trooper/body_hd.vtf"), skin_vtf());
+    let with_vmt = load(&qc);
+    let body = with_vmt.materials.iter().find(|m| m.name == "trooper_body.bmp").unwrap().texture.clone().unwrap();
+    assert_eq!(body.path, Some(root.join("materials/models/trooper/body_hd.vtf")), "{body:?}");
+    assert_eq!(body.found_in, Some(TextureFolder::SourceMaterial));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -97,9 +97,11 @@ impl ClipBinding {
                 // bind pose unless the binding plays them.
                 Some((bone, _))
                     if !clip.retarget.apply_placeholder_tracks
-                        && clip.tracks.get(t).zip(skeleton.bind_local.get(bone)).is_some_and(|(track, bind)| {
-                            crate::scene::placeholder::is_placeholder(track, bind)
-                        }) => {}
+                        && clip
+                            .tracks
+                            .get(t)
+                            .zip(skeleton.bind_local.get(bone))
+                            .is_some_and(|(track, bind)| crate::scene::placeholder::is_placeholder(track, bind)) => {}
                 Some((bone, _)) => bone_tracks[bone] = Some(t),
                 None => unmatched_tracks.push(t),
             }

@@ -108,6 +108,38 @@ impl Opened {
         Self::sources(&Source::from_args(files), opts)
     }
 
+    /// What was opened, in one line: the model with the parts and animation files that joined it, and the
+    /// character they make (`body.psk + 1 part + 1 animation file: 2 meshes, 92 bones, 1 clip`), as the viewer's
+    /// title and `info` count it.
+    pub fn summary(&self) -> String {
+        let asset = &self.asset;
+        let model = asset
+            .path
+            .as_deref()
+            .and_then(std::path::Path::file_name)
+            .map_or_else(|| asset.kind().to_owned(), |n| n.to_string_lossy().into_owned());
+        let joined: Vec<&BindReport> = self.reports.iter().filter(|r| r.not_joined.is_none()).collect();
+        let parts = joined.iter().filter(|r| r.part.is_some()).count();
+        let animations = joined.len() - parts;
+        let plural = |n: usize, one: &str| {
+            let many = if one.ends_with('h') { "es" } else { "s" };
+            format!("{n} {one}{}", if n == 1 { "" } else { many })
+        };
+        let mut line = model;
+        if parts > 0 {
+            line += &format!(" + {}", plural(parts, "part"));
+        }
+        if animations > 0 {
+            line += &format!(" + {}", plural(animations, "animation file"));
+        }
+        format!(
+            "{line}: {}, {}, {}",
+            plural(asset.meshes.len(), "mesh"),
+            plural(asset.skeleton.len(), "bone"),
+            plural(asset.clips.len(), "clip")
+        )
+    }
+
     /// The command's result once its output is written: an error (a non-zero exit code) when a file failed.
     pub fn finish(&self) -> Result<(), AppError> {
         match self.failed {

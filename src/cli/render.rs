@@ -103,6 +103,7 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     for w in &asset.warnings {
         eprintln!("warning: {w}");
     }
+    eprintln!("rendering {}", opened.summary());
     let animated = args.frames.is_some() || args.gif.is_some() || args.bench_frames.is_some() || args.grid.is_some();
     let clip = opened.clip_to_play(args.clip.as_deref(), animated || args.time.is_some());
     if clip.is_none() && args.grid.is_none() {

@@ -534,7 +534,7 @@ fn build_materials(
             if texture.path.is_none() && !texture.searched.is_empty() {
                 let folders: Vec<String> = texture.searched.iter().map(|d| d.display().to_string()).collect();
                 let message = format!(
-                    "no texture for material {i} '{name}' in {} (tried the name and .tga/.png/.bmp/.dds/.jpg)",
+                    "no texture for material {i} '{name}' in {} (tried the name and .tga/.png/.bmp/.dds/.jpg/.vtf)",
                     folders.join(", ")
                 );
                 warnings.push(match chunk {

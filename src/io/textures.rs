@@ -15,8 +15,10 @@ use crate::scene::{TextureFolder, TextureRef};
 
 use super::{Files, LoadOptions};
 
-/// Extensions tried when a texture is missing under its own name, in order.
-pub const TEXTURE_EXTENSIONS: [&str; 6] = ["tga", "png", "bmp", "dds", "jpg", "jpeg"];
+/// Extensions tried when a texture is missing under its own name, in order. Source's `.vtf` last: a VTF beside
+/// an SMD or its QC is the texture when no `.vmt` names one (a QC's material search prefers the texture a
+/// `.vmt` names: `script::materials`).
+pub const TEXTURE_EXTENSIONS: [&str; 7] = ["tga", "png", "bmp", "dds", "jpg", "jpeg", "vtf"];
 
 /// One folder's files: lower-cased name → the name as it is on disk.
 #[derive(Debug, Default)]
@@ -84,12 +86,11 @@ pub fn candidate_names(name: &str) -> Vec<String> {
 }
 
 /// Where to look, in order: next to the file (`opts.base_dir`), the user's folders, then `script_dirs`.
-fn folders(opts: &LoadOptions, script_dirs: &[PathBuf]) -> Vec<(PathBuf, TextureFolder)> {
+fn folders(opts: &LoadOptions, script_dirs: &[(PathBuf, TextureFolder)]) -> Vec<(PathBuf, TextureFolder)> {
     let mut out: Vec<(PathBuf, TextureFolder)> = Vec::new();
     let next_to = opts.base_dir.iter().map(|d| (d.clone(), TextureFolder::NextToFile));
     let user = opts.texture_dirs.iter().map(|d| (d.clone(), TextureFolder::User));
-    let script = script_dirs.iter().map(|d| (d.clone(), TextureFolder::ModelScript));
-    for (dir, kind) in next_to.chain(user).chain(script) {
+    for (dir, kind) in next_to.chain(user).chain(script_dirs.iter().cloned()) {
         if !out.iter().any(|(d, _)| *d == dir) {
             out.push((dir, kind));
         }
@@ -100,6 +101,14 @@ fn folders(opts: &LoadOptions, script_dirs: &[PathBuf]) -> Vec<(PathBuf, Texture
 /// Looks for the texture `name` (as written in the model) in the folders of `opts` and then `script_dirs`.
 /// The result says where it was found, or which names were tried in which folders.
 pub fn find_texture(opts: &LoadOptions, name: &str, script_dirs: &[PathBuf]) -> TextureRef {
+    let dirs: Vec<(PathBuf, TextureFolder)> =
+        script_dirs.iter().map(|d| (d.clone(), TextureFolder::ModelScript)).collect();
+    find_texture_in(opts, name, &dirs)
+}
+
+/// [`find_texture`] with the model script's folders given with their kinds (a QC's `$cdtexture` folders, then
+/// the QC's own folder).
+pub(crate) fn find_texture_in(opts: &LoadOptions, name: &str, script_dirs: &[(PathBuf, TextureFolder)]) -> TextureRef {
     let written = name.trim().trim_matches('\0');
     let mut texture = TextureRef { name: name.to_owned(), ..TextureRef::default() };
     if written.is_empty() {

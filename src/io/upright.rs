@@ -23,7 +23,8 @@ pub(crate) fn stand_up(asset: &mut Asset, by_hand: Option<UpAxis>) {
         return;
     }
     let Some(standing) = crate::anim::facing::standing_axis(asset) else { return };
-    asset.axes = asset.axes.turned_up(standing.up, "turned upright by the character's own bones (see the up axis reading)");
+    asset.axes =
+        asset.axes.turned_up(standing.up, "turned upright by the character's own bones (see the up axis reading)");
     asset.readings.push(Reading::new(
         Reading::UP_AXIS,
         format!("the file's {} is up", standing.up.label()),

@@ -36,14 +36,22 @@ impl CameraMatrices {
 }
 
 /// Named directions the numeric keys (and the viewer's `--view`) jump to, relative to the character's front.
+/// Right and Left are named as Blender's and 3ds Max's views are (numpad 3 looks from the right of the Front
+/// view): Right shows the character's left side, Left its right side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ViewPreset {
+    /// From the character's front: its face.
     Front,
+    /// From behind it.
     Back,
+    /// From the right of the Front view (as Blender's and 3ds Max's Right view): the character's left side.
     Right,
+    /// From the left of the Front view: the character's right side.
     Left,
+    /// From above, its front at the bottom of the view.
     Top,
+    /// From below.
     Bottom,
 }
 
@@ -58,6 +66,18 @@ impl ViewPreset {
             Self::Left => (-FRAC_PI_2, 0.0),
             Self::Top => (0.0, FRAC_PI_2),
             Self::Bottom => (0.0, -FRAC_PI_2),
+        }
+    }
+
+    /// What the view shows, for hover texts.
+    pub fn shows(self) -> &'static str {
+        match self {
+            Self::Front => "the character's front (its face)",
+            Self::Back => "the character's back",
+            Self::Right => "from the right of the Front view (as in Blender and 3ds Max): the character's left side",
+            Self::Left => "from the left of the Front view: the character's right side",
+            Self::Top => "from above",
+            Self::Bottom => "from below",
         }
     }
 
@@ -181,7 +201,7 @@ impl OrbitCamera {
     }
 
     /// Half the visible height at the target distance.
-    fn half_height(&self) -> f32 {
+    pub fn half_height(&self) -> f32 {
         self.distance * (self.fov_y * 0.5).tan()
     }
 

@@ -302,6 +302,12 @@ impl Overlay {
     /// The skeleton at a pose. `joints` are the bones' to-root matrices already in the viewer frame
     /// (`world · to_viewer · to_root`), parents before children.
     pub fn skeleton(&mut self, parents: &[Option<usize>], joints: &[Mat4], style: &SkeletonStyle) {
+        self.skeleton_sized(parents, joints, style, &[]);
+    }
+
+    /// [`Overlay::skeleton`] with a marker size per joint (pixels, [`joint_marker_sizes`]); joints past the end
+    /// of `sizes` get `style.joint_size`.
+    pub fn skeleton_sized(&mut self, parents: &[Option<usize>], joints: &[Mat4], style: &SkeletonStyle, sizes: &[f32]) {
         let depth = style.depth;
         let position = |i: usize| joints[i].w_axis.truncate();
         let count = parents.len().min(joints.len());
@@ -326,12 +332,45 @@ impl Overlay {
                 let (size, color) = if selected {
                     (style.joint_size * 1.5, style.selected_color)
                 } else {
-                    (style.joint_size, style.joint_color)
+                    (sizes.get(bone).copied().unwrap_or(style.joint_size), style.joint_color)
                 };
                 self.point(position(bone), size, color, depth);
             }
         }
     }
+}
+
+/// The smallest joint marker drawn (pixels): small enough for a face's joints, still seen and clicked.
+pub const MIN_JOINT_SIZE: f32 = 2.5;
+
+/// Each joint's distance to its nearest other joint in the bind pose (the unit of `to_root`), for
+/// [`joint_marker_sizes`]; joints on top of another one are measured to the next one further away. Empty for
+/// a skeleton of more than `MAX_SPACING_BONES` bones (markers then keep one size).
+pub fn joint_spacing(to_root: &[Mat4]) -> Vec<f32> {
+    const MAX_SPACING_BONES: usize = 4096;
+    if to_root.len() > MAX_SPACING_BONES {
+        return Vec::new();
+    }
+    let points: Vec<Vec3> = to_root.iter().map(|m| m.w_axis.truncate()).collect();
+    let mut bounds = Bounds::EMPTY;
+    points.iter().filter(|p| p.is_finite()).for_each(|p| bounds.add(*p));
+    let apart = (bounds.radius() * 1e-4).max(f32::MIN_POSITIVE);
+    points
+        .iter()
+        .map(|p| {
+            points.iter().map(|q| p.distance(*q)).filter(|d| *d > apart && d.is_finite()).fold(f32::INFINITY, f32::min)
+        })
+        .collect()
+}
+
+/// Joint marker sizes (pixels) where neighbouring joints are closer on screen than the markers are wide: half
+/// the on-screen distance to the nearest joint, between [`MIN_JOINT_SIZE`] and `full`. A dense rig (a face of
+/// dozens of joints a few millimetres apart) then shows small markers that leave the face visible, and full
+/// ones once zoomed in; a body's joints, far apart, keep the full size. `pixels_per_unit` is the view's scale at
+/// the target.
+pub fn joint_marker_sizes(spacing: &[f32], pixels_per_unit: f32, full: f32, out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(spacing.iter().map(|s| (0.5 * s * pixels_per_unit).clamp(MIN_JOINT_SIZE.min(full), full)));
 }
 
 /// Draw ranges of one layer in the shared buffers.
@@ -531,6 +570,33 @@ mod tests {
             assert!(n.dot((a + b + c) / 3.0 - center) > 0.0);
         }
         assert_eq!(o.on_top.lines.len(), 12 * 2);
+    }
+
+    #[test]
+    fn close_joints_get_small_markers_and_far_ones_the_full_size() {
+        // A body joint 50 units from the next, and a face of three joints 1 unit apart.
+        let at = |x: f32| Mat4::from_translation(Vec3::new(x, 0.0, 0.0));
+        let spacing = joint_spacing(&[at(-50.0), at(0.0), at(1.0), at(2.0)]);
+        assert_eq!(spacing, [50.0, 1.0, 1.0, 1.0]);
+        let mut sizes = Vec::new();
+        // 3 pixels a unit: the face's markers at the smallest size, the body's full.
+        joint_marker_sizes(&spacing, 3.0, 7.0, &mut sizes);
+        assert_eq!(sizes, [7.0, MIN_JOINT_SIZE, MIN_JOINT_SIZE, MIN_JOINT_SIZE]);
+        // Zoomed in tenfold: the face's joints are far apart on screen and drawn full.
+        joint_marker_sizes(&spacing, 30.0, 7.0, &mut sizes);
+        assert_eq!(sizes, [7.0; 4]);
+        // Two joints on the same spot are measured to the next one.
+        assert_eq!(joint_spacing(&[at(0.0), at(0.0), at(4.0)]), [4.0, 4.0, 4.0]);
+        let mut o = Overlay::default();
+        let parents = [None, Some(0), Some(1), Some(2)];
+        o.skeleton_sized(
+            &parents,
+            &[at(-50.0), at(0.0), at(1.0), at(2.0)],
+            &SkeletonStyle::default(),
+            &[7.0, 2.5, 2.5, 2.5],
+        );
+        let point_sizes: Vec<f32> = o.on_top.points.iter().map(|p| p.size).collect();
+        assert_eq!(point_sizes, [7.0, 2.5, 2.5, 2.5]);
     }
 
     #[test]

@@ -441,7 +441,8 @@ impl Asset {
         // The warnings of this file's tracks, said once: those of an earlier binding go.
         let source = report.source.clone();
         if source.is_some() {
-            let said = |m: &str| m.split_once(' ').is_some_and(|(_, rest)| TRACK_WARNINGS.iter().any(|p| rest.starts_with(p)));
+            let said =
+                |m: &str| m.split_once(' ').is_some_and(|(_, rest)| TRACK_WARNINGS.iter().any(|p| rest.starts_with(p)));
             self.warnings.retain(|w| !(w.file == source && said(&w.message)));
         }
         let warn = |message: String| {

@@ -40,6 +40,8 @@ pub enum TextureFolder {
     User,
     /// A texture folder of the model script (QC `$cdtexture`).
     ModelScript,
+    /// The model script's own folder (a QC's textures often lie beside it, as its SMDs do).
+    NextToScript,
     /// A game's `materials` folder, through the `.vmt` material in a QC `$cdmaterials` folder.
     SourceMaterial,
     /// Not in any of those folders, but the only file of that name among the files given (files dropped on the
@@ -53,6 +55,7 @@ impl TextureFolder {
             TextureFolder::NextToFile => "next to the file",
             TextureFolder::User => "in a texture folder of yours",
             TextureFolder::ModelScript => "in the model script's texture folder",
+            TextureFolder::NextToScript => "next to the model script",
             TextureFolder::SourceMaterial => "through the Source material in the game's materials folder",
             TextureFolder::ByName => "by its name among the files given",
         }

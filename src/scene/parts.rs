@@ -129,10 +129,7 @@ pub fn not_a_part(model: &Asset, other: &Asset) -> Option<String> {
             names(&loose)
         ));
     }
-    Some(format!(
-        "only {matched_count} of its {} bones are named in the model: another skeleton",
-        other.skeleton.len()
-    ))
+    Some(format!("only {matched_count} of its {} bones are named in the model: another skeleton", other.skeleton.len()))
 }
 
 /// Which of `part`'s bones match a bone of the model (`matched`, by [`match_tracks`]) or hang from one through

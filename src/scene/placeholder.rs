@@ -32,7 +32,9 @@ pub fn is_placeholder(track: &BoneTrack, bind: &Transform) -> bool {
     let zero = |v: &Vec3| v.length() <= TRANSLATION_EPSILON;
     let identity = |q: &Quat| q.is_finite() && q.w.abs() >= 1.0 - ROTATION_EPSILON;
     let one = |s: &Vec3| (*s - Vec3::ONE).abs().max_element() <= TRANSLATION_EPSILON;
-    all(&track.translation, zero) && all(&track.rotation, identity) && (track.scale.is_empty() || all(&track.scale, one))
+    all(&track.translation, zero)
+        && all(&track.rotation, identity)
+        && (track.scale.is_empty() || all(&track.scale, one))
 }
 
 fn all<T>(curve: &Curve<T>, test: impl Fn(&T) -> bool) -> bool {

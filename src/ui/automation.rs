@@ -42,6 +42,9 @@ pub struct Script {
     pub view: Option<crate::render::camera::ViewPreset>,
     pub screenshot: Option<ScreenshotRun>,
     timing: Option<Timing>,
+    /// Where a request that cannot be carried out (`--select` of a bone the model lacks) makes the run fail: the
+    /// exit status once the window closes, as a failed screenshot run does.
+    outcome: Outcome,
 }
 
 /// `--screenshot PATH --after-frames N`.
@@ -83,6 +86,7 @@ impl Script {
             view: args.view,
             up: args.up,
             morphs: args.morphs.clone(),
+            outcome: outcome.clone(),
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,
                 after_frames: args.after_frames.max(1),
@@ -113,6 +117,17 @@ impl Script {
     pub fn fail(&mut self, why: impl FnOnce() -> String) {
         if let Some(run) = &mut self.screenshot {
             run.failure.get_or_insert_with(why);
+        }
+    }
+
+    /// A request of the command line that cannot be carried out (`--select` naming no bone): the run fails —
+    /// a screenshot is still taken, but the exit status is an error, also after an interactive window closes.
+    pub fn fail_request(&mut self, why: String) {
+        if let Some(run) = &mut self.screenshot {
+            run.failure.get_or_insert_with(|| why.clone());
+        }
+        if let Ok(mut outcome) = self.outcome.lock() {
+            outcome.get_or_insert(why);
         }
     }
 

@@ -77,8 +77,9 @@ pub struct ViewerArgs {
     /// +y, -y, +z or -z.
     #[arg(long, value_enum, value_name = "AXIS", allow_hyphen_values = true)]
     pub up: Option<crate::scene::UpAxis>,
-    /// Look from this side of the character (its front is the one its bones' side names give, or the one made
-    /// the front in View) instead of from the front right.
+    /// Look from this side of the character instead of from the front right. Its front is the one its bones'
+    /// side names give (or the one made the front in View). As in Blender and 3ds Max, `right` looks from the
+    /// right of the front view and so shows the character's left side; `left` shows its right side.
     #[arg(long, value_enum, value_name = "SIDE")]
     pub view: Option<crate::render::camera::ViewPreset>,
     /// Draw the viewport with the egui painter (the CPU fallback) instead of the GPU renderer.

@@ -21,9 +21,9 @@ use super::merge::add_part;
 use super::placement::{place_asset, place_clip, place_skeleton};
 use super::qc::ParsedQc;
 use super::{error_at, position, warn_unmatched_tracks};
-use crate::io::textures::find_texture;
+use crate::io::textures::find_texture_in;
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, ClipScript, Format, ModelScript, Warning};
+use crate::scene::{Asset, ClipScript, Format, ModelScript, TextureFolder, Warning};
 
 /// Extensions tried for a file named without one (studiomdl reads SMD).
 const MESH_EXTENSIONS: [&str; 1] = ["smd"];
@@ -82,6 +82,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     }
     // Reference meshes, in script order; the first one's skeleton is the character's.
     let mut character = Asset::new(Format::Qc);
+    let texture_dirs = texture_folders(&script);
     for (g, group) in script.body_groups.iter_mut().enumerate() {
         for (c, choice) in group.choices.iter_mut().enumerate() {
             let Some(job) = body_jobs[g][c] else { continue };
@@ -96,7 +97,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
             })?;
             let mut part = loaded.asset;
             place_asset(&mut part, &choice.placement.unwrap_or_default());
-            find_textures(&mut part, &script.texture_dirs, opts);
+            find_textures(&mut part, &texture_dirs, opts);
             if let Some(materials) = materials.as_mut() {
                 materials.apply(&mut part, dirs, opts);
             }
@@ -251,13 +252,21 @@ fn with_extension(name: &str) -> String {
     if has_extension { name.to_owned() } else { format!("{name}.smd") }
 }
 
-/// Textures the SMD loader did not find next to the mesh or in the user's folders, looked up in the `$cdtexture`
-/// folders too (studiomdl reads textures only from there), last. The loader's "not found" warning goes when every
-/// texture is found.
-fn find_textures(part: &mut Asset, dirs: &[PathBuf], opts: &LoadOptions) {
-    if dirs.is_empty() {
-        return;
+/// The folders a QC's textures are looked for in after the mesh's own and the user's: its `$cdtexture` folders,
+/// then the QC's own folder.
+fn texture_folders(script: &ModelScript) -> Vec<(PathBuf, TextureFolder)> {
+    let mut dirs: Vec<(PathBuf, TextureFolder)> =
+        script.texture_dirs.iter().map(|d| (d.clone(), TextureFolder::ModelScript)).collect();
+    if let Some(qc_dir) = script.files.first().and_then(|p| p.parent()) {
+        dirs.push((qc_dir.to_path_buf(), TextureFolder::NextToScript));
     }
+    dirs
+}
+
+/// Textures the SMD loader did not find next to the mesh or in the user's folders, looked up in the `$cdtexture`
+/// folders too (studiomdl reads textures only from there), then beside the QC, last. The loader's "not found"
+/// warning then lists only those still missing.
+fn find_textures(part: &mut Asset, dirs: &[(PathBuf, TextureFolder)], opts: &LoadOptions) {
     let opts =
         LoadOptions { base_dir: part.path.as_deref().and_then(Path::parent).map(Path::to_path_buf), ..opts.clone() };
     for m in &mut part.materials {
@@ -265,10 +274,7 @@ fn find_textures(part: &mut Asset, dirs: &[PathBuf], opts: &LoadOptions) {
         if tex.path.is_some() {
             continue;
         }
-        *tex = find_texture(&opts, &tex.name, dirs);
+        *tex = find_texture_in(&opts, &tex.name, dirs);
     }
-    let all_found = part.materials.iter().all(|m| m.texture.as_ref().is_none_or(|t| t.path.is_some()));
-    if all_found {
-        part.warnings.retain(|w| !w.message.starts_with(crate::io::smd::MISSING_TEXTURES));
-    }
+    super::materials::restate_missing(part);
 }

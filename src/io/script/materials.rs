@@ -95,7 +95,9 @@ impl MaterialSearch {
     pub(super) fn apply(&mut self, part: &mut Asset, dirs: &mut DirCache, opts: &LoadOptions) {
         for m in &mut part.materials {
             let Some(tex) = m.texture.as_mut() else { continue };
-            if tex.path.is_some() {
+            // A `.vtf` the usual search found under the material's name (not written so) is taken only where no
+            // `.vmt` names the texture: the material is what the game reads.
+            if tex.path.is_some() && !vtf_by_name(tex) {
                 continue;
             }
             let written = tex.name.trim().trim_matches('\0');
@@ -140,24 +142,8 @@ impl MaterialSearch {
             tex.path = Some(vtf_path);
             tex.found_in = Some(TextureFolder::SourceMaterial);
         }
-        // The mesh loader's warning lists the textures it did not find: only those still missing now.
-        let missing: Vec<&str> = part
-            .materials
-            .iter()
-            .filter(|m| m.texture.as_ref().is_some_and(|t| t.path.is_none() && !t.searched.is_empty()))
-            .map(|m| m.name.as_str())
-            .collect();
-        let listed = |w: &Warning| w.message.starts_with(MISSING_TEXTURES);
-        if missing.is_empty() {
-            part.warnings.retain(|w| !listed(w));
+        if !restate_missing(part) {
             return;
-        }
-        let mut names = missing.iter().take(8).copied().collect::<Vec<_>>().join(", ");
-        if missing.len() > 8 {
-            names += &format!(" and {} more", missing.len() - 8);
-        }
-        for w in part.warnings.iter_mut().filter(|w| listed(w)) {
-            w.message = format!("{MISSING_TEXTURES} for {} material(s): {names}", missing.len());
         }
         if self.roots.is_empty() && !self.warned {
             self.warned = true;
@@ -211,6 +197,37 @@ impl MaterialSearch {
         }
         Err(warn(&path, Position::File, format!("patch materials nest more than {MAX_PATCH_DEPTH} deep")))
     }
+}
+
+/// The mesh loader's warning lists the textures it did not find: says only those still missing now (none: the
+/// warning goes). Returns whether any is.
+pub(super) fn restate_missing(part: &mut Asset) -> bool {
+    let missing: Vec<&str> = part
+        .materials
+        .iter()
+        .filter(|m| m.texture.as_ref().is_some_and(|t| t.path.is_none() && !t.searched.is_empty()))
+        .map(|m| m.name.as_str())
+        .collect();
+    let listed = |w: &Warning| w.message.starts_with(MISSING_TEXTURES);
+    if missing.is_empty() {
+        part.warnings.retain(|w| !listed(w));
+        return false;
+    }
+    let mut names = missing.iter().take(8).copied().collect::<Vec<_>>().join(", ");
+    if missing.len() > 8 {
+        names += &format!(" and {} more", missing.len() - 8);
+    }
+    let count = missing.len();
+    for w in part.warnings.iter_mut().filter(|w| listed(w)) {
+        w.message = format!("{MISSING_TEXTURES} for {count} material(s): {names}");
+    }
+    true
+}
+
+/// Whether the texture's file is a `.vtf` found by trying the extension on a name written without it.
+fn vtf_by_name(tex: &crate::scene::TextureRef) -> bool {
+    let is_vtf = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("vtf"));
+    tex.path.as_deref().is_some_and(is_vtf) && !is_vtf(Path::new(tex.name.trim()))
 }
 
 fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {

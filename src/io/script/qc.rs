@@ -31,6 +31,8 @@
 //! - `$definevariable NAME VALUE` defines a variable that `$NAME$` stands for from there on, in names, paths
 //!   and `$include`s, quoted or not (`variables`).
 //! - Every other `$command` is read with its arguments and block and listed as ignored.
+//! - `$IF`/`$ELIF`/`$ELSE`/`$ENDIF` belong to another compiler's dialect: the first branch of each block is read,
+//!   with a warning (`conditionals`).
 //!
 //! Errors (a `LoadError` with the line, and the file when it is an included one): unbalanced braces, an
 //! `$include` that is not found, too deep or circular. Bad numbers in a command are warnings: the command is
@@ -166,6 +168,17 @@ impl Parser<'_> {
     /// (here or in a file it includes) substitutes the rest of the file again from the line after it, so a
     /// `$NAME$` means what is defined above it, as studiomdl reads it token by token.
     fn file(&mut self, text: &str, file: usize) -> Result<(), LoadError> {
+        // Another compiler's `$IF` blocks: their first branches are read (`conditionals`).
+        let stripped = super::conditionals::strip(text);
+        let text = match &stripped {
+            Some((kept, notes)) => {
+                for (line, note) in notes {
+                    self.warn(file, *line, note.clone());
+                }
+                kept.as_str()
+            }
+            None => text,
+        };
         // The text not read yet, substituted with the variables known when it was cut, and the number of lines
         // of the file before it.
         let (substituted, mut unknown) = self.variables.substitute(text, 1);

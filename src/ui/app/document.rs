@@ -101,7 +101,9 @@ impl ViewerApp {
             self.view.selected = self.script.select.take().and_then(|name| {
                 let found = self.view.doc.asset.skeleton.find(&name);
                 if found.is_none() {
-                    self.notify(format!("No bone named '{name}'"));
+                    let why = format!("--select: no bone named '{name}'");
+                    self.notify(why.clone());
+                    self.script.fail_request(why);
                 }
                 found
             });

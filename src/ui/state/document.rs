@@ -98,6 +98,9 @@ pub struct Document {
     /// Per bone: how many vertices it moves (weight > 0) over all meshes, and the sum of those weights. Counted
     /// once per load for the inspector and the outliner's marks.
     pub influence: Vec<BoneInfluence>,
+    /// Per joint: the bind-pose distance to its nearest other joint, so the skeleton overlay draws the joints of
+    /// a dense rig (a face's) small enough to see the face ([`crate::render::overlay::joint_marker_sizes`]).
+    pub joint_spacing: Vec<f32>,
     /// Skinning palette of the bind pose (`to-root(bind) × offset`): identity for a consistent rig, so the
     /// bind-pose ghost shows exactly where an inconsistent one moves the mesh.
     pub bind_palette: Vec<Mat4>,
@@ -130,6 +133,7 @@ impl Document {
         let bind_palette =
             bind_to_root.iter().zip(&asset.skeleton.inverse_bind).map(|(to_root, offset)| *to_root * *offset).collect();
         let influence = bone_influence(&asset);
+        let joint_spacing = crate::render::overlay::joint_spacing(&bind_to_root);
         Self {
             asset: Arc::new(asset),
             sample,
@@ -141,6 +145,7 @@ impl Document {
             bind_to_root,
             bind_palette,
             influence,
+            joint_spacing,
             generation,
         }
     }

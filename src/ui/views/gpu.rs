@@ -270,7 +270,16 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
             depth: Depth::OnTop,
         };
         if state.overlays.skeleton {
-            f.overlay.skeleton(&input.doc.asset.skeleton.parents, &joints, &style);
+            // Joints closer on screen than their markers are wide (a face's) are drawn smaller.
+            let pixels_per_unit = size_px[1] as f32 / (2.0 * input.camera.half_height()).max(f32::MIN_POSITIVE);
+            let mut sizes = Vec::new();
+            crate::render::overlay::joint_marker_sizes(
+                &input.doc.joint_spacing,
+                pixels_per_unit,
+                style.joint_size,
+                &mut sizes,
+            );
+            f.overlay.skeleton_sized(&input.doc.asset.skeleton.parents, &joints, &style, &sizes);
         } else {
             // Axes only: no bones or joints.
             for j in &joints {

@@ -388,7 +388,9 @@ fn bind_report(
     if let Some(part) = &r.part {
         file_heading(ui, "Part", &src, r.source.as_deref());
         match &part.attached_to {
-            Some(bone) => ui.label(format!("{} mesh(es) hung on the bone '{bone}', as the engine attaches a head", part.meshes)),
+            Some(bone) => {
+                ui.label(format!("{} mesh(es) hung on the bone '{bone}', as the engine attaches a head", part.meshes))
+            }
             None => ui.label(format!(
                 "{} mesh(es) on the model's skeleton, {} bone(s) matched by name",
                 part.meshes, part.bones_matched

@@ -143,7 +143,7 @@ pub fn show(ui: &mut egui::Ui, input: &MenuInput, cmds: &mut Vec<Command>) {
                 (ViewPreset::Left, "Ctrl+3"),
                 (ViewPreset::Bottom, "Ctrl+7"),
             ] {
-                if ui.button(format!("{} view  ({k})", p.label())).clicked() {
+                if ui.button(format!("{} view  ({k})", p.label())).on_hover_text(p.shows()).clicked() {
                     cmds.push(Command::View(p));
                 }
             }

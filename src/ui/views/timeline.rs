@@ -142,8 +142,8 @@ pub fn show(ui: &mut egui::Ui, input: &TimelineInput, view: &mut TimelineView, c
                 if add.on_hover_text("Add a track playing the focus track's clip, from where it is").clicked() {
                     cmds.push(Command::AddTrack);
                 }
-                if asset.clips.is_empty() {
-                    ui.weak("no clips: open or drop an animation file");
+                if let Some(hint) = no_clips_hint(asset) {
+                    ui.weak(hint);
                 }
             });
         });
@@ -637,9 +637,34 @@ fn draw_track_lane(painter: &egui::Painter, lane: Rect, view: &TimelineView, inp
     }
 }
 
+/// What the track header says when there are no clips to mix: an animation file to open for a model; for an
+/// input recording (which plays on the ruler without clips) where its channels are.
+pub fn no_clips_hint(asset: &crate::scene::Asset) -> Option<&'static str> {
+    if !asset.clips.is_empty() {
+        return None;
+    }
+    if !asset.recordings.is_empty() && asset.skeleton.is_empty() && asset.meshes.is_empty() {
+        return Some("a recording: its hands, gaze and markers are in the Recording tab");
+    }
+    Some("no clips: open or drop an animation file")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recording_is_not_asked_for_an_animation_file() {
+        use crate::scene::samples::Sample;
+        let recording = Sample::DemoRecording.asset();
+        assert!(recording.clips.is_empty() && !recording.recordings.is_empty());
+        let hint = no_clips_hint(&recording).unwrap();
+        assert!(!hint.contains("open or drop") && hint.contains("Recording tab"), "{hint}");
+        let mut model = Sample::Demo.asset();
+        assert_eq!(no_clips_hint(&model), None);
+        model.clips.clear();
+        assert_eq!(no_clips_hint(&model), Some("no clips: open or drop an animation file"));
+    }
 
     #[test]
     fn colours_blend_over_each_other_as_egui_paints_them() {

@@ -791,10 +791,15 @@ fn draw_skeleton(painter: &egui::Painter, input: &ViewInput, projected: &[Option
         painter.line_segment([a, *b], Stroke::new(4.0, outline));
         painter.line_segment([a, *b], Stroke::new(if sel { 2.5 } else { 1.8 }, color));
     }
+    // Joints closer on screen than their markers are wide (a face's) are drawn smaller, as on the GPU path.
+    let pixels_per_unit = painter.clip_rect().height() / (2.0 * input.camera.half_height()).max(f32::MIN_POSITIVE);
+    let mut sizes = Vec::new();
+    crate::render::overlay::joint_marker_sizes(&input.doc.joint_spacing, pixels_per_unit, 6.4, &mut sizes);
     for (i, p) in projected.iter().enumerate() {
         let Some((q, _)) = p else { continue };
         let sel = input.selected == Some(i);
-        painter.circle(*q, if sel { 5.0 } else { 3.2 }, if sel { SELECTED } else { bone }, Stroke::new(1.0, outline));
+        let radius = if sel { 5.0 } else { sizes.get(i).copied().unwrap_or(6.4) * 0.5 };
+        painter.circle(*q, radius, if sel { SELECTED } else { bone }, Stroke::new(1.0, outline));
     }
 }
 
@@ -934,7 +939,11 @@ fn toolbar(ui: &mut egui::Ui, rect: Rect, input: &ViewInput, cmds: &mut Vec<Comm
             });
             ui.separator();
             for (preset, key) in [(ViewPreset::Front, "1"), (ViewPreset::Right, "3"), (ViewPreset::Top, "7")] {
-                if ui.small_button(preset.label()).on_hover_text(format!("{} view ({key})", preset.label())).clicked() {
+                if ui
+                    .small_button(preset.label())
+                    .on_hover_text(format!("{} view ({key}): {}", preset.label(), preset.shows()))
+                    .clicked()
+                {
                     cmds.push(Command::View(preset));
                 }
             }
