@@ -59,16 +59,23 @@ fn info(files: &[PathBuf], extra: &[&str]) -> (Character, Value) {
 
 /// The viewer's loading: each file read on the worker, then put together as the window does.
 fn viewer(files: &[PathBuf]) -> Character {
+    viewer_files(files).0
+}
+
+/// [`viewer`], and how many of the files the document counts as its own (the title counts them).
+fn viewer_files(files: &[PathBuf]) -> (Character, usize) {
     let opts = LoadOptions::default();
     let results = files.iter().map(|f| load_one(f, &Progress::default(), &opts)).collect();
     let assembled = assemble(LoadedSet::default(), results, &opts);
     assert!(assembled.set.errors.is_empty(), "{:?}", assembled.set.errors);
+    let origins = assembled.origins.len();
     let asset = assembled.set.asset.unwrap();
-    Character {
+    let character = Character {
         bones: asset.skeleton.names.clone(),
         meshes: asset.meshes.len(),
         clips: asset.clips.iter().map(|c| c.name.clone()).collect(),
-    }
+    };
+    (character, origins)
 }
 
 /// The glTF an `export` wrote: its skin's joints by name, its meshes, its animations by name.
@@ -148,7 +155,8 @@ fn cases(dir: &Path) -> Vec<(&'static str, Vec<PathBuf>)> {
 fn info_check_render_export_and_the_viewer_open_the_same_character() {
     let dir = generated::temp_dir("same");
     for (label, files) in cases(&dir) {
-        let shown = viewer(&files);
+        let (shown, counted) = viewer_files(&files);
+        assert_eq!(counted, files.len(), "{label}: every file is one of the document's");
         let (described, report) = info(&files, &[]);
         assert_eq!(described, shown, "{label}: `info` and the viewer");
         let (checked, _) = info(&files, &["--check"]);
@@ -184,8 +192,9 @@ fn a_file_that_does_not_join_is_said_and_left_out_everywhere() {
     let dir = generated::temp_dir("not-joined");
     let (body, _, prop) = generated::small_body_head_and_prop(&dir);
     let files = vec![body, prop];
-    let shown = viewer(&files);
+    let (shown, counted) = viewer_files(&files);
     assert_eq!(shown.meshes, 1);
+    assert_eq!(counted, 1, "the window's title does not count the crate");
     let (checked, report) = info(&files, &["--check"]);
     assert_eq!(checked, shown);
     let (text, _) = run(&["info", "--check"], &files);

@@ -199,11 +199,30 @@ fn rig_debugging_views_render_on_the_demo() {
     assert_shows_something(&png, &out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Screenshot runs print the viewer's notices: none may say a name was not found.
-    assert!(!stderr.contains("no clip named") && !stderr.contains("No bone named"), "{}", describe(&out));
+    assert!(
+        !stderr.contains("no clip named") && !stderr.to_lowercase().contains("no bone named"),
+        "{}",
+        describe(&out)
+    );
     // A bad --track spec is reported, and the run still succeeds.
     let (out, _) = screenshot("rig-bad-track", &[], &["--track", "NoSuchClip"]);
     assert!(out.status.success(), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no clip named 'NoSuchClip'"), "{}", describe(&out));
+}
+
+#[test]
+fn a_select_of_a_bone_that_does_not_exist_fails_the_run() {
+    if !xvfb_available() {
+        return;
+    }
+    let (out, png) = screenshot("select-missing", &[], &["--select", "NoSuchBone"]);
+    assert!(!out.status.success(), "--select of a missing bone must fail the run\n{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--select: no bone named 'NoSuchBone'"),
+        "{}",
+        describe(&out)
+    );
+    assert!(png.exists(), "the window is still captured\n{}", describe(&out));
 }
 
 #[test]

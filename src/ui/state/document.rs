@@ -228,6 +228,26 @@ mod tests {
     }
 
     #[test]
+    fn the_title_counts_the_parts_and_animation_files_that_joined() {
+        let file = |name: &str, format| Origin::File(SourceFile { path: name.into(), format, size: 0, modified: None });
+        let part = BindReport { part: Some(crate::scene::PartReport::default()), ..BindReport::default() };
+        let walk = BindReport { clips: vec!["walk".into()], ..BindReport::default() };
+        let not_joined = BindReport { not_joined: Some("another skeleton".into()), ..BindReport::default() };
+        let origins = vec![
+            file("body.psk", Format::Psk),
+            file("shirt.psk", Format::Psk),
+            file("walk.psa", Format::Psa),
+            file("run.psa", Format::Psa),
+        ];
+        // A file that did not join has a report (it says why) but is not one of the document's files.
+        let reports = vec![part, walk.clone(), not_joined, walk];
+        let doc = Document::new(demo_asset(), origins, reports, 1);
+        assert_eq!(doc.title(), "body.psk + 1 part + 2 animation files");
+        let alone = Document::new(demo_asset(), vec![file("body.psk", Format::Psk)], Vec::new(), 1);
+        assert_eq!(alone.title(), "body.psk");
+    }
+
+    #[test]
     fn bone_influence_counts_vertices_once_and_sums_weights() {
         let mut asset = demo_asset();
         let m = &mut asset.meshes[0];
