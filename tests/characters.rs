@@ -296,3 +296,20 @@ fn a_qc_with_another_compilers_conditionals_loads_what_it_can() {
     assert!(conditional[0].contains("not supported here") && conditional[0].contains("first branch was read"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes the generated characters of these tests into the folder `BONESCOPE_WRITE_CHARACTERS` names, to look at
+/// them in the viewer (`cargo test --test characters -- --ignored`): the small body, head, crate and walk, the
+/// lying mannequin, and with the corpus the kit's head and a HUMANS-shaped tree.
+#[test]
+#[ignore]
+fn write_the_generated_characters() {
+    let Some(dir) = std::env::var_os("BONESCOPE_WRITE_CHARACTERS").map(std::path::PathBuf::from) else { return };
+    std::fs::create_dir_all(&dir).unwrap();
+    generated::small_body_head_and_prop(&dir);
+    generated::small_walk_psa(&dir);
+    generated::lying_mannequin_psk(&dir);
+    if let Some(corpus) = common::corpus() {
+        generated::kit_head_psk(&corpus, &dir);
+        generated::humans_mds(&corpus, &dir.join("gothic"));
+    }
+}

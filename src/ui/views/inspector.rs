@@ -258,6 +258,7 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
             grid_key(ui, "axes");
             ui.label(asset.axes.description);
             ui.end_row();
+
             grid_key(ui, "bones");
             ui.label(asset.skeleton.len().to_string());
             ui.end_row();
@@ -287,6 +288,15 @@ pub fn files(ui: &mut egui::Ui, doc: &Document, selected: Option<usize>, cmds: &
             ui.label(asset.recordings.len().to_string());
             ui.end_row();
         });
+        // How the files were read where their meaning depends on the tool that wrote them, and the up axis taken
+        // where the format's convention would lay the character down, as `info` prints them.
+        if !asset.readings.is_empty() {
+            ui.separator();
+            ui.strong("Read as");
+            for reading in &asset.readings {
+                ui.label(reading.to_string());
+            }
+        }
         // A model script's clips are its sequences, listed with how each plays in the script's section below.
         if !asset.clips.is_empty() && asset.model_script.is_none() {
             ui.separator();

@@ -644,7 +644,7 @@ pub fn no_clips_hint(asset: &crate::scene::Asset) -> Option<&'static str> {
         return None;
     }
     if !asset.recordings.is_empty() && asset.skeleton.is_empty() && asset.meshes.is_empty() {
-        return Some("a recording: its hands, gaze and markers are in the Recording tab");
+        return Some("a recording: see the Recording tab");
     }
     Some("no clips: open or drop an animation file")
 }
