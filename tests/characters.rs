@@ -232,7 +232,7 @@ fn a_character_lying_in_its_file_stands_up_and_says_why() {
     // Read alone, ActorX's Z up lays it face-down: head and feet at one height.
     let raw = io::load_path(&psk, &LoadOptions::default()).unwrap();
     assert!((height(&raw, "head") - height(&raw, "foot_l")).abs() < 20.0, "lying in the file");
-    let (asset, _) = open(&[psk.clone()], &LoadOptions::default());
+    let (asset, _) = open(std::slice::from_ref(&psk), &LoadOptions::default());
     assert!(height(&asset, "head") > height(&asset, "foot_l") + 150.0, "upright");
     assert!(!asset.axes.mirrors());
     let reading = asset.readings.iter().find(|r| r.topic == Reading::UP_AXIS).expect("the up axis is said");

@@ -57,12 +57,8 @@ fn info(files: &[PathBuf], extra: &[&str]) -> (Character, Value) {
     (character, first)
 }
 
-/// The viewer's loading: each file read on the worker, then put together as the window does.
-fn viewer(files: &[PathBuf]) -> Character {
-    viewer_files(files).0
-}
-
-/// [`viewer`], and how many of the files the document counts as its own (the title counts them).
+/// The viewer's loading: each file read on the worker, then put together as the window does; and how many of
+/// the files the document counts as its own (the window's title counts them).
 fn viewer_files(files: &[PathBuf]) -> (Character, usize) {
     let opts = LoadOptions::default();
     let results = files.iter().map(|f| load_one(f, &Progress::default(), &opts)).collect();

@@ -126,7 +126,7 @@ fn head_over_feet(points: &[(Vec3, Option<Landmark>)], axis: Vec3) -> Option<(f3
         }
     }
     let range = high - low;
-    if head.1 == 0 || feet.1 == 0 || !(range > 0.0) {
+    if head.1 == 0 || feet.1 == 0 || range.is_nan() || range <= 0.0 {
         return None;
     }
     let (head, feet) = (head.0 / head.1 as f32, feet.0 / feet.1 as f32);

@@ -23,8 +23,7 @@ pub(crate) fn stand_up(asset: &mut Asset, by_hand: Option<UpAxis>) {
         return;
     }
     let Some(standing) = crate::anim::facing::standing_axis(asset) else { return };
-    asset.axes =
-        asset.axes.turned_up(standing.up, "turned upright by the character's own bones (see \"up axis\")");
+    asset.axes = asset.axes.turned_up(standing.up, "turned upright by the character's own bones (see \"up axis\")");
     asset.readings.push(Reading::new(
         Reading::UP_AXIS,
         format!("the file's {} is up", standing.up.label()),
