@@ -24,7 +24,7 @@ pub(crate) mod smoothing;
 pub(crate) mod text;
 pub(crate) mod textures;
 pub(crate) mod upright;
-pub(crate) mod vmt;
+pub mod vmt;
 pub mod vtf;
 
 use std::path::{Path, PathBuf};
