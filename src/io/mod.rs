@@ -386,8 +386,8 @@ impl LoadedSet {
 
 /// Whether `asset` is something to bind to a model rather than a model of its own: animation only (no mesh;
 /// clips or recordings: a PSA, an animation SMD, an MRTK recording) or vertex animation (VTA, an ASE/ASC file of
-/// `*MESH_ANIMATION` frames only). The viewer binds such dropped files to the open model; `info` binds them to
-/// the model before them.
+/// `*MESH_ANIMATION` frames only). The viewer binds such dropped files to the open model (what joins a model
+/// given with it, parts and heads too, is [`joining`]'s to say).
 pub fn binds_to_model(asset: &Asset) -> bool {
     let animation_only = asset.meshes.is_empty() && (!asset.clips.is_empty() || !asset.recordings.is_empty());
     animation_only || asset.format == Some(Format::Vta) || ase::is_vertex_animation(asset)
