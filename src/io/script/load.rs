@@ -93,12 +93,19 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     if format == crate::scene::Format::Smd {
         crate::io::smd::name_after_file(&mut asset, path);
     }
+    if format == crate::scene::Format::Dmx {
+        // A script plays a file's skeletal animation: a model DMX's clip of its flexes is not one (a sequence that
+        // names a model DMX is its bind pose, as for a reference SMD).
+        asset.clips.retain(|c| c.name != crate::io::dmx::FLEX_CLIP || !c.tracks.is_empty());
+    }
     asset.path = Some(path.clone());
     for w in &mut asset.warnings {
         w.file.get_or_insert_with(|| path.clone());
     }
     let (first_frame, frame_rate) = match format {
         crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_frame_speed(&bytes)),
+        // A DMX clip's time 0 is its first frame, and its own frame rate is on the clip.
+        crate::scene::Format::Dmx => (0, None),
         _ => (smd_first_frame(&bytes), None),
     };
     Ok(Loaded { asset, first_frame, frame_rate })
