@@ -24,7 +24,7 @@ pub mod smd;
 pub(crate) mod smoothing;
 pub(crate) mod text;
 pub(crate) mod textures;
-pub(crate) mod vmt;
+pub mod vmt;
 pub mod vtf;
 
 use std::path::{Path, PathBuf};
