@@ -77,7 +77,8 @@ fn flex_controls_load_as_a_clip_of_their_four_controls() {
     assert!(a.skeleton.is_empty() && a.meshes.is_empty());
     assert_eq!(a.clips.len(), 1);
     let c = &a.clips[0];
-    assert_eq!(c.name, dmx::FLEX_CLIP);
+    // Named after the file's root element, apart from a model's own `flexes`.
+    assert_eq!(c.name, "flex_scout_morphs_low");
     let names: Vec<&str> = c.morph_tracks.iter().map(|t| t.target.as_str()).collect();
     assert_eq!(names, ["CloseLidLo", "CloseLidUp", "WQ", "OO"]);
     // Each control peaks at its own frame: "WQ" is the third flex, full at frame 3.
@@ -316,7 +317,8 @@ fn flex_controls_of_one_file_drive_the_delta_states_of_a_model_they_are_bound_to
     let set = bonescope::source::load_files(&[model, flex], &LoadOptions::default());
     let (asset, reports) = set.into_result().unwrap();
     assert_eq!(reports.len(), 1);
-    let controls = asset.clips.iter().find(|c| c.morph_tracks.len() == 4).expect("the controls' clip is bound");
+    let controls = asset.clips.iter().find(|c| c.name == "flex_scout_morphs_low").expect("the controls' clip is bound");
+    assert_eq!(controls.morph_tracks.len(), 4);
     // "OO" is the fourth control: at frame 4 its target is fully on, and the mesh moves there.
     let weights = bonescope::anim::curve::sample(&controls.morph_tracks[3].weights, 4.0 / 30.0).unwrap();
     assert_eq!((controls.morph_tracks[3].target.as_str(), weights), ("OO", 1.0));

@@ -278,7 +278,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset
         });
     }
     let mut asset = load_format(format, bytes, &opts).map_err(fail)?;
-    if format == Format::Smd {
+    if matches!(format, Format::Smd | Format::Dmx) {
         smd::name_after_file(&mut asset, path);
     }
     asset.path = Some(path.to_path_buf());

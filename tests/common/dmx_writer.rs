@@ -381,6 +381,11 @@ fn round(x: f32) -> f32 {
 /// A small biped-like character: a chain of `bones` bones (at least 4) branching at the third, one box per
 /// bone (points weighted to it and, at its base, partly to its parent), two materials, and `shapes` shapes.
 pub fn character(bones: usize, shapes: usize) -> Character {
+    character_with(bones, 1, shapes)
+}
+
+/// [`character`] with `boxes` boxes per bone (stacked along it), for meshes of a given size.
+pub fn character_with(bones: usize, boxes: usize, shapes: usize) -> Character {
     let mut out = Character {
         name: "gen".into(),
         bones: Vec::new(),
@@ -405,7 +410,9 @@ pub fn character(bones: usize, shapes: usize) -> Character {
         let local = Mat4::from_rotation_translation(smd_quat(b.euler), b.position);
         world.push(b.parent.map_or(local, |p| world[p] * local));
     }
-    for (b, w) in world.iter().enumerate() {
+    for (b, bone_world) in world.iter().enumerate() {
+      for layer in 0..boxes {
+        let w = &(*bone_world * Mat4::from_translation(Vec3::new(0.0, 0.0, 4.0 * layer as f32)));
         let base = out.points.len();
         for k in 0..8 {
             let corner = Vec3::new(
@@ -439,6 +446,7 @@ pub fn character(bones: usize, shapes: usize) -> Character {
                 .collect();
             out.polygons.push(Polygon { material: (b + f) % 2, corners });
         }
+      }
     }
     for s in 0..shapes {
         let moves = (0..out.points.len())

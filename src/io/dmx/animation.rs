@@ -133,7 +133,9 @@ fn clip(anim: View, rig: &Rig, readings: &mut Vec<Reading>, warnings: &mut Vec<W
         }
         tracks.push(track);
     }
-    let mut clip = Clip { name: anim.name().to_owned(), frame_rate, tracks, ..Clip::default() };
+    // A clip without a name is named after its file, as an animation SMD's is (`smd::name_after_file`).
+    let name = if anim.name().is_empty() { crate::io::smd::DEFAULT_CLIP_NAME } else { anim.name() };
+    let mut clip = Clip { name: name.to_owned(), frame_rate, tracks, ..Clip::default() };
     clip.duration = match duration {
         Some(d) if d > 0.0 => start + d,
         _ => clip.last_key_time(),

@@ -234,7 +234,7 @@ impl Parser<'_> {
             11 => Value::Vector4(vec4(r, "vector4")?),
             12 => Value::Angle(r.vec3("angle")?),
             13 => Value::Quaternion(r.quat_xyzw("quaternion")?),
-            14 => Value::Matrix(matrix(r)?),
+            14 => Value::Matrix(Box::new(matrix(r)?)),
             15 => Value::UInt64(r.u64("uint64")?),
             _ => Value::UInt8(r.u8("uint8")?),
         })

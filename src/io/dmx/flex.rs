@@ -17,7 +17,9 @@ use crate::io::LoadError;
 use crate::scene::vertex_animation::tween_tracks;
 use crate::scene::{Clip, Mesh};
 
-/// The name of the clip that plays the flexes.
+/// The name of the clip that plays a model's flexes. A file of controls alone names its clip after its root
+/// element (`flex_<model>` as Blender Source Tools names it), so that bound to a model it stays apart from the
+/// model's own.
 pub const FLEX_CLIP: &str = "flexes";
 
 /// A control of the combination operator.
@@ -56,8 +58,8 @@ fn is_corrective(name: &str, all: &[&str]) -> bool {
     })
 }
 
-/// The clip that plays every flex once, at `fps` frames per flex; `None` when there is nothing to play.
-pub fn flex_clip(controls: &[Control], meshes: &[Mesh], fps: f32) -> Option<Clip> {
+/// The clip `name` that plays every flex once, at `fps` frames per flex; `None` when there is nothing to play.
+pub fn flex_clip(name: &str, controls: &[Control], meshes: &[Mesh], fps: f32) -> Option<Clip> {
     let mut names: Vec<&str> = Vec::new();
     for c in controls {
         for r in &c.raw {
@@ -82,7 +84,7 @@ pub fn flex_clip(controls: &[Control], meshes: &[Mesh], fps: f32) -> Option<Clip
     let times: Vec<f32> = (0..=names.len()).map(|k| k as f32 / fps).collect();
     let steps: Vec<Option<&str>> = std::iter::once(None).chain(names.iter().map(|n| Some(*n))).collect();
     Some(Clip {
-        name: FLEX_CLIP.to_owned(),
+        name: name.to_owned(),
         duration: names.len() as f32 / fps,
         frame_rate: fps,
         frame_count: names.len() as u32 + 1,

@@ -42,7 +42,8 @@ pub enum Value {
     /// Euler angles in degrees (Source `QAngle`).
     Angle(Vec3),
     Quaternion(Quat),
-    Matrix(Mat4),
+    /// Boxed: a matrix is rare, and inline it would make every value 64 bytes larger.
+    Matrix(Box<Mat4>),
     UInt64(u64),
     UInt8(u8),
     ElementArray(Vec<Option<u32>>),

@@ -460,7 +460,7 @@ fn push_item(array: &mut Value, kind: Kind, text: &[u8], line: usize) -> Result<
         (Value::Vector4Array(v), Value::Vector4(x)) => v.push(x),
         (Value::AngleArray(v), Value::Angle(x)) => v.push(x),
         (Value::QuaternionArray(v), Value::Quaternion(x)) => v.push(x),
-        (Value::MatrixArray(v), Value::Matrix(x)) => v.push(x),
+        (Value::MatrixArray(v), Value::Matrix(x)) => v.push(*x),
         (Value::UInt64Array(v), Value::UInt64(x)) => v.push(x),
         (Value::UInt8Array(v), Value::UInt8(x)) => v.push(x),
         // An `element_array` is read by `element_array`: a plain array of elements is not a keyvalues2 form.
@@ -510,7 +510,7 @@ fn parse_kind(kind: Kind, text: &[u8], line: usize) -> Result<Value, LoadError> 
         Kind::Matrix => {
             let rows: [f32; 16] = floats(text).ok_or_else(|| bad("sixteen numbers"))?;
             // Row by row, translation in the last column (a `VMatrix`).
-            Value::Matrix(Mat4::from_cols_array(&rows).transpose())
+            Value::Matrix(Box::new(Mat4::from_cols_array(&rows).transpose()))
         }
         Kind::UInt64 => {
             let t = text.trim_ascii();

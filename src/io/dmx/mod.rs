@@ -27,7 +27,8 @@
 //!
 //! A model DMX opened alone is its skeleton and meshes, with a clip `flexes` that plays its delta states when it
 //! has any; an animation DMX is its skeleton (the one it carries) and its clips; a file of flex controls alone
-//! is the `flexes` clip, which binds to the model whose delta states it names. In a QC, `$model`, `$body`,
+//! is a clip of those controls named after its root element, which binds to the model whose delta states it
+//! names. In a QC, `$model`, `$body`,
 //! `$bodygroup`, `$sequence` and `$animation` name DMX files as they name SMD (`io::script`).
 
 mod animation;
@@ -207,10 +208,11 @@ pub fn build(dmx: &Dmx, opts: &LoadOptions) -> Result<Asset, LoadError> {
 
     let mut clips = animation::clips(root, &rig, &mut asset.readings, &mut warnings)?;
     let controls = flex::controls(root)?;
-    if let Some(flexes) = flex::flex_clip(&controls, &asset.meshes, opts.default_fps) {
+    let name = if asset.meshes.is_empty() && !root.name().is_empty() { root.name() } else { FLEX_CLIP };
+    if let Some(flexes) = flex::flex_clip(name, &controls, &asset.meshes, opts.default_fps) {
         asset.readings.push(Reading::new(
             "flexes",
-            format!("clip \"{FLEX_CLIP}\" plays each of {} flex(es) in turn, a frame each", flexes.morph_tracks.len()),
+            format!("clip \"{name}\" plays each of {} flex(es) in turn, a frame each", flexes.morph_tracks.len()),
             if controls.is_empty() {
                 "the meshes' delta states (no combination operator)".to_owned()
             } else {

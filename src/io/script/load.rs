@@ -90,7 +90,7 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
         })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps, ..opts.clone() };
     let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
-    if format == crate::scene::Format::Smd {
+    if matches!(format, crate::scene::Format::Smd | crate::scene::Format::Dmx) {
         crate::io::smd::name_after_file(&mut asset, path);
     }
     if format == crate::scene::Format::Dmx {
