@@ -51,8 +51,12 @@ fn bench(c: &mut Criterion) {
         let gz = std::fs::read(std::path::Path::new(&corpus).join("dmx/bst_walkn.dmx.gz")).expect("the walk");
         let plain = dmx::decompress(&gz).expect("decompresses").into_owned();
         group.throughput(Throughput::Bytes(plain.len() as u64));
-        group.bench_function("corpus walkn binary 9", |b| b.iter(|| dmx::load(std::hint::black_box(&plain), &opts).unwrap()));
-        group.bench_function("corpus walkn binary 9 gzip", |b| b.iter(|| dmx::load(std::hint::black_box(&gz), &opts).unwrap()));
+        group.bench_function("corpus walkn binary 9", |b| {
+            b.iter(|| dmx::load(std::hint::black_box(&plain), &opts).unwrap())
+        });
+        group.bench_function("corpus walkn binary 9 gzip", |b| {
+            b.iter(|| dmx::load(std::hint::black_box(&gz), &opts).unwrap())
+        });
     }
     group.finish();
 }

@@ -138,7 +138,8 @@ fn list_openable(files: &io::Files, dir: &Path, depth: usize, out: &mut Vec<(usi
             list_openable(files, &path, depth + 1, out);
         } else {
             let ext = Path::new(&entry.name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-            let openable = ext.is_some_and(|e| OPENABLE_EXTENSIONS.contains(&e.as_str())) || io::dmx::is_dmx_name(&path);
+            let openable =
+                ext.is_some_and(|e| OPENABLE_EXTENSIONS.contains(&e.as_str())) || io::dmx::is_dmx_name(&path);
             if openable && out.len() < MAX_FILES {
                 out.push((depth, path));
             }

@@ -118,7 +118,8 @@ fn walk_carries_its_skeleton_and_plays_on_it() {
     let z = |p: &Pose| p.to_root[0].w_axis.z;
     assert!((z(&start) - 4.698).abs() < 1e-2 && (z(&mid) - 46.698).abs() < 1e-2, "{} {}", z(&start), z(&mid));
     // The pose moves the whole skeleton: every bone below the pelvis travels with it.
-    let moved = (0..a.skeleton.len()).filter(|&b| (mid.to_root[b].w_axis - start.to_root[b].w_axis).length() > 1.0).count();
+    let moved =
+        (0..a.skeleton.len()).filter(|&b| (mid.to_root[b].w_axis - start.to_root[b].w_axis).length() > 1.0).count();
     assert!(moved > 80, "{moved} bones moved");
 }
 
@@ -263,7 +264,10 @@ fn every_encoding_reads_the_same_model_and_animation() {
         let a = load_bytes(&anim.binary(version)).unwrap();
         // Versions 1 and 2 have no time type: times are int ticks of 1/10000 s, as old exporters wrote them.
         let (ca, cr) = (&a.clips[0], &reference_anim.clips[0]);
-        assert_eq!((ca.name.as_str(), ca.frame_count, ca.tracks.len()), (cr.name.as_str(), cr.frame_count, cr.tracks.len()));
+        assert_eq!(
+            (ca.name.as_str(), ca.frame_count, ca.tracks.len()),
+            (cr.name.as_str(), cr.frame_count, cr.tracks.len())
+        );
         for (ta, tr) in ca.tracks.iter().zip(&cr.tracks) {
             assert_eq!(ta.rotation.values, tr.rotation.values, "binary {version}");
             for (x, y) in ta.translation.times.iter().zip(tr.translation.times.iter()) {
@@ -395,7 +399,11 @@ fn hostile_text_is_an_error_at_its_line() {
             ),
             8,
         ),
-        ("elements nested too deep", format!("{head}\"A\" {{ {} }}", "\"x\" \"A\" {\n".repeat(dmx::MAX_DEPTH + 1)), 257),
+        (
+            "elements nested too deep",
+            format!("{head}\"A\" {{ {} }}", "\"x\" \"A\" {\n".repeat(dmx::MAX_DEPTH + 1)),
+            257,
+        ),
     ];
     for (name, text, line) in cases {
         let e = load_bytes(text.as_bytes()).expect_err(name);

@@ -55,8 +55,20 @@ fn flex_controls_move_the_models_vertices_in_a_render() {
     // frame 4 of the file's clip, named after it) the mesh is where `--morph OO=1` puts it.
     let clip_png = dir.join("oo_clip.png");
     let at_frame = render(
-        &[&[model, flex, "--clip", "flex_scout_morphs_low", "--time", &(4.0f32 / 30.0).to_string(), "-o", clip_png.to_str().unwrap()][..], &common]
-            .concat(),
+        &[
+            &[
+                model,
+                flex,
+                "--clip",
+                "flex_scout_morphs_low",
+                "--time",
+                &(4.0f32 / 30.0).to_string(),
+                "-o",
+                clip_png.to_str().unwrap(),
+            ][..],
+            &common,
+        ]
+        .concat(),
     );
     assert!(changed_pixels(&at_frame, &on) < changed / 20, "the clip at OO's frame draws OO on");
 }

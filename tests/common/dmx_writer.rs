@@ -147,7 +147,9 @@ impl Doc {
                         Val::FloatArr(v) => ("float_array", list(v.iter().map(|x| q(x.to_string())).collect())),
                         Val::StrArr(v) => ("string_array", list(v.iter().map(|x| q(x.clone())).collect())),
                         Val::TimeArr(v) => ("time_array", list(v.iter().map(|x| q(x.to_string())).collect())),
-                        Val::Vec2Arr(v) => ("vector2_array", list(v.iter().map(|v| q(format!("{} {}", v.x, v.y))).collect())),
+                        Val::Vec2Arr(v) => {
+                            ("vector2_array", list(v.iter().map(|v| q(format!("{} {}", v.x, v.y))).collect()))
+                        }
                         Val::Vec3Arr(v) => {
                             ("vector3_array", list(v.iter().map(|v| q(format!("{} {} {}", v.x, v.y, v.z))).collect()))
                         }
@@ -172,7 +174,8 @@ impl Doc {
     /// have no time type (the object id takes its number). Version 9 gets one prefix element, as Valve's
     /// exporter writes (`anim_frameRate`).
     pub fn binary(&self, version: i32) -> Vec<u8> {
-        let mut out = format!("<!-- dmx encoding binary {version} format model {} -->\n", self.format_version).into_bytes();
+        let mut out =
+            format!("<!-- dmx encoding binary {version} format model {} -->\n", self.format_version).into_bytes();
         out.push(0);
         let i32le = |out: &mut Vec<u8>, v: i32| out.extend_from_slice(&v.to_le_bytes());
         let cstr = |out: &mut Vec<u8>, s: &str| {
@@ -207,10 +210,18 @@ impl Doc {
         }
         let index = |s: &str| table.iter().position(|t| t == s).unwrap();
         let write_index = |out: &mut Vec<u8>, i: usize| {
-            if version >= 5 { out.extend_from_slice(&(i as i32).to_le_bytes()) } else { out.extend_from_slice(&(i as u16).to_le_bytes()) }
+            if version >= 5 {
+                out.extend_from_slice(&(i as i32).to_le_bytes())
+            } else {
+                out.extend_from_slice(&(i as u16).to_le_bytes())
+            }
         };
         if version >= 2 {
-            if version >= 4 { i32le(&mut out, table.len() as i32) } else { out.extend_from_slice(&(table.len() as u16).to_le_bytes()) }
+            if version >= 4 {
+                i32le(&mut out, table.len() as i32)
+            } else {
+                out.extend_from_slice(&(table.len() as u16).to_le_bytes())
+            }
             for s in &table {
                 cstr(&mut out, s);
             }
@@ -219,7 +230,11 @@ impl Doc {
         i32le(&mut out, self.elems.len() as i32);
         for (i, e) in self.elems.iter().enumerate() {
             name(&mut out, &e.class);
-            if version >= 4 { write_index(&mut out, index(&e.name)) } else { cstr(&mut out, &e.name) }
+            if version >= 4 {
+                write_index(&mut out, index(&e.name))
+            } else {
+                cstr(&mut out, &e.name)
+            }
             out.extend_from_slice(&Self::id_bytes(i));
         }
         let array = |t: u8| if version >= 9 { t + 32 } else { t + 14 };
@@ -228,7 +243,8 @@ impl Doc {
             i32le(&mut out, e.attrs.len() as i32);
             for (n, v) in &e.attrs {
                 name(&mut out, n);
-                let floats = |out: &mut Vec<u8>, fs: &[f32]| fs.iter().for_each(|f| out.extend_from_slice(&f.to_le_bytes()));
+                let floats =
+                    |out: &mut Vec<u8>, fs: &[f32]| fs.iter().for_each(|f| out.extend_from_slice(&f.to_le_bytes()));
                 match v {
                     Val::Elem(c) => {
                         out.push(1);
@@ -400,7 +416,11 @@ pub fn character_with(bones: usize, boxes: usize, shapes: usize) -> Character {
             1 | 2 => Some(b - 1),
             _ => Some(if b % 2 == 0 { 2 } else { b - 1 }),
         };
-        let position = if b == 0 { Vec3::new(0.0, 0.0, 36.0) } else { Vec3::new(round(0.5 + 0.25 * b as f32), round(0.1 * b as f32), 6.0) };
+        let position = if b == 0 {
+            Vec3::new(0.0, 0.0, 36.0)
+        } else {
+            Vec3::new(round(0.5 + 0.25 * b as f32), round(0.1 * b as f32), 6.0)
+        };
         let euler = Vec3::new(round(0.1 * b as f32), round(-0.05 * b as f32), round(0.2 - 0.03 * b as f32));
         out.bones.push(GenBone { name: format!("bone_{b:02}"), parent, position, euler });
     }
@@ -411,42 +431,46 @@ pub fn character_with(bones: usize, boxes: usize, shapes: usize) -> Character {
         world.push(b.parent.map_or(local, |p| world[p] * local));
     }
     for (b, bone_world) in world.iter().enumerate() {
-      for layer in 0..boxes {
-        let w = &(*bone_world * Mat4::from_translation(Vec3::new(0.0, 0.0, 4.0 * layer as f32)));
-        let base = out.points.len();
-        for k in 0..8 {
-            let corner = Vec3::new(
-                if k & 1 == 0 { -1.0 } else { 1.0 },
-                if k & 2 == 0 { -1.0 } else { 1.0 },
-                if k & 4 == 0 { 0.0 } else { 4.0 },
-            );
-            let position = w.transform_point3(corner);
-            let links = match (out.bones[b].parent, k & 4 == 0) {
-                (Some(p), true) => vec![(b, 0.75), (p, 0.25)],
-                _ => vec![(b, 1.0)],
-            };
-            out.points.push(Point { position, links });
+        for layer in 0..boxes {
+            let w = &(*bone_world * Mat4::from_translation(Vec3::new(0.0, 0.0, 4.0 * layer as f32)));
+            let base = out.points.len();
+            for k in 0..8 {
+                let corner = Vec3::new(
+                    if k & 1 == 0 { -1.0 } else { 1.0 },
+                    if k & 2 == 0 { -1.0 } else { 1.0 },
+                    if k & 4 == 0 { 0.0 } else { 4.0 },
+                );
+                let position = w.transform_point3(corner);
+                let links = match (out.bones[b].parent, k & 4 == 0) {
+                    (Some(p), true) => vec![(b, 0.75), (p, 0.25)],
+                    _ => vec![(b, 1.0)],
+                };
+                out.points.push(Point { position, links });
+            }
+            // Six faces as quads, each with its own normal and UVs.
+            let faces: [([usize; 4], Vec3); 6] = [
+                ([0, 2, 3, 1], -Vec3::Z),
+                ([4, 5, 7, 6], Vec3::Z),
+                ([0, 1, 5, 4], -Vec3::Y),
+                ([2, 6, 7, 3], Vec3::Y),
+                ([0, 4, 6, 2], -Vec3::X),
+                ([1, 3, 7, 5], Vec3::X),
+            ];
+            for (f, (quad, normal)) in faces.iter().enumerate() {
+                let n = w.transform_vector3(*normal).normalize();
+                let uvs = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0)];
+                let corners = quad
+                    .iter()
+                    .zip(uvs)
+                    .map(|(&p, uv)| Corner {
+                        point: base + p,
+                        normal: n,
+                        uv: uv * 0.5 + Vec2::new(0.125 * f as f32, 0.0625 * b as f32),
+                    })
+                    .collect();
+                out.polygons.push(Polygon { material: (b + f) % 2, corners });
+            }
         }
-        // Six faces as quads, each with its own normal and UVs.
-        let faces: [([usize; 4], Vec3); 6] = [
-            ([0, 2, 3, 1], -Vec3::Z),
-            ([4, 5, 7, 6], Vec3::Z),
-            ([0, 1, 5, 4], -Vec3::Y),
-            ([2, 6, 7, 3], Vec3::Y),
-            ([0, 4, 6, 2], -Vec3::X),
-            ([1, 3, 7, 5], Vec3::X),
-        ];
-        for (f, (quad, normal)) in faces.iter().enumerate() {
-            let n = w.transform_vector3(*normal).normalize();
-            let uvs = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0)];
-            let corners = quad
-                .iter()
-                .zip(uvs)
-                .map(|(&p, uv)| Corner { point: base + p, normal: n, uv: uv * 0.5 + Vec2::new(0.125 * f as f32, 0.0625 * b as f32) })
-                .collect();
-            out.polygons.push(Polygon { material: (b + f) % 2, corners });
-        }
-      }
     }
     for s in 0..shapes {
         let moves = (0..out.points.len())
@@ -467,8 +491,10 @@ pub fn animation(ch: &Character, name: &str, frames: usize, fps: f32, phase: f32
                 .iter()
                 .enumerate()
                 .map(|(b, bone)| {
-                    let wobble = Vec3::new((t * 2.0 + b as f32).sin(), (t * 3.0).cos(), (t + b as f32 * 0.5).sin()) * 0.3;
-                    let pos = if b == 0 { bone.position + Vec3::new(t * 4.0, 0.0, (t * 6.0).sin()) } else { bone.position };
+                    let wobble =
+                        Vec3::new((t * 2.0 + b as f32).sin(), (t * 3.0).cos(), (t + b as f32 * 0.5).sin()) * 0.3;
+                    let pos =
+                        if b == 0 { bone.position + Vec3::new(t * 4.0, 0.0, (t * 6.0).sin()) } else { bone.position };
                     (pos, bone.euler + wobble)
                 })
                 .collect()
@@ -493,7 +519,15 @@ fn nodes(ch: &Character) -> String {
 pub fn smd_reference(ch: &Character) -> String {
     let mut out = nodes(ch) + "skeleton\ntime 0\n";
     for (i, b) in ch.bones.iter().enumerate() {
-        out += &format!("{i} {} {} {} {} {} {}\n", f(b.position.x), f(b.position.y), f(b.position.z), f(b.euler.x), f(b.euler.y), f(b.euler.z));
+        out += &format!(
+            "{i} {} {} {} {} {} {}\n",
+            f(b.position.x),
+            f(b.position.y),
+            f(b.position.z),
+            f(b.euler.x),
+            f(b.euler.y),
+            f(b.euler.z)
+        );
     }
     out += "end\ntriangles\n";
     for poly in &ch.polygons {
@@ -534,7 +568,10 @@ pub fn smd_animation(ch: &Character, anim: &Animation) -> String {
 }
 
 /// Values deduplicated by their bits: the unique values and each input's index.
-fn dedup<T: Copy, K: Eq + std::hash::Hash>(items: impl Iterator<Item = T>, key: impl Fn(&T) -> K) -> (Vec<T>, Vec<i32>) {
+fn dedup<T: Copy, K: Eq + std::hash::Hash>(
+    items: impl Iterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> (Vec<T>, Vec<i32>) {
     let mut seen = std::collections::HashMap::new();
     let (mut values, mut indices) = (Vec::new(), Vec::new());
     for item in items {
@@ -570,7 +607,8 @@ fn skeleton(doc: &mut Doc, ch: &Character, root: usize) -> (usize, Vec<usize>, V
         .collect();
     for (i, b) in ch.bones.iter().enumerate() {
         doc.set(joints[i], "transform", Val::Elem(transforms[i]));
-        let children: Vec<usize> = (0..ch.bones.len()).filter(|&c| ch.bones[c].parent == Some(i)).map(|c| joints[c]).collect();
+        let children: Vec<usize> =
+            (0..ch.bones.len()).filter(|&c| ch.bones[c].parent == Some(i)).map(|c| joints[c]).collect();
         doc.set(joints[i], "children", Val::ElemArr(children));
         let _ = b;
     }
@@ -720,7 +758,11 @@ pub fn dmx_animation(ch: &Character, anim: &Animation) -> Doc {
             let (log_class, layer_class, values) = if attribute == "position" {
                 ("DmeVector3Log", "DmeVector3LogLayer", Val::Vec3Arr(anim.frames.iter().map(|f| f[b].0).collect()))
             } else {
-                ("DmeQuaternionLog", "DmeQuaternionLogLayer", Val::QuatArr(anim.frames.iter().map(|f| smd_quat(f[b].1)).collect()))
+                (
+                    "DmeQuaternionLog",
+                    "DmeQuaternionLogLayer",
+                    Val::QuatArr(anim.frames.iter().map(|f| smd_quat(f[b].1)).collect()),
+                )
             };
             let log = doc.add(log_class, "log");
             let layer = doc.add(layer_class, "log");

@@ -36,7 +36,12 @@ fn time_attribute(elem: View, names: &[&str]) -> Option<f32> {
 }
 
 /// Every clip of the root's animation list.
-pub fn clips(root: View, rig: &Rig, readings: &mut Vec<Reading>, warnings: &mut Vec<Warning>) -> Result<Vec<Clip>, LoadError> {
+pub fn clips(
+    root: View,
+    rig: &Rig,
+    readings: &mut Vec<Reading>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Clip>, LoadError> {
     let Some(list) = root.child("animationList")? else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     for anim in list.children("animations")? {
@@ -77,7 +82,8 @@ fn clip(anim: View, rig: &Rig, readings: &mut Vec<Reading>, warnings: &mut Vec<W
     let mut bad_rotations = 0usize;
     for channel in anim.children("channels")? {
         let target = channel.child("toElement")?;
-        let bone = target.and_then(|t| rig.bone_of_transform.get(&t.index).or_else(|| rig.bone_of_element.get(&t.index)));
+        let bone =
+            target.and_then(|t| rig.bone_of_transform.get(&t.index).or_else(|| rig.bone_of_element.get(&t.index)));
         let attribute = channel.string("toAttribute")?.map(String::as_str).unwrap_or_default();
         let (Some(&bone), "position" | "orientation") = (bone, attribute) else {
             other_channels += 1;
@@ -146,7 +152,12 @@ fn clip(anim: View, rig: &Rig, readings: &mut Vec<Reading>, warnings: &mut Vec<W
 
 /// A channel's keys: as many times as values, ascending (sorted, with a warning-free stable sort, when a file
 /// lists them out of order), values that fail `usable` dropped with their time.
-fn keys<T: Copy>(layer: View, times: Vec<f32>, values: Vec<T>, usable: impl Fn(&T) -> bool) -> Result<Keys<T>, LoadError> {
+fn keys<T: Copy>(
+    layer: View,
+    times: Vec<f32>,
+    values: Vec<T>,
+    usable: impl Fn(&T) -> bool,
+) -> Result<Keys<T>, LoadError> {
     if times.len() != values.len() {
         return Err(layer.error("values", format!("{} values for {} times", values.len(), times.len())));
     }

@@ -133,7 +133,9 @@ impl Parser<'_> {
         let n = if self.version < 4 {
             let at = self.r.offset();
             let n = self.r.u16("string table count")?;
-            self.r.count(u64::from(n), 1, "string table").map_err(|e| LoadError { position: Position::Byte(at), ..e })?
+            self.r
+                .count(u64::from(n), 1, "string table")
+                .map_err(|e| LoadError { position: Position::Byte(at), ..e })?
         } else {
             self.count(1, "string table count")?
         };
@@ -159,7 +161,8 @@ impl Parser<'_> {
             if (6..8).contains(&self.version) {
                 self.r.i32("element link type")?;
             }
-            let name = if self.version >= 4 { self.table_string("element name")? } else { self.r.c_str("element name")? };
+            let name =
+                if self.version >= 4 { self.table_string("element name")? } else { self.r.c_str("element name")? };
             self.r.skip(16, "element id")?;
             elements.push(Element { class, name, attributes: Vec::new(), at: Position::Byte(at) });
         }

@@ -52,7 +52,7 @@ pub fn controls(root: View) -> Result<Vec<Control>, LoadError> {
 
 /// Whether `name` is a corrective of the shapes in `all`: its parts, split at `_` (or `__`), are all shapes.
 fn is_corrective(name: &str, all: &[&str]) -> bool {
-    [ "__", "_"].iter().any(|sep| {
+    ["__", "_"].iter().any(|sep| {
         let parts: Vec<&str> = name.split(sep).collect();
         parts.len() > 1 && parts.iter().all(|p| !p.is_empty() && all.contains(p))
     })

@@ -254,10 +254,7 @@ impl<'a> View<'a> {
     }
 
     fn wrong_type(&self, a: &Attribute, name: &str, wanted: &str, found: &Value) -> LoadError {
-        LoadError::new(
-            a.at,
-            format!("{} `{name}` is {}, {wanted} expected", self.describe(), found.type_name()),
-        )
+        LoadError::new(a.at, format!("{} `{name}` is {}, {wanted} expected", self.describe(), found.type_name()))
     }
 
     /// The element attribute `name` refers to: `None` when absent or null.
@@ -383,7 +380,10 @@ mod tests {
     #[test]
     fn headers_of_both_encodings_and_the_early_form() {
         let h = parse_header("<!-- dmx encoding keyvalues2 1 format model 22 -->").unwrap();
-        assert_eq!((h.encoding.as_str(), h.encoding_version, h.format.as_str(), h.format_version), ("keyvalues2", 1, "model", 22));
+        assert_eq!(
+            (h.encoding.as_str(), h.encoding_version, h.format.as_str(), h.format_version),
+            ("keyvalues2", 1, "model", 22)
+        );
         let h = parse_header("<!-- dmx encoding binary 9 format model 22 -->\n").unwrap();
         assert_eq!(h.encoding_version, 9);
         assert_eq!(parse_header("<!-- DMXVersion binary_v2 -->").unwrap().encoding_version, 1);

@@ -82,7 +82,10 @@ impl<'a> Lexer<'a> {
                         _ => {
                             return Err(LoadError::at_line(
                                 self.line,
-                                format!("unexpected `{}`: keyvalues2 values are quoted", char::from(c).escape_default()),
+                                format!(
+                                    "unexpected `{}`: keyvalues2 values are quoted",
+                                    char::from(c).escape_default()
+                                ),
                             ));
                         }
                     };
@@ -227,7 +230,10 @@ impl<'a> Parser<'a> {
                 Some((Tok::Str(s), l)) => (s, l),
                 Some((_, l)) => return Err(LoadError::at_line(l, "expected an attribute name or `}`")),
                 None => {
-                    return Err(LoadError::at_line(line, "the element opened here is not closed before the end of the file"));
+                    return Err(LoadError::at_line(
+                        line,
+                        "the element opened here is not closed before the end of the file",
+                    ));
                 }
             };
             let (ty, ty_line) = self.next_string(name_line, "the attribute's type")?;
@@ -238,7 +244,10 @@ impl<'a> Parser<'a> {
                     if self.ids.insert(id.to_vec(), index).is_some() {
                         self.warnings.push(Warning::new(
                             Position::Line(l),
-                            format!("element id {} is used twice; references go to the later element", decode_name(&id)),
+                            format!(
+                                "element id {} is used twice; references go to the later element",
+                                decode_name(&id)
+                            ),
                         ));
                     }
                     continue;
@@ -264,7 +273,14 @@ impl<'a> Parser<'a> {
     }
 
     /// The value of an attribute of type `ty` whose type word is on line `line`.
-    fn value(&mut self, ty: &[u8], element: u32, attribute: usize, line: usize, depth: usize) -> Result<Value, LoadError> {
+    fn value(
+        &mut self,
+        ty: &[u8],
+        element: u32,
+        attribute: usize,
+        line: usize,
+        depth: usize,
+    ) -> Result<Value, LoadError> {
         if ty == b"element" {
             // A null reference may be written with no value at all: a value must be on the type's line.
             let on_line = matches!(self.lex.peek()?, Some((Tok::Str(_), l)) if *l == line);
@@ -307,7 +323,12 @@ impl<'a> Parser<'a> {
                 Some((Tok::Comma, _)) => continue,
                 Some((Tok::Str(s), l)) => (s, l),
                 Some((_, l)) => return Err(LoadError::at_line(l, "expected an element or `]` in an element array")),
-                None => return Err(LoadError::at_line(line, "the array opened here is not closed before the end of the file")),
+                None => {
+                    return Err(LoadError::at_line(
+                        line,
+                        "the array opened here is not closed before the end of the file",
+                    ));
+                }
             };
             if &*word == b"element" {
                 let (id, l) = self.next_string(l, "an element id")?;
@@ -331,9 +352,8 @@ impl<'a> Parser<'a> {
     }
 
     fn array(&mut self, item: &[u8], line: usize) -> Result<Value, LoadError> {
-        let kind = Kind::of(item).ok_or_else(|| {
-            LoadError::at_line(line, format!("unknown attribute type `{}_array`", decode_name(item)))
-        })?;
+        let kind = Kind::of(item)
+            .ok_or_else(|| LoadError::at_line(line, format!("unknown attribute type `{}_array`", decode_name(item))))?;
         self.open_bracket(line)?;
         let mut out = kind.empty_array();
         loop {
@@ -342,7 +362,12 @@ impl<'a> Parser<'a> {
                 Some((Tok::Comma, _)) => {}
                 Some((Tok::Str(s), l)) => push_item(&mut out, kind, &s, l)?,
                 Some((_, l)) => return Err(LoadError::at_line(l, "expected a quoted value or `]` in an array")),
-                None => return Err(LoadError::at_line(line, "the array opened here is not closed before the end of the file")),
+                None => {
+                    return Err(LoadError::at_line(
+                        line,
+                        "the array opened here is not closed before the end of the file",
+                    ));
+                }
             }
         }
     }
@@ -470,14 +495,14 @@ fn push_item(array: &mut Value, kind: Kind, text: &[u8], line: usize) -> Result<
 }
 
 fn single(ty: &[u8], text: &[u8], line: usize) -> Result<Value, LoadError> {
-    let kind = Kind::of(ty).ok_or_else(|| LoadError::at_line(line, format!("unknown attribute type `{}`", decode_name(ty))))?;
+    let kind = Kind::of(ty)
+        .ok_or_else(|| LoadError::at_line(line, format!("unknown attribute type `{}`", decode_name(ty))))?;
     parse_kind(kind, text, line)
 }
 
 fn parse_kind(kind: Kind, text: &[u8], line: usize) -> Result<Value, LoadError> {
-    let bad = |what: &str| {
-        LoadError::at_line(line, format!("`{}` is not {what}", decode_name(&text[..text.len().min(80)])))
-    };
+    let bad =
+        |what: &str| LoadError::at_line(line, format!("`{}` is not {what}", decode_name(&text[..text.len().min(80)])));
     Ok(match kind {
         Kind::Element => return Err(LoadError::at_line(line, "element references are ids, not values")),
         Kind::Int => {
@@ -545,7 +570,7 @@ fn floats<const N: usize>(text: &[u8]) -> Option<[f32; N]> {
 
 fn hex(text: &[u8]) -> Option<Vec<u8>> {
     let digits: Vec<u8> = text.iter().copied().filter(|c| !c.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     let nibble = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
@@ -579,7 +604,10 @@ mod tests {
         let list = root.children("list").unwrap();
         assert_eq!(list.len(), 2);
         assert_eq!(list[0].index, model.index);
-        assert_eq!(list[1].vector3s("v").unwrap().unwrap(), &vec![Vec3::new(1.0, 2.0, 3.0), Vec3::new(4.5, -6.0, 70.0)]);
+        assert_eq!(
+            list[1].vector3s("v").unwrap().unwrap(),
+            &vec![Vec3::new(1.0, 2.0, 3.0), Vec3::new(4.5, -6.0, 70.0)]
+        );
         assert_eq!(list[1].at(), Position::Line(11));
     }
 

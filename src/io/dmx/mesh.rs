@@ -72,10 +72,7 @@ where
         let indices = data.ints(&index_name)?.ok_or_else(|| data.error(name, format!("has no `{index_name}`")))?;
         // Indices must point into the values: checked once here, so corners can be read without checks.
         if let Some((i, bad)) = indices.iter().enumerate().find(|&(_, &v)| v < 0 || v as usize >= values.len()) {
-            return Err(data.error(
-                &index_name,
-                format!("entry {i} is {bad}, but there are {} values", values.len()),
-            ));
+            return Err(data.error(&index_name, format!("entry {i} is {bad}, but there are {} values", values.len())));
         }
         let which = if k == 0 { "Source 1" } else { "Source 2" };
         return Ok(Some((Field { values, indices }, which)));
@@ -114,7 +111,10 @@ pub fn build(dag: &MeshDag, rig: &Rig, warnings: &mut Vec<Warning>) -> Result<Bu
     .chain(extra_uvs.iter().map(|f| ("texture coordinates", Some(f.indices.len()))))
     {
         if let Some(len) = len.filter(|&l| l != corners) {
-            return Err(data.error(POSITION[usize::from(naming == "Source 2")], format!("{corners} corners, but {len} for the {name}")));
+            return Err(data.error(
+                POSITION[usize::from(naming == "Source 2")],
+                format!("{corners} corners, but {len} for the {name}"),
+            ));
         }
     }
 
@@ -189,7 +189,10 @@ pub fn build(dag: &MeshDag, rig: &Rig, warnings: &mut Vec<Warning>) -> Result<Bu
         subsets.push(Subset { material: material_index, first_index: first_index as u32, index_count: count as u32 });
     }
     if degenerate > 0 {
-        warnings.push(Warning::new(mesh_el.at(), format!("{}: {degenerate} polygon(s) with fewer than 3 corners were skipped", mesh_el.describe())));
+        warnings.push(Warning::new(
+            mesh_el.at(),
+            format!("{}: {degenerate} polygon(s) with fewer than 3 corners were skipped", mesh_el.describe()),
+        ));
     }
     // Subsets of one material drawn as one run: sort the index buffer by material.
     let (indices, subsets) = merge_subsets(indices, subsets);
@@ -199,7 +202,8 @@ pub fn build(dag: &MeshDag, rig: &Rig, warnings: &mut Vec<Warning>) -> Result<Bu
     let normal_matrix = Mat3::from_mat4(world).inverse().transpose();
     let n = first_corner.len();
     let mut mesh = Mesh { name: mesh_el.name().to_owned(), indices, subsets, ..Mesh::default() };
-    mesh.positions = first_corner.iter().map(|&c| world.transform_point3(positions.values[positions.indices[c] as usize])).collect();
+    mesh.positions =
+        first_corner.iter().map(|&c| world.transform_point3(positions.values[positions.indices[c] as usize])).collect();
     if let Some((f, _)) = &normals {
         mesh.normals = first_corner
             .iter()
@@ -285,7 +289,8 @@ pub fn build(dag: &MeshDag, rig: &Rig, warnings: &mut Vec<Warning>) -> Result<Bu
         mesh.compute_normals();
     }
 
-    mesh.morph_targets = deltas(mesh_el, &first_corner, &positions, normals.as_ref().map(|f| &f.0), world, normal_matrix)?;
+    mesh.morph_targets =
+        deltas(mesh_el, &first_corner, &positions, normals.as_ref().map(|f| &f.0), world, normal_matrix)?;
     Ok(Built { mesh, materials, source2_names: naming == "Source 2" })
 }
 
@@ -352,7 +357,11 @@ fn deltas(
         let mut add = |vertices: &[u32], delta: Vec3, normal: bool| {
             for &v in vertices {
                 let v = v as usize;
-                if normal { dn[v] += delta } else { dp[v] += delta }
+                if normal {
+                    dn[v] += delta
+                } else {
+                    dp[v] += delta
+                }
                 if !is_touched[v] {
                     is_touched[v] = true;
                     touched.push(v as u32);

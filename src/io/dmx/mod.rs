@@ -98,8 +98,10 @@ pub fn decompress(bytes: &[u8]) -> Result<Cow<'_, [u8]>, LoadError> {
         .read_to_end(&mut out)
         .map_err(|e| LoadError::at_byte(0, format!("the gzip stream cannot be decompressed: {e}")))?;
     if out.len() as u64 > MAX_FILE_SIZE {
-        return Err(LoadError::whole_file(format!("decompressed, the file is larger than the {MAX_FILE_SIZE}-byte limit"))
-            .with_kind(LoadErrorKind::TooLarge));
+        return Err(LoadError::whole_file(format!(
+            "decompressed, the file is larger than the {MAX_FILE_SIZE}-byte limit"
+        ))
+        .with_kind(LoadErrorKind::TooLarge));
     }
     Ok(Cow::Owned(out))
 }
@@ -113,7 +115,8 @@ pub fn read(bytes: &[u8]) -> Result<Dmx, LoadError> {
     };
     let header_text = String::from_utf8_lossy(&bytes[..end]);
     let header = graph::parse_header(&header_text).ok_or_else(|| {
-        LoadError::at_line(1, format!("`{}` is not a DMX header", header_text.trim())).with_kind(LoadErrorKind::NotThisFormat)
+        LoadError::at_line(1, format!("`{}` is not a DMX header", header_text.trim()))
+            .with_kind(LoadErrorKind::NotThisFormat)
     })?;
     match header.encoding.as_str() {
         "keyvalues2" | "keyvalues2_flat" => kv2::read(bytes, end, 1, header),
@@ -172,7 +175,10 @@ pub fn build(dmx: &Dmx, opts: &LoadOptions) -> Result<Asset, LoadError> {
     if rig.skipped_attachments > 0 {
         warnings.push(Warning::new(
             Position::File,
-            format!("{} attachment(s) or other shapes (DmeDag with a shape that is not a mesh) were not read", rig.skipped_attachments),
+            format!(
+                "{} attachment(s) or other shapes (DmeDag with a shape that is not a mesh) were not read",
+                rig.skipped_attachments
+            ),
         ));
     }
     asset.skeleton = rig.skeleton.clone();
@@ -200,7 +206,11 @@ pub fn build(dmx: &Dmx, opts: &LoadOptions) -> Result<Asset, LoadError> {
     if let Some(source2) = source2_names {
         asset.readings.push(Reading::new(
             "vertex fields",
-            if source2 { "Source 2 names (position$0, normal$0, texcoord$0, blendweights$0 …)" } else { "Source 1 names (positions, normals, textureCoordinates, jointWeights …)" },
+            if source2 {
+                "Source 2 names (position$0, normal$0, texcoord$0, blendweights$0 …)"
+            } else {
+                "Source 1 names (positions, normals, textureCoordinates, jointWeights …)"
+            },
             "the names the vertex data uses",
         ));
     }
@@ -215,6 +225,11 @@ pub fn build(dmx: &Dmx, opts: &LoadOptions) -> Result<Asset, LoadError> {
             format!("clip \"{name}\" plays each of {} flex(es) in turn, a frame each", flexes.morph_tracks.len()),
             if controls.is_empty() {
                 "the meshes' delta states (no combination operator)".to_owned()
+            } else if asset.meshes.is_empty() {
+                format!(
+                    "the combination operator's {} control(s), and no mesh: bound to a model, they drive its delta states of those names",
+                    controls.len()
+                )
             } else {
                 format!("the combination operator's {} control(s) and the meshes' delta states", controls.len())
             },

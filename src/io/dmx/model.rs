@@ -175,14 +175,13 @@ pub fn rig<'a>(model: View<'a>, warnings: &mut Vec<Warning>) -> Result<Rig<'a>, 
     if !joint_list.is_empty() {
         rig.joint_bones = joint_list
             .iter()
-            .map(|j| rig.bone_of_element.get(&j.index).copied().or_else(|| mesh_parent.get(&j.index).copied().flatten()))
+            .map(|j| {
+                rig.bone_of_element.get(&j.index).copied().or_else(|| mesh_parent.get(&j.index).copied().flatten())
+            })
             .collect();
     } else {
-        rig.joint_bones = model
-            .children("jointTransforms")?
-            .iter()
-            .map(|t| rig.bone_of_transform.get(&t.index).copied())
-            .collect();
+        rig.joint_bones =
+            model.children("jointTransforms")?.iter().map(|t| rig.bone_of_transform.get(&t.index).copied()).collect();
     }
     Ok(rig)
 }
@@ -224,7 +223,8 @@ pub fn axes(model: Option<View>) -> Result<(AxisConversion, Reading), LoadError>
         if left_handed {
             conversion = AxisConversion::unity_left_handed();
         }
-        let conversion = AxisConversion { description: axis_description(axis, left_handed), ..conversion.with_file_up(axis) };
+        let conversion =
+            AxisConversion { description: axis_description(axis, left_handed), ..conversion.with_file_up(axis) };
         let basis = format!(
             "DmeAxisSystem: upAxis {up}, forwardParity {parity}, coordSys {}",
             if left_handed { "1 (left-handed)" } else { "0 (right-handed)" }
@@ -237,8 +237,10 @@ pub fn axes(model: Option<View>) -> Result<(AxisConversion, Reading), LoadError>
             "Y" => UpAxis::PlusY,
             _ => UpAxis::PlusZ,
         };
-        let conversion =
-            AxisConversion { description: axis_description(axis, false), ..AxisConversion::IDENTITY.with_file_up(axis) };
+        let conversion = AxisConversion {
+            description: axis_description(axis, false),
+            ..AxisConversion::IDENTITY.with_file_up(axis)
+        };
         return Ok((conversion, Reading::new(topic, conversion.description, format!("DmeModel upAxis \"{up}\""))));
     }
     let conversion = AxisConversion::z_up_right_handed();
