@@ -82,8 +82,8 @@ pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> LoadedSet {
 const COMPANION_EXTENSIONS: [&str; 11] = ["tga", "png", "bmp", "dds", "jpg", "jpeg", "gif", "vtf", "vmt", "qci", "txt"];
 
 /// Extensions of files a folder is searched for.
-const OPENABLE_EXTENSIONS: [&str; 12] =
-    ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "psa", "vta", "bin", "mrtk"];
+const OPENABLE_EXTENSIONS: [&str; 13] =
+    ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "dmx", "psa", "vta", "bin", "mrtk"];
 
 /// How deep a dropped folder is searched, and how many files at most: a folder dropped by mistake (a whole
 /// drive) must not keep the viewer listing forever.
@@ -118,7 +118,8 @@ pub fn files_to_open(files: &io::Files, given: &[PathBuf]) -> Vec<PathBuf> {
     let rank = |p: &Path| match extension(p).as_str() {
         "psk" | "pskx" | "ase" | "asc" => 0,
         "smd" if ["REF", "MESH", "BODY", "MODEL"].iter().any(|w| stem(p).contains(w)) => 1,
-        "smd" => 2,
+        "smd" | "dmx" => 2,
+        _ if io::dmx::is_dmx_name(p) => 2,
         _ => 3,
     };
     found.sort_by_key(|(depth, p)| (rank(p), *depth, p.clone()));
@@ -137,7 +138,9 @@ fn list_openable(files: &io::Files, dir: &Path, depth: usize, out: &mut Vec<(usi
             list_openable(files, &path, depth + 1, out);
         } else {
             let ext = Path::new(&entry.name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-            if ext.is_some_and(|e| OPENABLE_EXTENSIONS.contains(&e.as_str())) && out.len() < MAX_FILES {
+            let openable =
+                ext.is_some_and(|e| OPENABLE_EXTENSIONS.contains(&e.as_str())) || io::dmx::is_dmx_name(&path);
+            if openable && out.len() < MAX_FILES {
                 out.push((depth, path));
             }
         }

@@ -13,6 +13,7 @@ pub(crate) mod actorx;
 pub mod ase;
 pub mod binary;
 pub(crate) mod companions;
+pub mod dmx;
 pub mod gltf;
 pub mod mrtk;
 pub mod mrtk_write;
@@ -154,7 +155,7 @@ pub fn detect_file_format(bytes: &[u8], path: &Path) -> Result<Format, LoadError
     }
     detect_format(bytes, Some(path)).ok_or_else(|| {
         LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), DMX (`<!-- dmx encoding`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
         )
         .with_kind(LoadErrorKind::UnknownFormat)
     })
@@ -208,6 +209,10 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
     if bytes.starts_with(&MRTK_MAGIC) {
         return Some(Format::Mrtk);
     }
+    // Its header, or a gzip stream that starts with one (`.dmx.gz`).
+    if dmx::sniff(bytes) || path.is_some_and(dmx::is_dmx_name) {
+        return Some(Format::Dmx);
+    }
     let head = text::decode_text(&bytes[..bytes.len().min(4096)]).into_owned();
     let first_token = text::Tokens::new(&head).next_token().unwrap_or_default().to_ascii_lowercase();
     if first_token.starts_with(b"*3dsmax_asciiexport") {
@@ -244,6 +249,7 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Vta => smd::load_vta(bytes, opts),
         Format::Ase => ase::load(bytes, opts),
         Format::Mrtk => mrtk::load(bytes, opts),
+        Format::Dmx => dmx::load(bytes, opts),
         Format::Qc | Format::Mds | Format::Mms => script::load(format, bytes, None, opts),
     }
 }
@@ -277,7 +283,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset
         });
     }
     let mut asset = load_format(format, bytes, &opts).map_err(fail)?;
-    if format == Format::Smd {
+    if matches!(format, Format::Smd | Format::Dmx) {
         smd::name_after_file(&mut asset, path);
     }
     asset.path = Some(path.to_path_buf());

@@ -24,6 +24,8 @@ pub enum Format {
     Mds,
     /// Gothic MMS morph-mesh script.
     Mms,
+    /// Valve DMX (Source datamodel: models, animations, flex controls; keyvalues2 or binary, plain or gzip).
+    Dmx,
 }
 
 impl Format {
@@ -38,6 +40,7 @@ impl Format {
             Format::Qc => "Valve QC model script",
             Format::Mds => "Gothic MDS model script",
             Format::Mms => "Gothic MMS morph-mesh script",
+            Format::Dmx => "Valve DMX",
         }
     }
 }

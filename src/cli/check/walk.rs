@@ -19,7 +19,7 @@ folder of animations without a mesh is checked against the first animation's ske
 reported on its own";
 
 /// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
-const MODEL_EXTENSIONS: [&str; 7] = ["smd", "vta", "psk", "pskx", "psa", "ase", "asc"];
+const MODEL_EXTENSIONS: [&str; 8] = ["smd", "vta", "dmx", "psk", "pskx", "psa", "ase", "asc"];
 
 /// Folders below a root are followed this deep at most (and symbolic links to folders not at all, so a link
 /// loop cannot make the walk endless).
@@ -157,13 +157,13 @@ fn is_model_by_contents(path: &Path) -> bool {
     read.is_ok()
         && matches!(
             io::detect_format(&head, None),
-            Some(Format::Psk | Format::Psa | Format::Smd | Format::Vta | Format::Ase)
+            Some(Format::Psk | Format::Psa | Format::Smd | Format::Vta | Format::Dmx | Format::Ase)
         )
 }
 
 fn has_model_extension(path: &Path) -> bool {
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
-    MODEL_EXTENSIONS.contains(&extension.as_str())
+    MODEL_EXTENSIONS.contains(&extension.as_str()) || io::dmx::is_dmx_name(path)
 }
 
 fn script_format(path: &Path) -> Option<Format> {

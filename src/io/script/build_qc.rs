@@ -6,7 +6,8 @@
 //! (`placement`), as studiomdl does when it grabs the file.
 //!
 //! Files are relative to `$cd` (studiomdl: `cd / (name + ".smd")`; the extension is added when the script
-//! leaves it out). A file that is not there (a reference mesh or an animation) is an error-level warning
+//! leaves it out: `.dmx`, then `.smd`, as Source's studiomdl tries them). A DMX names a mesh or an animation as an
+//! SMD does. A file that is not there (a reference mesh or an animation) is an error-level warning
 //! naming the script line, and the rest loads, so a user can still look at what is there; only a script none
 //! of whose files are there fails. A reference mesh that is there but broken fails the character with an
 //! error naming the script line; a broken animation is a warning on its sequence.
@@ -25,8 +26,9 @@ use crate::io::textures::find_texture_in;
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, ClipScript, Format, ModelScript, TextureFolder, Warning};
 
-/// Extensions tried for a file named without one (studiomdl reads SMD).
-const MESH_EXTENSIONS: [&str; 1] = ["smd"];
+/// Extensions tried for a file named without one, in the order Source's studiomdl prefers them (DMX before SMD;
+/// GoldSrc's reads SMD only, and its trees hold no DMX).
+const MESH_EXTENSIONS: [&str; 2] = ["dmx", "smd"];
 
 pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Result<Asset, LoadError> {
     let ParsedQc { mut script, cd, mut warnings } = parsed;
@@ -249,7 +251,7 @@ fn file_label(path: &Path) -> String {
 
 fn with_extension(name: &str) -> String {
     let has_extension = Path::new(&name.replace('\\', "/")).extension().is_some();
-    if has_extension { name.to_owned() } else { format!("{name}.smd") }
+    if has_extension { name.to_owned() } else { MESH_EXTENSIONS.map(|e| format!("{name}.{e}")).join(" or ") }
 }
 
 /// The folders a QC's textures are looked for in after the mesh's own and the user's: its `$cdtexture` folders,

@@ -90,8 +90,13 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
         })?;
     let opts = LoadOptions { base_dir: path.parent().map(Path::to_path_buf), default_fps: job.fps, ..opts.clone() };
     let mut asset = crate::io::load_format(format, &bytes, &opts).map_err(|e| e.in_file(path))?;
-    if format == crate::scene::Format::Smd {
+    if matches!(format, crate::scene::Format::Smd | crate::scene::Format::Dmx) {
         crate::io::smd::name_after_file(&mut asset, path);
+    }
+    if format == crate::scene::Format::Dmx {
+        // A script plays a file's skeletal animation: a model DMX's clip of its flexes is not one (a sequence that
+        // names a model DMX is its bind pose, as for a reference SMD).
+        asset.clips.retain(|c| c.name != crate::io::dmx::FLEX_CLIP || !c.tracks.is_empty());
     }
     asset.path = Some(path.clone());
     for w in &mut asset.warnings {
@@ -99,6 +104,8 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     }
     let (first_frame, frame_rate) = match format {
         crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_frame_speed(&bytes)),
+        // A DMX clip's time 0 is its first frame, and its own frame rate is on the clip.
+        crate::scene::Format::Dmx => (0, None),
         _ => (smd_first_frame(&bytes), None),
     };
     Ok(Loaded { asset, first_frame, frame_rate })

@@ -246,10 +246,11 @@ impl Jobs {
                 })
                 .add_filter(
                     "All supported",
-                    &["psk", "pskx", "psa", "smd", "vta", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms"],
+                    &["psk", "pskx", "psa", "smd", "vta", "dmx", "gz", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms"],
                 )
                 .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
                 .add_filter("Valve SMD / VTA", &["smd", "vta"])
+                .add_filter("Valve DMX (.dmx, .dmx.gz)", &["dmx", "gz"])
                 .add_filter("3ds Max ASE / ASC", &["ase", "asc"])
                 .add_filter("Model scripts (QC, MDS, MMS)", &["qc", "mds", "mms"])
                 .add_filter("MRTK input animation", &["bin", "mrtk"])
