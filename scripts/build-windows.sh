@@ -7,8 +7,9 @@
 #
 #   scripts/build-windows.sh [--profile PROFILE] [OUT_DIR]
 #
-# PROFILE is a cargo profile, `release` by default (what to hand to users); CI builds the `dev` profile, which
-# compiles in half the time (see .ci/run). The zip goes to OUT_DIR, `target/windows` by default.
+# PROFILE is a cargo profile, `release` by default (what to hand to users); CI builds `wine-ci` (Cargo.toml), the
+# same code unoptimised, which builds in a fraction of the time. The zip goes to OUT_DIR, `target/windows` by
+# default.
 #
 # Installs what it needs, only what is missing: the Rust standard library for x86_64-pc-windows-gnu (rustup)
 # and Debian's MinGW-w64 cross compiler and binutils (gcc-mingw-w64-x86-64, with apt), which link the program.
