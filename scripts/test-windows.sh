@@ -42,7 +42,8 @@ started=$(date +%s)
 "$wine" wineboot -i >/dev/null 2>&1
 x86_64-w64-mingw32-gcc -O2 -shared -Wl,--kill-at -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
     scripts/wine/bcryptprimitives.c -ladvapi32
-# One Wine server for every run below instead of one started (and stopped) per run.
+# One Wine server for every run below instead of one started (and stopped) per run, once wineboot's has ended.
+"$wineserver" -w
 "$wineserver" -p
 echo "wine prefix ready in $(($(date +%s) - started)) s" >&2
 
