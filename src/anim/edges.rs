@@ -77,7 +77,9 @@ pub fn edge_stretch(bind: (Vec3, Vec3), now: (Vec3, Vec3)) -> Option<f32> {
 
 /// Whether stretch `a` is farther from 1 than `b` (on a log scale: 0.5 is as far as 2).
 pub fn more_deformed(a: f32, b: f32) -> bool {
-    a.max(f32::MIN_POSITIVE).ln().abs() > b.max(f32::MIN_POSITIVE).ln().abs()
+    // libm's logarithm, not the C library's (std): the same answer on every platform, so a clip's worst frame is
+    // the same one on Linux and Windows when two frames are almost equally stretched.
+    libm::logf(a.max(f32::MIN_POSITIVE)).abs() > libm::logf(b.max(f32::MIN_POSITIVE)).abs()
 }
 
 /// Vertex stretch (see the module doc) of every vertex, into `out`: `bind` and `now` are the bind-pose and posed

@@ -193,7 +193,8 @@ pub fn standing_axis(asset: &Asset) -> Option<Standing> {
 
 /// The orbit camera's yaw that looks at a character facing `front` (yaw 0 looks from +Z).
 pub fn yaw_facing(front: Vec3) -> f32 {
-    front.x.atan2(front.z)
+    // libm's, not the C library's (std): the same bits on every platform.
+    libm::atan2f(front.x, front.z)
 }
 
 #[cfg(test)]

@@ -47,7 +47,8 @@ impl<'a> SmoothingGroups<'a> {
             let recip = 1.0 / twice_area;
             let normal = if recip.is_finite() && recip > 0.0 { cross * recip } else { Vec3::ZERO };
             let angle = |at: Vec3, u: Vec3, v: Vec3| {
-                let angle = twice_area.atan2((u - at).dot(v - at));
+                // libm's, not the C library's (std): the same bits on Linux and Windows (Cargo.toml, `glam`).
+                let angle = libm::atan2f(twice_area, (u - at).dot(v - at));
                 if angle.is_finite() { angle } else { 0.0 }
             };
             angles.extend([angle(a, b, c), angle(b, c, a), angle(c, a, b)]);

@@ -272,7 +272,7 @@ pub(super) fn check_scale(asset: &Asset, opts: &DiagnoseOptions, out: &mut Colle
                          meets its rotation; a local scale/rotation/translation cannot express that, so tools disagree \
                          on its children",
                         bone_label(asset, bone),
-                        fmt_num(shear.asin().to_degrees())
+                        fmt_num(libm::asinf(shear).to_degrees())
                     ),
                 )
                 .with_value(shear),

@@ -1,6 +1,6 @@
 //! Finding the files a QC names: paths relative to a folder (with `..`, either slash, and a case-insensitive
-//! fallback for sources written on Windows), and the absolute form of a script's folder that every lookup
-//! starts from. (Gothic's "by file name anywhere under the `ASC_*` folders" lookup is `asc_index`.)
+//! fallback for sources written on Windows) or absolute ones (`/…`, `\…`, and drive letters `C:\…` where there
+//! are drives), and the absolute form of a script's folder that every lookup starts from. (Gothic's "by file name anywhere under the `ASC_*` folders" lookup is `asc_index`.)
 //!
 //! Folder listings are read once and kept ([`DirCache`]); nothing here scans a folder per file looked up.
 
@@ -77,7 +77,12 @@ impl DirCache {
                     let inner = i < last;
                     let exists = if inner { self.files.is_folder(&exact) } else { self.files.exists(&exact) };
                     if exists {
-                        at = exact;
+                        // Windows' file systems answer for a name in any case: the path then takes the name as
+                        // the folder lists it, as the lookup below gives it on Linux. Paths that differ only in
+                        // case are different paths to every comparison of them (`bonescope check` tells the
+                        // files a script claims from the others so), and the reports read the same on both.
+                        let listed = cfg!(windows).then(|| self.listing(&at).get(&name.to_lowercase()).cloned());
+                        at = listed.flatten().map_or(exact, |(real, _)| at.join(real));
                         continue;
                     }
                     let (real, is_dir) = self.listing(&at).get(&name.to_lowercase()).cloned()?;

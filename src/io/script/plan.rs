@@ -183,4 +183,57 @@ mod tests {
         assert_eq!(plan.found(), vec![dir.join("body.smd").as_path(), dir.join("walk.smd").as_path()]);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// `path` as a script written on Windows names it: backslashes, and on Windows the drive letter
+    /// (`C:\Users\…\Temp\…`), so the same test checks drive letters there and rooted backslash paths elsewhere.
+    fn windows_spelling(path: &Path) -> String {
+        path.display().to_string().replace('/', "\\")
+    }
+
+    #[test]
+    fn absolute_references_with_backslashes_and_drive_letters_find_the_files_as_they_are_named_on_disk() {
+        let dir = std::env::temp_dir().join(format!("bonescope-script-plan-abs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("Models/Crab/anims")).unwrap();
+        std::fs::create_dir_all(dir.join("shared")).unwrap();
+        std::fs::write(dir.join("Models/Crab/Body.smd"), b"version 1\n").unwrap();
+        std::fs::write(dir.join("Models/Crab/anims/Walk.SMD"), b"version 1\n").unwrap();
+        std::fs::write(dir.join("shared/Seq.qci"), b"$sequence walk \"anims\\WALK\" fps 30\n").unwrap();
+        // The script lives elsewhere; everything it names is absolute, in another case than on disk.
+        let root = windows_spelling(&dir);
+        let qc = format!(
+            "$cd \"{root}\\models\\crab\"\n$include \"{root}\\SHARED\\seq.qci\"\n$body studio \"{root}\\Models\\Crab\\BODY\"\n"
+        );
+        let script = dir.join("elsewhere.qc");
+        let plan = plan(&Files::disk(), Format::Qc, qc.as_bytes(), &script).unwrap();
+        assert_eq!(plan.script_files, vec![script.clone(), dir.join("shared/Seq.qci")]);
+        let found: Vec<(&str, Option<&Path>)> =
+            plan.named.iter().map(|n| (n.name.as_str(), n.path.as_deref())).collect();
+        let body = dir.join("Models/Crab/Body.smd");
+        let walk = dir.join("Models/Crab/anims/Walk.SMD");
+        assert_eq!(
+            found,
+            vec![
+                (format!("{root}\\Models\\Crab\\BODY").as_str(), Some(body.as_path())),
+                ("anims\\WALK", Some(walk.as_path()))
+            ]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_drive_letter_that_names_nothing_is_reported_not_guessed() {
+        let dir = std::env::temp_dir().join(format!("bonescope-script-plan-drive-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("body.smd"), b"version 1\n").unwrap();
+        // An author's folder on another machine: no `$cd` there, so nothing is found, and the QC's own folder
+        // (which has a `body.smd`) is not taken in its place.
+        let qc = b"$cd \"Q:\\nowhere\\bonescope-test\"\n$body studio \"body\"\n";
+        let path = dir.join("a.qc");
+        let plan = plan(&Files::disk(), Format::Qc, qc, &path).unwrap();
+        assert_eq!(plan.named.len(), 1);
+        assert_eq!(plan.named[0].path, None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

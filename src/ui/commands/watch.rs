@@ -16,7 +16,7 @@
 //! change; other access is not. When the operating system says it lost events (an overflowing inotify queue),
 //! every watched file counts as changed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -56,8 +56,9 @@ pub enum WatchError {
 impl FileWatcher {
     /// Starts watching `files`; `wake` is called (from the watcher's thread) after each debounced change.
     pub fn new(files: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Self, WatchError> {
-        let files: HashSet<PathBuf> = files.iter().map(|p| absolute(p)).collect();
-        let folders: HashSet<PathBuf> = files.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
+        let folders: HashSet<PathBuf> =
+            files.iter().filter_map(|p| absolute(p).parent().map(Path::to_path_buf)).collect();
+        let files: WatchedFiles = files.iter().map(|p| (watch_key(p), absolute(p))).collect();
         let changed = Arc::new(AtomicBool::new(false));
         let last = Arc::new(Mutex::new(Vec::new()));
         let (sender, events) = std::sync::mpsc::channel();
@@ -92,9 +93,12 @@ impl FileWatcher {
     }
 }
 
+/// The watched files by [`watch_key`], each with its absolute path.
+type WatchedFiles = HashMap<PathBuf, PathBuf>;
+
 /// Reads the watcher's events until it is dropped, calling `report` with the changed files after each quiet
 /// period.
-fn debounce(events: Receiver<notify::Result<Event>>, files: &HashSet<PathBuf>, mut report: impl FnMut(Vec<PathBuf>)) {
+fn debounce(events: Receiver<notify::Result<Event>>, files: &WatchedFiles, mut report: impl FnMut(Vec<PathBuf>)) {
     let mut pending = QuietPeriod::new(DEBOUNCE);
     loop {
         let received = match pending.deadline() {
@@ -116,16 +120,16 @@ fn debounce(events: Receiver<notify::Result<Event>>, files: &HashSet<PathBuf>, m
 }
 
 /// The watched files an event says changed: those it names, or all of them when events were lost.
-fn changed_files(event: &Event, files: &HashSet<PathBuf>) -> Vec<PathBuf> {
+fn changed_files(event: &Event, files: &WatchedFiles) -> Vec<PathBuf> {
     if event.need_rescan() {
-        let mut all: Vec<PathBuf> = files.iter().cloned().collect();
+        let mut all: Vec<PathBuf> = files.values().cloned().collect();
         all.sort();
         return all;
     }
     if !is_change(&event.kind) {
         return Vec::new();
     }
-    event.paths.iter().filter(|p| files.contains(*p)).cloned().collect()
+    event.paths.iter().filter(|p| files.contains_key(&watch_key(p))).cloned().collect()
 }
 
 /// Changes gathered until none has come for a while: each change moves the deadline on.
@@ -184,6 +188,14 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// How a watched file is known in the events: by its absolute path, and on Windows in any case. Its file systems
+/// ignore case, and the events name a file as its folder does (`hero.smd`), whatever case it was opened by
+/// (`HERO.SMD` typed on the command line).
+fn watch_key(path: &Path) -> PathBuf {
+    let path = absolute(path);
+    if cfg!(windows) { PathBuf::from(path.to_string_lossy().to_lowercase()) } else { path }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,7 +232,7 @@ mod tests {
 
     #[test]
     fn reads_are_not_changes_and_lost_events_change_everything() {
-        let files: HashSet<PathBuf> = [PathBuf::from("/a/hero.smd"), PathBuf::from("/a/walk.smd")].into();
+        let files: WatchedFiles = ["/a/hero.smd", "/a/walk.smd"].map(|p| (watch_key(Path::new(p)), p.into())).into();
         let event = |kind, path: &str| Event::new(kind).add_path(PathBuf::from(path));
         let read = event(EventKind::Access(AccessKind::Close(AccessMode::Read)), "/a/hero.smd");
         let opened = event(EventKind::Access(AccessKind::Open(AccessMode::Any)), "/a/hero.smd");
@@ -237,6 +249,10 @@ mod tests {
         assert_eq!(changed_files(&renamed, &files), [PathBuf::from("/a/hero.smd")]);
         let lost = Event::new(EventKind::Other).set_flag(notify::event::Flag::Rescan);
         assert_eq!(changed_files(&lost, &files).len(), 2);
+        // Another case is another file, except where the file system ignores case.
+        let shouted = event(EventKind::Modify(ModifyKind::Data(DataChange::Any)), "/a/HERO.SMD");
+        let expected = if cfg!(windows) { vec![PathBuf::from("/a/HERO.SMD")] } else { Vec::new() };
+        assert_eq!(changed_files(&shouted, &files), expected);
     }
 
     #[test]
