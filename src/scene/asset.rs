@@ -24,6 +24,8 @@ pub enum Format {
     Mds,
     /// Gothic MMS morph-mesh script.
     Mms,
+    /// Compiled GoldSrc (Half-Life) model, MDL version 10 (`IDST`), with its texture and sequence-group files.
+    HlMdl,
 }
 
 impl Format {
@@ -38,6 +40,7 @@ impl Format {
             Format::Qc => "Valve QC model script",
             Format::Mds => "Gothic MDS model script",
             Format::Mms => "Gothic MMS morph-mesh script",
+            Format::HlMdl => "GoldSrc compiled model (MDL v10)",
         }
     }
 }

@@ -43,6 +43,7 @@ use crate::scene::{Asset, Clip, Format, Skeleton, Warning, normalize_bone_name};
 
 pub use plan::{NamedFile, NamedRole, ScriptPlan, plan};
 pub use qc::MAX_INCLUDE_DEPTH;
+pub(crate) use qc::event_name;
 
 /// True for the formats this module loads.
 pub fn is_script_format(format: Format) -> bool {

@@ -1058,7 +1058,7 @@ fn option_arity(word: &str) -> Option<usize> {
 }
 
 /// Half-Life's numbered script events (`scriptevent.h`).
-fn event_name(id: &str) -> Option<&'static str> {
+pub(crate) fn event_name(id: &str) -> Option<&'static str> {
     Some(match id.parse::<i32>().ok()? {
         1000 => "SCRIPT_EVENT_DEAD",
         1001 => "SCRIPT_EVENT_NOINTERRUPT",
