@@ -454,6 +454,11 @@ pub struct BoneController {
     /// Wraps round (`STUDIO_RLOOP`: a full turn, studiomdl sets it when start and end are the same angle):
     /// the value runs from `start` over 360°.
     pub wraps: bool,
+    /// The bone's default Euler angles (x, y, z radians) where the file keeps them (a compiled model): they
+    /// pick which of a rotation's two Euler decompositions a `YR` value is added in, as the engine adds it to
+    /// these angles. `None`: the decomposition nearest the bind rotation's own.
+    #[serde(skip)]
+    pub bone_angles: Option<Vec3>,
     pub file: usize,
     pub line: usize,
 }

@@ -176,6 +176,7 @@ pub fn read_controllers(
             start,
             end,
             wraps: kind & STUDIO_RLOOP != 0,
+            bone_angles: usize::try_from(bone).ok().and_then(|b| infos.get(b)).map(|i| Vec3::new(i.value[3], i.value[4], i.value[5])),
             file: 0,
             line: 0,
         });

@@ -15,11 +15,6 @@ pub const SEQUENCE_GROUP_MAGIC: &[u8; 4] = b"IDSQ";
 /// The one version this reader reads (GoldSrc; Source models are 44–49, Quake's studio format was 6).
 pub const VERSION: i32 = 10;
 
-/// Size of `studiohdr_t`.
-pub const HEADER_SIZE: usize = 244;
-/// Size of `studioseqhdr_t`.
-pub const SEQUENCE_GROUP_HEADER_SIZE: usize = 76;
-
 // Record sizes of the tables (studio.h structures, 4-byte fields, no padding).
 pub const BONE_SIZE: usize = 112;
 pub const CONTROLLER_SIZE: usize = 24;
@@ -44,10 +39,6 @@ pub struct Span {
 }
 
 impl Span {
-    pub fn is_empty(&self) -> bool {
-        self.count <= 0
-    }
-
     /// The count as a length, or an error naming the field when it is negative.
     pub fn len(&self, what: &str) -> Result<usize, LoadError> {
         usize::try_from(self.count)
@@ -84,7 +75,6 @@ pub struct Header {
     pub sequences: Span,
     pub groups: Span,
     pub textures: Span,
-    pub texture_data: i32,
     pub skin_refs: i32,
     pub skin_families: i32,
     pub skin_index: i32,
@@ -92,11 +82,8 @@ pub struct Header {
     pub skin_at: u64,
     pub bodyparts: Span,
     pub attachments: Span,
-    /// `soundtable` in Valve's header; Xash3D keeps its `studiohdr2_t` offset here.
+    /// `soundtable` in Valve's header (studiomdl writes 0); Xash3D keeps its `studiohdr2_t` offset here.
     pub sound_table: i32,
-    pub sound_index: i32,
-    pub sound_groups: i32,
-    pub sound_group_index: i32,
     pub transitions: Span,
 }
 
@@ -157,7 +144,7 @@ pub fn read(bytes: &[u8]) -> Result<Header, LoadError> {
     let sequences = span(&mut r, "the sequence table")?;
     let groups = span(&mut r, "the sequence group table")?;
     let textures = span(&mut r, "the texture table")?;
-    let texture_data = r.i32("the texture data offset")?;
+    let _texture_data = r.i32("the texture data offset")?;
     let skin_at = r.offset();
     let skin_refs = r.i32("the skin reference count")?;
     let skin_families = r.i32("the skin family count")?;
@@ -165,9 +152,7 @@ pub fn read(bytes: &[u8]) -> Result<Header, LoadError> {
     let bodyparts = span(&mut r, "the body part table")?;
     let attachments = span(&mut r, "the attachment table")?;
     let sound_table = r.i32("the sound table")?;
-    let sound_index = r.i32("the sound index")?;
-    let sound_groups = r.i32("the sound groups")?;
-    let sound_group_index = r.i32("the sound group index")?;
+    r.skip(12, "the sound index and groups")?;
     let transitions = span(&mut r, "the transition table")?;
     Ok(Header {
         name,
@@ -182,7 +167,6 @@ pub fn read(bytes: &[u8]) -> Result<Header, LoadError> {
         sequences,
         groups,
         textures,
-        texture_data,
         skin_refs,
         skin_families,
         skin_index,
@@ -190,9 +174,6 @@ pub fn read(bytes: &[u8]) -> Result<Header, LoadError> {
         bodyparts,
         attachments,
         sound_table,
-        sound_index,
-        sound_groups,
-        sound_group_index,
         transitions,
     })
 }

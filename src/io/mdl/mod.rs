@@ -115,6 +115,12 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
         warnings.push(Warning::new(Position::Byte(72), note));
     }
     let companions = Companions::new(path, &header, opts);
+    if header.sound_table != 0 {
+        warnings.push(Warning::new(
+            Position::Byte(220),
+            "the header's sound table field is set: Xash3D keeps its extra header (pose parameters, IK chains, hitbox sets) there, which is not read",
+        ));
+    }
 
     let (skeleton, mut infos) = bones::read_bones(bytes, &header, &mut warnings)?;
     let controllers = bones::read_controllers(bytes, &header, &skeleton, &mut infos, &mut warnings)?;
@@ -154,7 +160,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
     let groups: Vec<sequences::Group<'_>> = group_table
         .iter()
         .enumerate()
-        .map(|(g, (label, name, data))| {
+        .map(|(g, (_label, _name, data))| {
             let (bytes, file_label) = if g == 0 {
                 (Some(bytes), "the model".to_owned())
             } else {
@@ -164,7 +170,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
                     None => (None, companions.group_name(g)),
                 }
             };
-            sequences::Group { label: label.clone(), name: name.clone(), data: *data, bytes, file_label }
+            sequences::Group { data: *data, bytes, file_label }
         })
         .collect();
     let total_bytes = bytes.len() + group_files.iter().flatten().map(|(_, d)| d.len()).sum::<usize>();
@@ -289,7 +295,7 @@ impl<'a> Companions<'a> {
         let name = self.texture_name();
         let missing = |why: String| {
             Warning::error(
-                Position::Byte(188),
+                Position::Byte(184),
                 format!("the textures are in {name} (the model's texture offset is 0), which {why}: drawn with checkers"),
             )
         };

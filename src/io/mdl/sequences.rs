@@ -42,10 +42,8 @@ pub const MAX_FRAMES: usize = 1 << 16;
 /// positions).
 const STUDIOMDL_TURN_DEGREES: f32 = 90.0;
 
-/// A sequence group: its label and file name as the main file gives them, and its bytes when found.
+/// A sequence group: where its animations are read from.
 pub struct Group<'a> {
-    pub label: String,
-    pub name: String,
     /// Group 0: the offset its `data` field adds to `animindex` (studiomdl writes 0).
     pub data: i32,
     /// The bytes animations are read from: the main file for group 0, the group's file for the others
@@ -55,7 +53,8 @@ pub struct Group<'a> {
     pub file_label: String,
 }
 
-/// Reads the sequence-group table (labels, file names and group 0's data offset).
+/// Reads the sequence-group table: each group's label, file name (as studiomdl wrote it: `models\man01.mdl`)
+/// and data offset (group 0's).
 pub fn read_groups(file: &[u8], header: &Header) -> Result<Vec<(String, String, i32)>, LoadError> {
     let mut r = header.groups.table(file, GROUP_SIZE, "the sequence group table")?;
     let mut out = Vec::with_capacity(header.groups.len("the sequence group table")?);

@@ -32,6 +32,7 @@ mod merge;
 pub mod overlay;
 mod placement;
 mod plan;
+mod studio_qc;
 mod qc;
 mod unique_names;
 mod variables;

@@ -262,6 +262,7 @@ impl Parser<'_> {
             "$animation" => self.animation(cur, head, file),
             "$bodygroup" => self.bodygroup(cur, head, file),
             "$body" | "$model" => self.body(cur, head, file),
+            "$texturegroup" => self.texture_group(cur, head, file),
             _ => {
                 let args = self.args_with_block(cur, head, file)?;
                 let values: Vec<&str> = args.iter().filter(|t| t.is_value()).map(|t| t.text).collect();
@@ -454,6 +455,10 @@ impl Parser<'_> {
                     _ => self.warn(file, line, "`$attachment` needs a name, a bone and three numbers; ignored"),
                 }
             }
+            "$controller" => match super::studio_qc::controller(args, file, line) {
+                Ok(c) => self.script.controllers.push(c),
+                Err(problem) => self.warn(file, line, format!("`$controller`: {problem}; ignored")),
+            },
             _ => self.script.ignored.push(IgnoredCommand {
                 name: head.text.to_owned(),
                 args: args.iter().map(|a| (*a).to_owned()).collect(),
@@ -461,6 +466,50 @@ impl Parser<'_> {
                 line,
             }),
         }
+    }
+
+    /// `$texturegroup name { { "a.bmp" "b.bmp" } { "c.bmp" "d.bmp" } … }`: one skin family per inner block
+    /// (studiomdl `Cmd_TextureGroup`). The families' materials are matched when the meshes are in (`build_qc`).
+    fn texture_group<'a>(&mut self, cur: &mut Cursor<'_, 'a>, head: Token<'a>, file: usize) -> Result<(), LoadError> {
+        let _name = cur.next_on_line(head.line).filter(Token::is_value);
+        let open = match cur.peek() {
+            Some(t) if t.kind == Kind::Open => t,
+            _ => {
+                self.warn(file, head.line, "`$texturegroup` has no `{ … }` block; ignored");
+                return Ok(());
+            }
+        };
+        cur.next();
+        let mut rows: Vec<(Vec<String>, usize)> = Vec::new();
+        let mut depth = 1;
+        while depth > 0 {
+            let Some(t) = cur.next() else {
+                return Err(self
+                    .error(file, open.line, "the `{` of `$texturegroup` is not closed before the end of the file")
+                    .with_kind(LoadErrorKind::Truncated));
+            };
+            match t.kind {
+                Kind::Open => {
+                    depth += 1;
+                    if depth == 2 {
+                        rows.push((Vec::new(), t.line));
+                    }
+                }
+                Kind::Close => depth -= 1,
+                _ if depth == 2 && t.is_value() => {
+                    if let Some((row, _)) = rows.last_mut() {
+                        row.push(t.text.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        match super::studio_qc::skin_families(rows, file) {
+            Ok(families) if self.script.skin_families.is_empty() => self.script.skin_families = families,
+            Ok(_) => self.warn(file, head.line, "a second `$texturegroup` (studiomdl uses the first); ignored"),
+            Err(problem) => self.warn(file, head.line, format!("`$texturegroup`: {problem}; ignored")),
+        }
+        Ok(())
     }
 
     /// Gives every sequence and body group a unique, non-empty name (`unique_names`: assimp's rule) and says
@@ -1137,7 +1186,8 @@ mod tests {
                   $hbox 0 \"Bip01\" 0 -5.9 -2.7 3 5.7 0\n\
                   $attachment 0 \"Bone05\" 1 2 3\n\
                   $bbox -12 -12 0 12 12 24\n$eyeposition 0 0 20\n\
-                  $gamma 1.8\n$texturegroup skins\n{\n { \"a.bmp\" }\n { \"b.bmp\" }\n}\n$flags 0\n";
+                  $gamma 1.8\n$texturegroup skins\n{\n { \"a.bmp\" }\n { \"b.bmp\" }\n}\n$flags 0\n\
+                  $controller 0 \"Neck\" YR -60 60\n$controller mouth \"Jaw\" XR 0 20\n";
         let p = parse_text(qc).unwrap();
         let s = &p.script;
         assert_eq!(s.body_groups.len(), 2);
@@ -1147,7 +1197,10 @@ mod tests {
         assert_eq!(s.attachments[0].offset, Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(s.bbox.unwrap().max, Vec3::new(12.0, 12.0, 24.0));
         assert_eq!(s.eye_position, Some(Vec3::new(0.0, 0.0, 20.0)));
-        assert_eq!(s.ignored_names(), ["mesh options", "$gamma", "$texturegroup", "$flags"]);
+        assert_eq!(s.ignored_names(), ["mesh options", "$gamma", "$flags"]);
+        assert_eq!(s.skin_families.iter().map(|f| f.textures.clone()).collect::<Vec<_>>(), [["a.bmp"], ["b.bmp"]]);
+        assert_eq!(s.controllers.len(), 2);
+        assert_eq!((s.controllers[1].index, s.controllers[1].bone.as_str(), s.controllers[1].end), (4, "Jaw", 20.0));
         let flags = s.ignored.iter().find(|c| c.name == "$flags").unwrap();
         assert_eq!(flags.line, 18);
     }
