@@ -216,10 +216,23 @@ mod tests {
             let adj = bone_adjustments(&skeleton, &[c], &[0.25f32.to_degrees()]);
             let mut pose = [Transform::from_translation_rotation(Vec3::ZERO, animated)];
             apply_adjustments(&mut pose, &adj);
-            assert!(pose[0].rotation.abs_diff_eq(expected, 1e-5) || pose[0].rotation.abs_diff_eq(-expected, 1e-5), "{channel:?}");
+            assert!(
+                pose[0].rotation.abs_diff_eq(expected, 1e-5) || pose[0].rotation.abs_diff_eq(-expected, 1e-5),
+                "{channel:?}"
+            );
         }
         // Translations add units; values are clamped into the range.
-        let c = BoneController { index: 2, bone: "Neck".into(), channel: ControllerChannel::Y, start: 0.0, end: 5.0, wraps: false, bone_angles: None, file: 0, line: 0 };
+        let c = BoneController {
+            index: 2,
+            bone: "Neck".into(),
+            channel: ControllerChannel::Y,
+            start: 0.0,
+            end: 5.0,
+            wraps: false,
+            bone_angles: None,
+            file: 0,
+            line: 0,
+        };
         let adj = bone_adjustments(&skeleton, &[c], &[9.0]);
         let mut pose = [Transform::IDENTITY];
         apply_adjustments(&mut pose, &adj);

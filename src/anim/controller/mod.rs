@@ -88,10 +88,10 @@ use glam::Mat4;
 use crate::scene::{Asset, Clip, Skeleton, Transform};
 
 use super::blend::{Blender, BoneMask, apply_additive};
-use super::studio;
 use super::morph::{MorphBinding, MorphLayout};
 use super::pose::{Pose, PoseError};
 use super::sample::ClipBinding;
+use super::studio;
 
 pub use baked::NLERP_MAX_ANGLE_DEG;
 pub use matrices::{MatrixPlan, to_root_and_palette};
@@ -227,10 +227,11 @@ impl AnimationSet {
             self.baked.sample(skeleton, &self.clip, &self.binding, time, out);
             return;
         };
-        let sample = |index: usize, into: &mut [Transform]| match index.checked_sub(1).and_then(|v| blend.variants.get(v)) {
-            Some((clip, binding, baked)) => baked.sample(skeleton, clip, binding, time, into),
-            None => self.baked.sample(skeleton, &self.clip, &self.binding, time, into),
-        };
+        let sample =
+            |index: usize, into: &mut [Transform]| match index.checked_sub(1).and_then(|v| blend.variants.get(v)) {
+                Some((clip, binding, baked)) => baked.sample(skeleton, clip, binding, time, into),
+                None => self.baked.sample(skeleton, &self.clip, &self.binding, time, into),
+            };
         let [b, c, d] = &mut scratch.0;
         for buffer in [&mut *b, &mut *c, &mut *d] {
             buffer.resize(out.len(), Transform::IDENTITY);
@@ -896,8 +897,18 @@ impl Controller {
 
     /// Writes the mixed local pose (one transform per bone) into `local`.
     pub fn evaluate_local(&mut self, local: &mut [Transform]) -> Result<(), ControllerError> {
-        let Self { skeleton, sets, tracks, rest_threshold, scratch, blender, blend_scratch, pose_scratch, adjustments, .. } =
-            self;
+        let Self {
+            skeleton,
+            sets,
+            tracks,
+            rest_threshold,
+            scratch,
+            blender,
+            blend_scratch,
+            pose_scratch,
+            adjustments,
+            ..
+        } = self;
         let (skeleton, sets, tracks): (&Skeleton, &[AnimationSet], &[Track]) = (skeleton, sets, tracks);
         let bones = skeleton.len();
         if local.len() != bones {

@@ -14,7 +14,7 @@ use glam::{EulerRot, Quat, Vec3};
 
 use super::header::{BONE_SIZE, CONTROLLER_SIZE, Header};
 use crate::io::LoadError;
-use crate::scene::{BoneController, ControllerChannel, Skeleton, Transform, Position, Warning};
+use crate::scene::{BoneController, ControllerChannel, Position, Skeleton, Transform, Warning};
 
 /// studio.h `MAXSTUDIOBONES`: the engine refuses models with more.
 pub const MAX_BONES: usize = 128;
@@ -62,7 +62,7 @@ pub fn read_bones(
     }
     let mut skeleton = Skeleton::default();
     let mut infos = Vec::with_capacity(count);
-    let mut seen = std::collections::HashSet::new();
+    let mut starts = Vec::with_capacity(count);
     for i in 0..count {
         let at = r.offset();
         let raw_name = r.fixed_str(32, "a bone name")?;
@@ -83,7 +83,10 @@ pub fn read_bones(
         if let Some(bad) = value.iter().chain(&scale).position(|v| !v.is_finite()) {
             return Err(LoadError::at_byte(
                 at,
-                format!("bone {i} (\"{raw_name}\"): its {} is not a finite number", if bad < 6 { "default value" } else { "value scale" }),
+                format!(
+                    "bone {i} (\"{raw_name}\"): its {} is not a finite number",
+                    if bad < 6 { "default value" } else { "value scale" }
+                ),
             ));
         }
         let parent = match parent {
@@ -96,20 +99,24 @@ pub fn read_bones(
                 ));
             }
         };
-        let mut name = if raw_name.trim().is_empty() { format!("bone {i}") } else { raw_name.clone() };
-        if !seen.insert(name.to_lowercase()) {
-            let unique = (2..).map(|n| format!("{name} ({n})")).find(|n| !seen.contains(&n.to_lowercase()));
-            let unique = unique.unwrap_or_else(|| format!("{name} #{i}"));
-            warnings.push(Warning::new(Position::Byte(at), format!("bone {i}: the name \"{name}\" is taken; called \"{unique}\"")));
-            seen.insert(unique.to_lowercase());
-            name = unique;
-        } else if raw_name.trim().is_empty() {
-            warnings.push(Warning::new(Position::Byte(at), format!("bone {i} has no name; called \"{name}\"")));
-        }
         let translation = Vec3::new(value[0], value[1], value[2]);
         let rotation = angles_to_quat(Vec3::new(value[3], value[4], value[5]));
-        skeleton.push(name, parent, Transform::from_translation_rotation(translation, rotation));
+        skeleton.push(raw_name, parent, Transform::from_translation_rotation(translation, rotation));
+        starts.push(at);
         infos.push(BoneInfo { value, scale, controller });
+    }
+    // Empty and repeated names made unique as assimp names them (template `Bone`), so each bone can be reached.
+    let written = skeleton.names.clone();
+    for i in crate::io::script::make_unique(&mut skeleton.names, "Bone") {
+        let what = if written[i].trim().is_empty() {
+            "has no name".to_owned()
+        } else {
+            format!("repeats the name \"{}\"", written[i])
+        };
+        warnings.push(Warning::new(
+            Position::Byte(starts[i]),
+            format!("bone {i} {what}; called \"{}\"", skeleton.names[i]),
+        ));
     }
     skeleton.recompute_inverse_bind();
     Ok((skeleton, infos))
@@ -158,7 +165,10 @@ pub fn read_controllers(
             continue;
         };
         if !start.is_finite() || !end.is_finite() {
-            warnings.push(Warning::new(Position::Byte(at), format!("bone controller {i}: its range is not finite; left out")));
+            warnings.push(Warning::new(
+                Position::Byte(at),
+                format!("bone controller {i}: its range is not finite; left out"),
+            ));
             kept.push(None);
             continue;
         }
@@ -176,7 +186,10 @@ pub fn read_controllers(
             start,
             end,
             wraps: kind & STUDIO_RLOOP != 0,
-            bone_angles: usize::try_from(bone).ok().and_then(|b| infos.get(b)).map(|i| Vec3::new(i.value[3], i.value[4], i.value[5])),
+            bone_angles: usize::try_from(bone)
+                .ok()
+                .and_then(|b| infos.get(b))
+                .map(|i| Vec3::new(i.value[3], i.value[4], i.value[5])),
             file: 0,
             line: 0,
         });

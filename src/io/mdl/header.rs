@@ -188,9 +188,12 @@ pub fn check_length(length: i32, at: u64, bytes: &[u8], what: &str) -> Result<Op
     if declared > actual {
         return Err(LoadError::truncated(
             actual,
-            format!("{what} ends at byte {actual}, but its header (byte {at}) gives its length as {declared}: the file was cut off"),
+            format!(
+                "{what} ends at byte {actual}, but its header (byte {at}) gives its length as {declared}: the file was cut off"
+            ),
         ));
     }
-    Ok((declared < actual)
-        .then(|| format!("{what} has {} bytes after the {declared} its header gives; they are not read", actual - declared)))
+    Ok((declared < actual).then(|| {
+        format!("{what} has {} bytes after the {declared} its header gives; they are not read", actual - declared)
+    }))
 }

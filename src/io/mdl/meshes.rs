@@ -28,7 +28,7 @@ use super::header::{BODYPART_SIZE, Header, MESH_SIZE, MODEL_SIZE, Span};
 use super::textures::{STUDIO_NF_UV_COORDS, Textures};
 use crate::io::LoadError;
 use crate::io::binary::{Reader, table};
-use crate::scene::{BodyChoice, BodyGroup, Mesh, Subset, Position, Warning};
+use crate::scene::{BodyChoice, BodyGroup, Mesh, Position, Subset, Warning};
 
 /// Xash3D header flag: vertices carry up to four weighted bones (`mstudioboneweight_t`).
 pub const STUDIO_HAS_BONEWEIGHTS: u32 = 1 << 31;
@@ -109,7 +109,8 @@ fn read_model(
     let norm_index = r.i32("a submodel's normal offset")?;
     let _groups = r.i32("a submodel's group count")?;
     let _group_index = r.i32("a submodel's group offset")?;
-    let choice = |meshes: Vec<usize>| BodyChoice { name: name.clone(), path: None, meshes, placement: None, file: 0, line: 0 };
+    let choice =
+        |meshes: Vec<usize>| BodyChoice { name: name.clone(), path: None, meshes, placement: None, file: 0, line: 0 };
     if mesh_count <= 0 || vert_count <= 0 {
         return Ok(choice(Vec::new()));
     }
@@ -121,7 +122,10 @@ fn read_model(
             let b_at = t.offset();
             let b = usize::from(t.u8(what)?);
             if b >= cx.bind_to_root.len() {
-                return Err(LoadError::at_byte(b_at, format!("{what}: bone {b}, but the model has {}", cx.bind_to_root.len())));
+                return Err(LoadError::at_byte(
+                    b_at,
+                    format!("{what}: bone {b}, but the model has {}", cx.bind_to_root.len()),
+                ));
             }
             bones.push(b);
         }
@@ -180,7 +184,10 @@ fn read_model(
             return Err(LoadError::at_byte(mesh_at + 4, format!("the triangle commands offset is {tri_index}")));
         };
         let rest = file.get(start..).ok_or_else(|| {
-            LoadError::truncated(start as u64, format!("triangle commands at byte {start} are past the end of the file"))
+            LoadError::truncated(
+                start as u64,
+                format!("triangle commands at byte {start} are past the end of the file"),
+            )
         })?;
         let mut cmds = Reader::with_base(rest, start as u64);
         let first_index = mesh.indices.len() as u32;
@@ -199,12 +206,17 @@ fn read_model(
                 let ni = cmds.i16("a corner's normal")?;
                 let s = cmds.i16("a corner's s")?;
                 let t = cmds.i16("a corner's t")?;
-                let (Some(&position), Some(&normal)) =
-                    (usize::try_from(vi).ok().and_then(|v| placed.get(v)), usize::try_from(ni).ok().and_then(|n| placed_normals.get(n)))
-                else {
+                let (Some(&position), Some(&normal)) = (
+                    usize::try_from(vi).ok().and_then(|v| placed.get(v)),
+                    usize::try_from(ni).ok().and_then(|n| placed_normals.get(n)),
+                ) else {
                     return Err(LoadError::at_byte(
                         corner_at,
-                        format!("a corner names vertex {vi} and normal {ni}; the submodel has {} and {}", placed.len(), placed_normals.len()),
+                        format!(
+                            "a corner names vertex {vi} and normal {ni}; the submodel has {} and {}",
+                            placed.len(),
+                            placed_normals.len()
+                        ),
                     ));
                 };
                 // The material is part of the key: the same texel on textures of other sizes is another coordinate.
@@ -249,7 +261,9 @@ fn read_model(
     if short_strips > 0 {
         warnings.push(Warning::new(
             Position::Byte(at),
-            format!("submodel \"{name}\": {short_strips} strip(s) or fan(s) of fewer than 3 corners draw nothing; skipped"),
+            format!(
+                "submodel \"{name}\": {short_strips} strip(s) or fan(s) of fewer than 3 corners draw nothing; skipped"
+            ),
         ));
     }
     if mesh.indices.is_empty() {
@@ -260,7 +274,14 @@ fn read_model(
 }
 
 /// `count` records of `size` bytes at `offset`, checked against the file; errors name `field_at`.
-fn span_table<'a>(file: &'a [u8], count: i32, offset: i32, size: usize, what: &str, field_at: u64) -> Result<Reader<'a>, LoadError> {
+fn span_table<'a>(
+    file: &'a [u8],
+    count: i32,
+    offset: i32,
+    size: usize,
+    what: &str,
+    field_at: u64,
+) -> Result<Reader<'a>, LoadError> {
     if count < 0 || (count > 0 && offset < 0) {
         return Err(LoadError::at_byte(field_at, format!("{what}: {count} at offset {offset}")));
     }

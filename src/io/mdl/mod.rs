@@ -145,7 +145,11 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
     };
 
     let bind_to_root = skeleton.bind_to_root();
-    let cx = meshes::Context { bind_to_root: &bind_to_root, textures: &textures, first_placeholder: textures.materials.len() };
+    let cx = meshes::Context {
+        bind_to_root: &bind_to_root,
+        textures: &textures,
+        first_placeholder: textures.materials.len(),
+    };
     let bodies = meshes::read(bytes, &header, &cx, &mut warnings)?;
     let mut materials = textures.materials.clone();
     let texture_label = companions.texture_name();
@@ -209,7 +213,8 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
     if eye != Vec3::ZERO && eye.is_finite() {
         script.eye_position = Some(Vec3::new(eye.y, -eye.x, eye.z));
     }
-    let bounds = |b: [Vec3; 2]| (b[0] != b[1] && b[0].is_finite() && b[1].is_finite()).then(|| Bounds { min: b[0], max: b[1] });
+    let bounds =
+        |b: [Vec3; 2]| (b[0] != b[1] && b[0].is_finite() && b[1].is_finite()).then(|| Bounds { min: b[0], max: b[1] });
     script.bbox = bounds(header.hull);
     script.cbox = bounds(header.clip);
     script.hitboxes = read_hitboxes(bytes, &header, &skeleton, &mut warnings)?;
@@ -223,18 +228,43 @@ pub fn load(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Result<Ass
     script.transition_graph = read_transitions(bytes, &header)?;
     script.body_groups = bodies.groups;
     script.sequences = seqs.described;
+    let mut clips = seqs.clips;
+    unique_names(&mut script, &mut clips, &mut warnings);
 
     let mut asset = Asset::new(Format::HlMdl);
     asset.axes = AxisConversion::z_up_right_handed();
     asset.skeleton = skeleton;
     asset.meshes = bodies.meshes;
     asset.materials = materials;
-    asset.clips = seqs.clips;
+    asset.clips = clips;
     asset.warnings = warnings;
     asset.readings = readings;
     asset.model_script = Some(Box::new(script));
     asset.path = path.map(Path::to_path_buf);
     Ok(asset)
+}
+
+/// Empty and repeated sequence and body part names made unique as assimp makes them (templates `Sequence` and
+/// `Bodypart`, the QC reading's rule too), the clips renamed with their sequences.
+fn unique_names(script: &mut ModelScript, clips: &mut [crate::scene::Clip], warnings: &mut Vec<Warning>) {
+    let mut names: Vec<String> = script.sequences.iter().map(|s| s.name.clone()).collect();
+    for i in crate::io::script::make_unique(&mut names, "Sequence") {
+        warnings.push(Warning::new(
+            Position::File,
+            format!(
+                "sequence {i}: the name \"{}\" is empty or repeated; called \"{}\"",
+                script.sequences[i].name, names[i]
+            ),
+        ));
+        for clip in clips.iter_mut().filter(|c| c.script.as_ref().is_some_and(|s| s.sequence == i)) {
+            clip.name.clone_from(&names[i]);
+        }
+        script.sequences[i].name.clone_from(&names[i]);
+    }
+    let mut names: Vec<String> = script.body_groups.iter().map(|g| g.name.clone()).collect();
+    for i in crate::io::script::make_unique(&mut names, "Bodypart") {
+        script.body_groups[i].name.clone_from(&names[i]);
+    }
 }
 
 fn companion_error(what: &str, owner: Option<PathBuf>) -> LoadError {
@@ -296,7 +326,9 @@ impl<'a> Companions<'a> {
         let missing = |why: String| {
             Warning::error(
                 Position::Byte(184),
-                format!("the textures are in {name} (the model's texture offset is 0), which {why}: drawn with checkers"),
+                format!(
+                    "the textures are in {name} (the model's texture offset is 0), which {why}: drawn with checkers"
+                ),
             )
         };
         let Some(path) = self.find(&name) else {
@@ -388,7 +420,10 @@ fn read_hitboxes(
         let max = r.vec3("a hitbox's maximum")?;
         match usize::try_from(bone).ok().and_then(|b| skeleton.names.get(b)) {
             Some(name) => out.push(Hitbox { group, bone: name.clone(), min, max, file: 0, line: 0 }),
-            None => warnings.push(Warning::new(Position::Byte(at), format!("a hitbox on bone {bone}, which the model does not have; left out"))),
+            None => warnings.push(Warning::new(
+                Position::Byte(at),
+                format!("a hitbox on bone {bone}, which the model does not have; left out"),
+            )),
         }
     }
     Ok(out)
@@ -414,7 +449,10 @@ fn read_attachments(
         let name = if name.trim().is_empty() { i.to_string() } else { name };
         match usize::try_from(bone).ok().and_then(|b| skeleton.names.get(b)) {
             Some(bone) => out.push(Attachment { name, bone: bone.clone(), offset, file: 0, line: 0 }),
-            None => warnings.push(Warning::new(Position::Byte(at), format!("attachment {i} on bone {bone}, which the model does not have; left out"))),
+            None => warnings.push(Warning::new(
+                Position::Byte(at),
+                format!("attachment {i} on bone {bone}, which the model does not have; left out"),
+            )),
         }
         i += 1;
     }

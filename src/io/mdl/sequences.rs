@@ -30,8 +30,8 @@ use super::header::{ANIM_SIZE, EVENT_SIZE, GROUP_SIZE, Header, SEQUENCE_SIZE, Sp
 use crate::io::LoadError;
 use crate::io::binary::{Reader, slice_at};
 use crate::scene::{
-    Activity, BlendRange, BoneTrack, CallbackKey, Clip, ClipBlend, ClipScript, Curve, ScriptEvent, ScriptSequence,
-    Position, SequenceKind, SharedTimes, Skeleton, Warning,
+    Activity, BlendRange, BoneTrack, CallbackKey, Clip, ClipBlend, ClipScript, Curve, Position, ScriptEvent,
+    ScriptSequence, SequenceKind, SharedTimes, Skeleton, Warning,
 };
 
 /// Most frames a sequence may declare (studiomdl writes at most `MAXSTUDIOANIMATIONS`, 2048; other compilers
@@ -84,7 +84,12 @@ pub struct Context<'a> {
     pub key_budget: usize,
 }
 
-pub fn read(file: &[u8], header: &Header, cx: &Context<'_>, warnings: &mut Vec<Warning>) -> Result<Sequences, LoadError> {
+pub fn read(
+    file: &[u8],
+    header: &Header,
+    cx: &Context<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Sequences, LoadError> {
     let mut r = header.sequences.table(file, SEQUENCE_SIZE, "the sequence table")?;
     let count = header.sequences.len("the sequence table")?;
     let mut out = Sequences { clips: Vec::with_capacity(count), described: Vec::with_capacity(count) };
@@ -92,11 +97,10 @@ pub fn read(file: &[u8], header: &Header, cx: &Context<'_>, warnings: &mut Vec<W
     for index in 0..count {
         let record = read_record(&mut r)?;
         let label = record.label.clone();
-        let (clip, described) = build(file, &record, index, cx, &mut keys_left, warnings)
-            .map_err(|mut e| {
-                e.message = format!("sequence {index} (\"{label}\"): {}", e.message);
-                e
-            })?;
+        let (clip, described) = build(file, &record, index, cx, &mut keys_left, warnings).map_err(|mut e| {
+            e.message = format!("sequence {index} (\"{label}\"): {}", e.message);
+            e
+        })?;
         if let Some(clip) = clip {
             out.clips.push(clip);
         }
@@ -138,7 +142,8 @@ fn read_record(r: &mut Reader<'_>) -> Result<Record, LoadError> {
     let activity = r.i32("a sequence's activity")?;
     let act_weight = r.i32("a sequence's activity weight")?;
     let events_at = r.offset();
-    let events = Span { count: r.i32("a sequence's event count")?, offset: r.i32("a sequence's event offset")?, at: events_at };
+    let events =
+        Span { count: r.i32("a sequence's event count")?, offset: r.i32("a sequence's event offset")?, at: events_at };
     let frames = r.i32("a sequence's frame count")?;
     let pivots = r.i32("a sequence's pivot count")?;
     let _pivot_index = r.i32("a sequence's pivot offset")?;
@@ -204,7 +209,10 @@ fn build(
     };
     let frames = match usize::try_from(rec.frames) {
         Ok(0) => {
-            warnings.push(Warning::new(Position::Byte(rec.at + 56), format!("sequence \"{}\" has 0 frames; read as 1", rec.label)));
+            warnings.push(Warning::new(
+                Position::Byte(rec.at + 56),
+                format!("sequence \"{}\" has 0 frames; read as 1", rec.label),
+            ));
             1
         }
         Ok(f) if f <= MAX_FRAMES => f,
@@ -220,7 +228,10 @@ fn build(
     let blends = match usize::try_from(rec.blends) {
         Ok(b) if b >= 1 => b,
         _ => {
-            return Err(LoadError::at_byte(rec.at + 108, format!("{} blends (a sequence has at least one)", rec.blends)));
+            return Err(LoadError::at_byte(
+                rec.at + 108,
+                format!("{} blends (a sequence has at least one)", rec.blends),
+            ));
         }
     };
     let group = usize::try_from(rec.group).ok().and_then(|g| cx.groups.get(g));
@@ -386,7 +397,12 @@ fn motion_vector(rec: &Record) -> Vec3 {
 }
 
 /// The sequence's events (`mstudioevent_t`): frame (from the sequence's first), event number, options.
-fn read_events(file: &[u8], rec: &Record, frames: usize, warnings: &mut Vec<Warning>) -> Result<Vec<ScriptEvent>, LoadError> {
+fn read_events(
+    file: &[u8],
+    rec: &Record,
+    frames: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<ScriptEvent>, LoadError> {
     let mut r = rec.events.table(file, EVENT_SIZE, "the sequence's events")?;
     let mut out = Vec::with_capacity(rec.events.len("events")?);
     let mut outside = Vec::new();
@@ -411,7 +427,10 @@ fn read_events(file: &[u8], rec: &Record, frames: usize, warnings: &mut Vec<Warn
     if !outside.is_empty() {
         warnings.push(Warning::new(
             Position::Byte(rec.events.at),
-            format!("sequence \"{}\": event frame(s) {outside:?} outside its {frames} frames; fired at the nearer end", rec.label),
+            format!(
+                "sequence \"{}\": event frame(s) {outside:?} outside its {frames} frames; fired at the nearer end",
+                rec.label
+            ),
         ));
     }
     Ok(out)
@@ -465,27 +484,94 @@ fn describe(rec: &Record, fps: f32, frames: usize, groups: &[Group<'_>]) -> Scri
 
 /// `LX`, `XR`, … for the bits of a motion type.
 pub fn motion_names(flags: i32) -> Vec<String> {
-    const NAMES: [&str; 15] = ["X", "Y", "Z", "XR", "YR", "ZR", "LX", "LY", "LZ", "AX", "AY", "AZ", "AXR", "AYR", "AZR"];
+    const NAMES: [&str; 15] =
+        ["X", "Y", "Z", "XR", "YR", "ZR", "LX", "LY", "LZ", "AX", "AY", "AZ", "AXR", "AYR", "AZR"];
     NAMES.iter().enumerate().filter(|(i, _)| flags & (1 << i) != 0).map(|(_, n)| (*n).to_owned()).collect()
 }
 
 /// Half-Life's activities (SDK `dlls/activity.h`), by number.
 pub fn activity_name(activity: i32) -> String {
     const NAMES: [&str; 77] = [
-        "ACT_RESET", "ACT_IDLE", "ACT_GUARD", "ACT_WALK", "ACT_RUN", "ACT_FLY", "ACT_SWIM", "ACT_HOP", "ACT_LEAP",
-        "ACT_FALL", "ACT_LAND", "ACT_STRAFE_LEFT", "ACT_STRAFE_RIGHT", "ACT_ROLL_LEFT", "ACT_ROLL_RIGHT",
-        "ACT_TURN_LEFT", "ACT_TURN_RIGHT", "ACT_CROUCH", "ACT_CROUCHIDLE", "ACT_STAND", "ACT_USE", "ACT_SIGNAL1",
-        "ACT_SIGNAL2", "ACT_SIGNAL3", "ACT_TWITCH", "ACT_COWER", "ACT_SMALL_FLINCH", "ACT_BIG_FLINCH",
-        "ACT_RANGE_ATTACK1", "ACT_RANGE_ATTACK2", "ACT_MELEE_ATTACK1", "ACT_MELEE_ATTACK2", "ACT_RELOAD",
-        "ACT_ARM", "ACT_DISARM", "ACT_EAT", "ACT_DIESIMPLE", "ACT_DIEBACKWARD", "ACT_DIEFORWARD", "ACT_DIEVIOLENT",
-        "ACT_BARNACLE_HIT", "ACT_BARNACLE_PULL", "ACT_BARNACLE_CHOMP", "ACT_BARNACLE_CHEW", "ACT_SLEEP",
-        "ACT_INSPECT_FLOOR", "ACT_INSPECT_WALL", "ACT_IDLE_ANGRY", "ACT_WALK_HURT", "ACT_RUN_HURT", "ACT_HOVER",
-        "ACT_GLIDE", "ACT_FLY_LEFT", "ACT_FLY_RIGHT", "ACT_DETECT_SCENT", "ACT_SNIFF", "ACT_BITE",
-        "ACT_THREAT_DISPLAY", "ACT_FEAR_DISPLAY", "ACT_EXCITED", "ACT_SPECIAL_ATTACK1", "ACT_SPECIAL_ATTACK2",
-        "ACT_COMBAT_IDLE", "ACT_WALK_SCARED", "ACT_RUN_SCARED", "ACT_VICTORY_DANCE", "ACT_DIE_HEADSHOT",
-        "ACT_DIE_CHESTSHOT", "ACT_DIE_GUTSHOT", "ACT_DIE_BACKSHOT", "ACT_FLINCH_HEAD", "ACT_FLINCH_CHEST",
-        "ACT_FLINCH_STOMACH", "ACT_FLINCH_LEFTARM", "ACT_FLINCH_RIGHTARM", "ACT_FLINCH_LEFTLEG",
+        "ACT_RESET",
+        "ACT_IDLE",
+        "ACT_GUARD",
+        "ACT_WALK",
+        "ACT_RUN",
+        "ACT_FLY",
+        "ACT_SWIM",
+        "ACT_HOP",
+        "ACT_LEAP",
+        "ACT_FALL",
+        "ACT_LAND",
+        "ACT_STRAFE_LEFT",
+        "ACT_STRAFE_RIGHT",
+        "ACT_ROLL_LEFT",
+        "ACT_ROLL_RIGHT",
+        "ACT_TURN_LEFT",
+        "ACT_TURN_RIGHT",
+        "ACT_CROUCH",
+        "ACT_CROUCHIDLE",
+        "ACT_STAND",
+        "ACT_USE",
+        "ACT_SIGNAL1",
+        "ACT_SIGNAL2",
+        "ACT_SIGNAL3",
+        "ACT_TWITCH",
+        "ACT_COWER",
+        "ACT_SMALL_FLINCH",
+        "ACT_BIG_FLINCH",
+        "ACT_RANGE_ATTACK1",
+        "ACT_RANGE_ATTACK2",
+        "ACT_MELEE_ATTACK1",
+        "ACT_MELEE_ATTACK2",
+        "ACT_RELOAD",
+        "ACT_ARM",
+        "ACT_DISARM",
+        "ACT_EAT",
+        "ACT_DIESIMPLE",
+        "ACT_DIEBACKWARD",
+        "ACT_DIEFORWARD",
+        "ACT_DIEVIOLENT",
+        "ACT_BARNACLE_HIT",
+        "ACT_BARNACLE_PULL",
+        "ACT_BARNACLE_CHOMP",
+        "ACT_BARNACLE_CHEW",
+        "ACT_SLEEP",
+        "ACT_INSPECT_FLOOR",
+        "ACT_INSPECT_WALL",
+        "ACT_IDLE_ANGRY",
+        "ACT_WALK_HURT",
+        "ACT_RUN_HURT",
+        "ACT_HOVER",
+        "ACT_GLIDE",
+        "ACT_FLY_LEFT",
+        "ACT_FLY_RIGHT",
+        "ACT_DETECT_SCENT",
+        "ACT_SNIFF",
+        "ACT_BITE",
+        "ACT_THREAT_DISPLAY",
+        "ACT_FEAR_DISPLAY",
+        "ACT_EXCITED",
+        "ACT_SPECIAL_ATTACK1",
+        "ACT_SPECIAL_ATTACK2",
+        "ACT_COMBAT_IDLE",
+        "ACT_WALK_SCARED",
+        "ACT_RUN_SCARED",
+        "ACT_VICTORY_DANCE",
+        "ACT_DIE_HEADSHOT",
+        "ACT_DIE_CHESTSHOT",
+        "ACT_DIE_GUTSHOT",
+        "ACT_DIE_BACKSHOT",
+        "ACT_FLINCH_HEAD",
+        "ACT_FLINCH_CHEST",
+        "ACT_FLINCH_STOMACH",
+        "ACT_FLINCH_LEFTARM",
+        "ACT_FLINCH_RIGHTARM",
+        "ACT_FLINCH_LEFTLEG",
         "ACT_FLINCH_RIGHTLEG",
     ];
-    usize::try_from(activity).ok().and_then(|a| NAMES.get(a)).map_or_else(|| format!("ACT_{activity}"), |n| (*n).to_owned())
+    usize::try_from(activity)
+        .ok()
+        .and_then(|a| NAMES.get(a))
+        .map_or_else(|| format!("ACT_{activity}"), |n| (*n).to_owned())
 }

@@ -15,7 +15,7 @@
 use super::header::{Header, TEXTURE_SIZE};
 use crate::io::LoadError;
 use crate::io::binary::{Reader, check_count, slice_at};
-use crate::scene::{AlphaMode, Material, SkinFamily, TexturePixels, TextureRef, Position, Warning};
+use crate::scene::{AlphaMode, Material, Position, SkinFamily, TexturePixels, TextureRef, Warning};
 
 pub const STUDIO_NF_FLATSHADE: u32 = 0x0001;
 pub const STUDIO_NF_CHROME: u32 = 0x0002;
@@ -142,7 +142,9 @@ pub fn read(file: &[u8], header: &Header, warnings: &mut Vec<Warning>) -> Result
             flagged.push(format!("\"{name}\" has flags {:#x} bonescope does not know: ignored", flags & !known));
         }
         if flags & STUDIO_NF_ALPHA != 0 && !masked && flags & STUDIO_NF_ADDITIVE == 0 {
-            flagged.push(format!("\"{name}\" asks for alpha blending, which GoldSrc textures have no alpha for: drawn opaque"));
+            flagged.push(format!(
+                "\"{name}\" asks for alpha blending, which GoldSrc textures have no alpha for: drawn opaque"
+            ));
         }
         let alpha = if flags & STUDIO_NF_ADDITIVE != 0 {
             AlphaMode::Additive

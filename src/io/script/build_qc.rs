@@ -288,13 +288,16 @@ fn blend_animations(
             ..*first
         };
         if cut.clamp_to_file().is_err() {
-            problem.get_or_insert_with(|| format!("blend animation \"{file}\" has none of frames {}–{}", first.first, first.last));
+            problem.get_or_insert_with(|| {
+                format!("blend animation \"{file}\" has none of frames {}–{}", first.first, first.last)
+            });
             continue;
         }
         animations.push(cut_clip(source, &format!("{} (blend {})", seq.name, n + 2), &cut));
     }
     if let Some(problem) = problem {
-        warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}; it plays its first animation only", seq.name)));
+        warnings
+            .push(Warning::new(at, format!("sequence \"{}\": {problem}; it plays its first animation only", seq.name)));
         return None;
     }
     let parameters = if matches!(animations.len() + 1, 4 | 9) { 2 } else { 1 };

@@ -919,7 +919,9 @@ impl Parser<'_> {
                         options_started = true;
                         let args: Vec<Token> = (0..arity).map_while(|_| cur.next_on_line(tok.line)).collect();
                         self.option(&word, tok, &args, &mut seq, file);
-                    } else if !options_started {
+                    } else if !options_started || (opens.is_empty() && tok.kind == Kind::Quoted) {
+                        // studiomdl's `Cmd_Sequence` takes every word it does not know as an animation file,
+                        // also after options: `"a" "b" blend XR -25 25 "c" "d" blend YR -30 30` blends four.
                         seq.files.push(tok.text.to_owned());
                     } else {
                         push_option_word(&mut seq, tok.text);
@@ -1139,10 +1141,17 @@ mod tests {
                   $sequence \"walk\" \"walk\" LX fps 30 loop ACT_WALK 1\n\
                   $sequence \"jump\" \"jump\" fps 30 ACT_RANGE_ATTACK1 2 { event 2 0 }\n\
                   $sequence \"h1\" \"h1\" fps 20 {\n  { event 1000 1 }\n  { event 1003 110 \"splat\" }\n }\n\
-                  $sequence \"after\" \"after\" frame 3 9 blend XR -45 45 node 2\n";
+                  $sequence \"after\" \"after\" frame 3 9 blend XR -45 45 node 2\n\
+                  $sequence \"aim\" \"a1\" \"a2\" blend XR -25 25 \"a3\" \"a4\" blend YR -30 30 fps 25\n";
         let p = parse_text(qc).unwrap();
         let s = &p.script.sequences;
-        assert_eq!(s.len(), 5);
+        assert_eq!(s.len(), 6);
+        assert_eq!(
+            s[5].files,
+            ["a1", "a2", "a3", "a4"],
+            "files after a `blend` option are files, as studiomdl reads them"
+        );
+        assert_eq!(s[5].blends.len(), 2);
         assert_eq!((s[0].fps, s[0].looping, s[0].files.as_slice()), (20.0, true, &["idle1".to_owned()][..]));
         assert_eq!(s[0].activity, Some(Activity { name: "ACT_IDLE".into(), weight: 15 }));
         assert_eq!(s[1].motion, ["LX"]);

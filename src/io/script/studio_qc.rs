@@ -23,8 +23,10 @@ pub fn controller(args: &[&str], file: usize, line: usize) -> Result<BoneControl
     } else {
         index.parse::<i32>().map_err(|_| format!("\"{index}\" is not a controller index"))?
     };
-    let channel = ControllerChannel::parse(kind).ok_or_else(|| format!("\"{kind}\" is not a bone channel (X, Y, Z, XR, YR, ZR)"))?;
-    let number = |w: &str| w.parse::<f32>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("\"{w}\" is not a number"));
+    let channel = ControllerChannel::parse(kind)
+        .ok_or_else(|| format!("\"{kind}\" is not a bone channel (X, Y, Z, XR, YR, ZR)"))?;
+    let number =
+        |w: &str| w.parse::<f32>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("\"{w}\" is not a number"));
     let (start, end) = (number(start)?, number(end)?);
     // studiomdl: a rotation whose ends are the same angle is a full turn.
     let wraps = channel.is_rotation() && (start as i32 + 360) % 360 == (end as i32 + 360) % 360;
@@ -116,7 +118,8 @@ mod tests {
     #[test]
     fn skin_families_map_materials_one_for_one_and_add_replacements() {
         let mut character = Asset::default();
-        character.materials = vec![Material::named("Body.bmp"), Material::named("Face.bmp"), Material::named("Eyes.bmp")];
+        character.materials =
+            vec![Material::named("Body.bmp"), Material::named("Face.bmp"), Material::named("Eyes.bmp")];
         character.meshes.push(Mesh {
             subsets: (0..3).map(|m| Subset { material: m, first_index: 0, index_count: 0 }).collect(),
             ..Mesh::default()
@@ -127,7 +130,8 @@ mod tests {
         ];
         let mut families = skin_families(rows, 0).unwrap();
         let mut warnings = Vec::new();
-        let opts = LoadOptions { files: crate::files::Files::new(crate::files::MemoryFiles::new()), ..LoadOptions::default() };
+        let opts =
+            LoadOptions { files: crate::files::Files::new(crate::files::MemoryFiles::new()), ..LoadOptions::default() };
         apply_skin_families(&mut character, &mut families, &[], &opts, &mut warnings);
         assert_eq!(character.materials.len(), 5, "the two replacements are materials now");
         assert_eq!(families[0].remap, [0, 1, 2, 3, 4]);
