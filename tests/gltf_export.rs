@@ -220,6 +220,26 @@ fn corpus_set(files: &[&str]) -> Option<Asset> {
     }
 }
 
+/// Compiled GoldSrc models: their textures are in the model file and go into the GLB as PNG; a masked texture
+/// is an alpha cutoff.
+#[test]
+fn compiled_goldsrc_models_export_valid_with_their_textures() {
+    let Some(man) = corpus_set(&["mdl/hl1/compiled_models/man.mdl"]) else { return };
+    export_and_check("man_mdl", &man);
+    let (bytes, _) = export_glb(&man).expect("export");
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    assert_eq!(gltf.images().count(), 5, "the five textures of manT.mdl");
+    assert!(gltf.images().all(|i| matches!(i.source(), gltf::image::Source::View { mime_type: "image/png", .. })));
+    if let Some(alpha) = corpus_set(&["mdl/hl1/compiled_models/alpha_test.mdl"]) {
+        export_and_check("alpha_test_mdl", &alpha);
+        let (bytes, _) = export_glb(&alpha).expect("export");
+        let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+        let material = gltf.materials().next().unwrap();
+        assert_eq!(material.alpha_mode(), gltf::material::AlphaMode::Mask);
+        assert_eq!(material.alpha_cutoff(), Some(0.5));
+    }
+}
+
 #[test]
 fn psk_with_psa_exports_valid_and_round_trips() {
     if let Some(asset) = corpus_set(&["psk/examplemesh.psk", "psa/pendulum.psa"]) {
