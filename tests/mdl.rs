@@ -494,3 +494,43 @@ fn hostile_bytes_are_errors_naming_the_byte_without_large_allocations() {
     assert_eq!(e.kind, LoadErrorKind::Unsupported);
     assert!(e.message.contains("Source"), "{e}");
 }
+
+/// `bonescope check` on the folder of compiled models: each model a character, its texture and sequence-group
+/// files part of it, not characters.
+#[cfg(feature = "cli")]
+#[test]
+fn check_takes_each_compiled_model_for_a_character_and_its_companions_for_parts() {
+    let Some(dir) = common::corpus().map(|c| c.join("mdl/hl1/compiled_models")) else { return };
+    let json = std::env::temp_dir().join(format!("bonescope-mdl-check-{}.json", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bonescope"))
+        .args(["check", dir.to_str().unwrap(), "--json", json.to_str().unwrap(), "--fail-on", "never"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut names: Vec<&str> =
+        report["characters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "alpha_test.mdl",
+            "blend_additive.mdl",
+            "chrome_sphere.mdl",
+            "man.mdl",
+            "sequence_transitions.mdl",
+            "unnamed_bones.mdl"
+        ]
+    );
+    assert_eq!(report["summary"]["files"], 6);
+    assert_eq!(report["summary"]["other_files"], 2, "manT.mdl and man01.mdl");
+    let load_errors = report["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["findings"].as_array().unwrap().iter())
+        .filter(|f| f["kind"] == "load_error" || f["kind"] == "missing_texture")
+        .count();
+    assert_eq!(load_errors, 0, "{}", serde_json::to_string_pretty(&report["characters"]).unwrap());
+    std::fs::remove_file(&json).ok();
+}
