@@ -414,6 +414,35 @@ fn companions_are_found_in_any_case_and_missing_ones_cost_only_what_they_hold() 
     }
 }
 
+/// A site that serves files but no folder listings (the web page's reader without them): the companions are
+/// asked for by their exact names, so they are found all the same.
+#[test]
+fn companions_are_asked_for_by_name_where_folders_cannot_be_listed() {
+    #[derive(Debug)]
+    struct NoListings(bonescope::io::MemoryFiles);
+    impl bonescope::io::FileAccess for NoListings {
+        fn read(&self, path: &Path) -> std::io::Result<bonescope::io::FileBytes> {
+            self.0.read(path)
+        }
+        fn kind(&self, path: &Path) -> std::io::Result<bonescope::files::Kind> {
+            self.0.kind(path)
+        }
+        fn list(&self, _dir: &Path) -> std::io::Result<Vec<bonescope::files::Entry>> {
+            Err(std::io::Error::other("the server lists no folders"))
+        }
+    }
+    let _alone = common::alone();
+    let Some(dir) = common::corpus().map(|c| c.join("mdl/hl1/compiled_models")) else { return };
+    let files = bonescope::io::MemoryFiles::new();
+    for name in ["man.mdl", "manT.mdl", "man01.mdl"] {
+        files.insert(format!("/site/{name}"), std::fs::read(dir.join(name)).unwrap());
+    }
+    let opts = LoadOptions { files: bonescope::io::Files::new(NoListings(files)), ..LoadOptions::default() };
+    let man = load_path(Path::new("/site/man.mdl"), &opts).unwrap();
+    assert!(man.warnings.is_empty(), "{:?}", man.warnings);
+    assert!(man.materials.iter().all(|m| m.texture.as_ref().is_some_and(|t| t.pixels.is_some())));
+}
+
 #[test]
 fn textures_flags_and_coordinates_are_as_the_engine_reads_them() {
     let _alone = common::alone();
