@@ -414,6 +414,73 @@ fn companions_are_found_in_any_case_and_missing_ones_cost_only_what_they_hold() 
     }
 }
 
+/// Blend sequences mixed and bone controllers turned the same way pose a model and its source alike: the
+/// controller mixes each one's four `arms_up` animations at the same blend parameters and adds the same neck
+/// controller values; every bone's local pose agrees within the quantisation of its four animations (slerp and
+/// lerp move no result further from its inputs' than the inputs are).
+#[test]
+fn blends_and_controllers_pose_a_model_and_its_source_alike() {
+    let _alone = common::alone();
+    let Some((qc_path, mdl_path)) = pairs().into_iter().find(|(q, _)| q.ends_with("man.qc")) else { return };
+    let opts = LoadOptions::default();
+    let (qc, mdl) = (load_path(&qc_path, &opts).unwrap(), load_path(&mdl_path, &opts).unwrap());
+    let used = used_bones(&qc);
+    let scales = bone_scales(&mdl_path);
+    let values = [30.0, -20.0, 2.5];
+    for parameters in [[0.0, 0.0], [1.0, 0.0], [0.3, 0.7], [1.0, 1.0]] {
+        let pose = |asset: &Asset| {
+            let mut ctrl = bonescope::anim::Controller::for_asset(asset);
+            let set = ctrl.find_set("arms_up").unwrap();
+            assert_eq!(ctrl.sets()[set].blend_count(), 4);
+            ctrl.add_track(Some(set)).unwrap();
+            ctrl.set_blend_parameters(set, parameters).unwrap();
+            let controllers = &script(asset).controllers;
+            ctrl.set_bone_adjustments(bonescope::anim::studio::bone_adjustments(&asset.skeleton, controllers, &values));
+            let mut local = vec![Transform::IDENTITY; asset.skeleton.len()];
+            ctrl.evaluate_local(&mut local).unwrap();
+            local
+        };
+        let (q, m) = (pose(&qc), pose(&mdl));
+        for name in &used {
+            let (qi, mi) = (qc.skeleton.find(name).unwrap(), mdl.skeleton.find(name).unwrap());
+            let s = scales[mi];
+            let d = (q[qi].translation - m[mi].translation).abs();
+            assert!(d.cmple(Vec3::new(s[0], s[1], s[2]) + Vec3::splat(1e-3)).all(), "{parameters:?} {name}: {d}");
+            let a = angle(q[qi].rotation, m[mi].rotation);
+            assert!(a <= s[3] + s[4] + s[5] + 1e-3, "{parameters:?} {name}: {a} rad");
+        }
+        // The neck was turned: not its pose without the controllers.
+        let neck = mdl.skeleton.find("Neck").unwrap();
+        let mut ctrl = bonescope::anim::Controller::for_asset(&mdl);
+        let set = ctrl.find_set("arms_up").unwrap();
+        ctrl.add_track(Some(set)).unwrap();
+        ctrl.set_blend_parameters(set, parameters).unwrap();
+        let mut still = vec![Transform::IDENTITY; mdl.skeleton.len()];
+        ctrl.evaluate_local(&mut still).unwrap();
+        assert!(angle(still[neck].rotation, m[neck].rotation) > 0.5, "the controllers turn the neck");
+    }
+}
+
+/// The vertex and triangle counts assimp 5.2's importer (`assimp info`, Debian's assimp-utils) reports for the
+/// corpus's models: the same triangles, and the same vertices once corners sharing vertex, normal and texel are
+/// one.
+#[test]
+fn meshes_count_what_assimp_counts() {
+    let _alone = common::alone();
+    let Some(dir) = common::corpus().map(|c| c.join("mdl/hl1/compiled_models")) else { return };
+    for (name, vertices, triangles) in [
+        ("man.mdl", 239, 190),
+        ("chrome_sphere.mdl", 242, 480),
+        ("alpha_test.mdl", 24, 12),
+        ("sequence_transitions.mdl", 3, 1),
+        ("unnamed_bones.mdl", 192, 96),
+        ("blend_additive.mdl", 6, 2),
+    ] {
+        let asset = load_path(&dir.join(name), &LoadOptions::default()).unwrap();
+        assert_eq!((asset.vertex_count(), asset.triangle_count()), (vertices, triangles), "{name}");
+    }
+}
+
 /// A site that serves files but no folder listings (the web page's reader without them): the companions are
 /// asked for by their exact names, so they are found all the same.
 #[test]
