@@ -33,6 +33,7 @@
 //!   parameter blend's MDL names only the last control given, for parameter 0;
 //! - attachments are written without their names (`WriteBoneInfo`): the reader names them by index, as a QC
 //!   names them.
+//!
 //! The corpus's `unnamed_bones.mdl` (assimp's test data) has some bone names removed on purpose; those bones are
 //! matched by their place in the table.
 

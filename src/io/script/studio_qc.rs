@@ -117,9 +117,8 @@ mod tests {
 
     #[test]
     fn skin_families_map_materials_one_for_one_and_add_replacements() {
-        let mut character = Asset::default();
-        character.materials =
-            vec![Material::named("Body.bmp"), Material::named("Face.bmp"), Material::named("Eyes.bmp")];
+        let materials = vec![Material::named("Body.bmp"), Material::named("Face.bmp"), Material::named("Eyes.bmp")];
+        let mut character = Asset { materials, ..Asset::default() };
         character.meshes.push(Mesh {
             subsets: (0..3).map(|m| Subset { material: m, first_index: 0, index_count: 0 }).collect(),
             ..Mesh::default()
