@@ -199,7 +199,9 @@ fn export_and_check(name: &str, asset: &Asset) {
     std::fs::create_dir_all(&dir).unwrap();
     let path: PathBuf = dir.join(format!("{name}.glb"));
     std::fs::write(&path, &bytes).unwrap();
-    assert_eq!(report.animations, asset.clips.len(), "every clip exported: {:?}", report.warnings);
+    let blends: usize =
+        asset.clips.iter().filter_map(|c| c.script.as_ref()?.blend.as_ref()).map(|b| b.animations.len()).sum();
+    assert_eq!(report.animations, asset.clips.len() + blends, "every clip exported: {:?}", report.warnings);
     if validator_available() {
         let (errors, messages) = validate(&path);
         assert_eq!(errors, 0, "glTF validator errors for {name}: {messages}");

@@ -20,7 +20,8 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use crate::scene::{BlendRange, BoneController, ControllerChannel, Skeleton, Transform};
+use crate::anim::ClipBinding;
+use crate::scene::{BlendRange, BoneController, Clip, ControllerChannel, Skeleton, Transform};
 
 /// Which animations of a blend sequence are mixed, and how.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +54,70 @@ pub fn blend_plan(count: usize, parameters: [f32; 2]) -> BlendPlan {
     }
 }
 
+/// A blend sequence's further animations bound to a skeleton, for samplers outside the controller (the
+/// `render` and `pose` commands): samples the clip and its blends at the given parameters as the controller does.
+#[derive(Clone, Debug)]
+pub struct BlendSampler {
+    bindings: Vec<ClipBinding>,
+    scratch: [Vec<Transform>; 3],
+}
+
+impl BlendSampler {
+    /// `None` for a clip that is no blend sequence.
+    pub fn new(skeleton: &Skeleton, clip: &Clip) -> Option<Self> {
+        let blend = clip.script.as_ref()?.blend.as_ref()?;
+        let bindings = blend.animations.iter().map(|a| ClipBinding::new(skeleton, a)).collect();
+        Some(Self { bindings, scratch: Default::default() })
+    }
+
+    /// The mixed local pose at `time` into `out`; `own` is the clip's own binding.
+    pub fn sample(
+        &mut self,
+        skeleton: &Skeleton,
+        clip: &Clip,
+        own: &ClipBinding,
+        time: f32,
+        parameters: [f32; 2],
+        out: &mut [Transform],
+    ) {
+        let Some(blend) = clip.script.as_ref().and_then(|s| s.blend.as_ref()) else {
+            own.sample(skeleton, clip, time, out);
+            return;
+        };
+        let count = 1 + blend.animations.len().min(self.bindings.len());
+        let sample = |index: usize, into: &mut [Transform]| match index
+            .checked_sub(1)
+            .and_then(|v| Some((blend.animations.get(v)?, self.bindings.get(v)?)))
+        {
+            Some((animation, binding)) => binding.sample(skeleton, animation, time, into),
+            None => own.sample(skeleton, clip, time, into),
+        };
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for buffer in &mut scratch {
+            buffer.resize(out.len(), Transform::IDENTITY);
+        }
+        let [b, c, d] = &mut scratch;
+        match blend_plan(count, parameters) {
+            BlendPlan::Single(a) => sample(a, out),
+            BlendPlan::Pair { a, b: other, s } => {
+                sample(a, out);
+                sample(other, b);
+                slerp_poses(out, b, s);
+            }
+            BlendPlan::Grid { a, b: ib, c: ic, d: id, s, t } => {
+                sample(a, out);
+                sample(ib, b);
+                sample(ic, c);
+                sample(id, d);
+                slerp_poses(out, b, s);
+                slerp_poses(c, d, s);
+                slerp_poses(out, c, t);
+            }
+        }
+        self.scratch = scratch;
+    }
+}
+
 /// `into = slerp(into, from, s)` bone by bone (HLAM `SlerpBones`): rotations along the shortest arc, positions
 /// and scales linearly.
 pub fn slerp_poses(into: &mut [Transform], from: &[Transform], s: f32) {
@@ -80,6 +145,28 @@ pub fn blend_value(range: Option<&BlendRange>, fraction: f32) -> f32 {
         Some(r) => r.start + fraction * (r.end - r.start),
         None => fraction,
     }
+}
+
+/// The controller a user names: by index, by its bone and channel (`Neck.YR`, `Neck YR`), or by its bone when
+/// only one controller drives it; `mouth` for the mouth controller.
+pub fn find_controller(controllers: &[BoneController], name: &str) -> Option<usize> {
+    let name = name.trim();
+    if let Ok(i) = name.parse::<usize>() {
+        return (i < controllers.len()).then_some(i);
+    }
+    if name.eq_ignore_ascii_case("mouth") {
+        return controllers.iter().position(|c| c.index == 4);
+    }
+    let (bone, channel) = match name.rsplit_once(['.', ' ', ':']) {
+        Some((b, c)) if ControllerChannel::parse(c).is_some() => (b, Some(c)),
+        _ => (name, None),
+    };
+    let mut matches = (controllers.iter().enumerate())
+        .filter(|(_, c)| c.bone.eq_ignore_ascii_case(bone))
+        .filter(|(_, c)| channel.is_none_or(|ch| c.channel.label().eq_ignore_ascii_case(ch)))
+        .map(|(i, _)| i);
+    let first = matches.next();
+    if matches.next().is_some() { None } else { first }
 }
 
 /// One controller's effect, resolved to a bone index once.

@@ -135,6 +135,31 @@ impl ModelScript {
         self.sequences.iter().find(|s| s.name.eq_ignore_ascii_case(name))
     }
 
+    /// `GROUP=CHOICE` (the `--body` option): a body group and one of its choices, each by name (any case) or by
+    /// number from 0; an error saying what there is when either names nothing.
+    pub fn find_body_choice(&self, spec: &str) -> Result<(usize, usize), String> {
+        let Some((group, choice)) = spec.split_once('=') else { return Err("expected GROUP=CHOICE".to_owned()) };
+        let pick = |name: &str, names: &[&str]| {
+            let name = name.trim();
+            (name.parse::<usize>().ok().filter(|i| *i < names.len()))
+                .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
+        };
+        let groups: Vec<&str> = self.body_groups.iter().map(|g| g.name.as_str()).collect();
+        let Some(g) = pick(group, &groups) else {
+            let list = if groups.is_empty() { "none".to_owned() } else { groups.join(", ") };
+            return Err(format!("no body group \"{group}\"; the model has: {list}"));
+        };
+        let choices: Vec<&str> = self.body_groups[g].choices.iter().map(|c| c.name.as_str()).collect();
+        let Some(c) = pick(choice, &choices) else {
+            return Err(format!(
+                "body group \"{}\" has no choice \"{choice}\"; it has: {}",
+                self.body_groups[g].name,
+                choices.join(", ")
+            ));
+        };
+        Ok((g, c))
+    }
+
     /// The names of the ignored commands, each once, in first-use order.
     pub fn ignored_names(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
@@ -579,6 +604,9 @@ pub struct ClipBlend {
     /// How many blend parameters mix them: 1 (a row of animations) or 2 (a grid: two per row for four, three
     /// per row for nine).
     pub parameters: usize,
+    /// The parameters (`0..=1` each) a viewer starts with: where the value 0 lies in each blend range, as HLMV
+    /// starts every blend at 0 (`SetBlending(i, 0.0)`); 0 for a parameter without a range.
+    pub defaults: [f32; 2],
 }
 
 /// A clip's own vertex animation of one mesh, as its file gives it (`anim::tween::frame_pair` samples it; the

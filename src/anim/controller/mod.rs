@@ -170,7 +170,7 @@ impl AnimationSet {
                     (c, binding, baked)
                 })
                 .collect();
-            Box::new(SetBlend { variants, parameters: [0.0; 2] })
+            Box::new(SetBlend { variants, parameters: b.defaults })
         });
         let mut set = Self {
             baked,

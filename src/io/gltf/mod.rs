@@ -139,6 +139,21 @@ pub fn export_glb_with(asset: &Asset, options: &ExportOptions) -> Result<(Vec<u8
     for clip in &asset.clips {
         builder.animation(clip, &asset.skeleton, &bone_nodes, &layout, &mesh_nodes);
     }
+    // glTF has no blend sequences: each further animation of one is an animation of its own, named after it.
+    let blends: Vec<&crate::scene::Clip> = (asset.clips.iter())
+        .filter_map(|c| c.script.as_ref()?.blend.as_ref())
+        .flat_map(|b| b.animations.iter())
+        .collect();
+    for clip in &blends {
+        builder.animation(clip, &asset.skeleton, &bone_nodes, &layout, &mesh_nodes);
+    }
+    if !blends.is_empty() {
+        builder.report.warnings.push(format!(
+            "{} animation(s) of blend sequences exported as animations of their own (glTF cannot mix them by a \
+             parameter)",
+            blends.len()
+        ));
+    }
     recording::export_recordings(&mut builder, &asset.recordings, &mut scene_nodes);
     let scene = builder.root.push(json::Scene {
         extensions: None,

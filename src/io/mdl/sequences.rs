@@ -364,7 +364,10 @@ fn build(
         looping: described.looping,
         first_frame: 0,
         last_frame: frames as i32 - 1,
-        blend: (!others.is_empty()).then(|| Box::new(ClipBlend { animations: others, parameters })),
+        blend: (!others.is_empty()).then(|| {
+            let defaults = std::array::from_fn(|p| crate::anim::studio::blend_fraction(described.blends.get(p), 0.0));
+            Box::new(ClipBlend { animations: others, parameters, defaults })
+        }),
         ..ClipScript::default()
     }));
     described.loaded = true;

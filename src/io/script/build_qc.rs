@@ -301,7 +301,8 @@ fn blend_animations(
         return None;
     }
     let parameters = if matches!(animations.len() + 1, 4 | 9) { 2 } else { 1 };
-    Some(Box::new(crate::scene::ClipBlend { animations, parameters }))
+    let defaults = std::array::from_fn(|p| crate::anim::studio::blend_fraction(seq.blends.get(p), 0.0));
+    Some(Box::new(crate::scene::ClipBlend { animations, parameters, defaults }))
 }
 
 /// A `blank` body choice names no file (studiomdl's empty choice).

@@ -167,7 +167,8 @@ impl ViewerApp {
             }
         }
         for spec in &requests.bodies {
-            match crate::ui::state::studio_controls::body_choice(&asset, spec) {
+            let found = script.ok_or_else(|| "the model has no body groups".to_owned());
+            match found.and_then(|s| s.find_body_choice(spec)) {
                 Ok((group, choice)) => {
                     let choices = &mut self.view.body_choices;
                     if choices.len() <= group {

@@ -43,57 +43,15 @@ impl StudioControls {
         true
     }
 
-    /// The controller a user names: by index, by its bone and channel (`Neck.YR`, `Neck YR`), or by bone when
-    /// only one controller drives it; `mouth` for the mouth controller.
+    /// The controller a user names ([`crate::anim::studio::find_controller`]).
     pub fn find(&self, name: &str) -> Option<usize> {
-        let name = name.trim();
-        if let Ok(i) = name.parse::<usize>() {
-            return (i < self.controllers.len()).then_some(i);
-        }
-        if name.eq_ignore_ascii_case("mouth") {
-            return self.controllers.iter().position(|c| c.index == 4);
-        }
-        let (bone, channel) = match name.rsplit_once(['.', ' ', ':']) {
-            Some((b, c)) if crate::scene::ControllerChannel::parse(c).is_some() => (b, Some(c)),
-            _ => (name, None),
-        };
-        let matches: Vec<usize> = (self.controllers.iter().enumerate())
-            .filter(|(_, c)| c.bone.eq_ignore_ascii_case(bone))
-            .filter(|(_, c)| channel.is_none_or(|ch| c.channel.label().eq_ignore_ascii_case(ch)))
-            .map(|(i, _)| i)
-            .collect();
-        (matches.len() == 1).then(|| matches[0])
+        crate::anim::studio::find_controller(&self.controllers, name)
     }
 
     /// What the controllers do to `skeleton` now.
     pub fn adjustments(&self, skeleton: &Skeleton) -> Vec<BoneAdjustment> {
         bone_adjustments(skeleton, &self.controllers, &self.values)
     }
-}
-
-/// `GROUP=CHOICE` of `--body`: a body group and one of its choices, each by name (any case) or number from 0.
-pub fn body_choice(asset: &Asset, spec: &str) -> Result<(usize, usize), String> {
-    let Some((group, choice)) = spec.split_once('=') else { return Err("expected GROUP=CHOICE".to_owned()) };
-    let groups = asset.model_script.as_deref().map(|s| s.body_groups.as_slice()).unwrap_or_default();
-    let pick = |name: &str, names: Vec<&str>| {
-        let name = name.trim();
-        name.parse::<usize>()
-            .ok()
-            .filter(|i| *i < names.len())
-            .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
-    };
-    let g = pick(group, groups.iter().map(|g| g.name.as_str()).collect()).ok_or_else(|| {
-        let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-        format!(
-            "no body group \"{group}\"; the model has: {}",
-            if names.is_empty() { "none".to_owned() } else { names.join(", ") }
-        )
-    })?;
-    let choices: Vec<&str> = groups[g].choices.iter().map(|c| c.name.as_str()).collect();
-    let c = pick(choice, choices.clone()).ok_or_else(|| {
-        format!("body group \"{}\" has no choice \"{choice}\"; it has: {}", groups[g].name, choices.join(", "))
-    })?;
-    Ok((g, c))
 }
 
 #[cfg(test)]
