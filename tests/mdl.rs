@@ -535,6 +535,26 @@ fn textures_flags_and_coordinates_are_as_the_engine_reads_them() {
     }
 }
 
+/// Xash3D's extensions are said, not guessed at: its header flags (bone weights, bone information) and texture
+/// flags (a normal map) each name what is not shown, and the model loads.
+#[test]
+fn xash_extensions_are_named_in_warnings() {
+    let _alone = common::alone();
+    let Some(dir) = common::corpus().map(|c| c.join("mdl/hl1/compiled_models")) else { return };
+    let mut bytes = std::fs::read(dir.join("alpha_test.mdl")).unwrap();
+    bytes[136..140].copy_from_slice(&((1u32 << 31) | (1 << 30)).to_le_bytes());
+    let texture_index = i32::from_le_bytes(bytes[184..188].try_into().unwrap()) as usize;
+    bytes[texture_index + 64..texture_index + 68].copy_from_slice(&(0x40u32 | 0x80).to_le_bytes());
+    let asset = bonescope::io::mdl::load(&bytes, None, &LoadOptions::default()).unwrap();
+    let said = |what: &str| asset.warnings.iter().any(|w| w.message.contains(what));
+    assert!(
+        said("STUDIO_HAS_BONEWEIGHTS") && said("STUDIO_HAS_BONEINFO") && said("normal map"),
+        "{:?}",
+        asset.warnings
+    );
+    assert_eq!(asset.triangle_count(), 12);
+}
+
 /// Truncated copies, corrupted headers and counts: errors naming a byte, never a panic, never an allocation out of
 /// proportion to the input.
 #[test]

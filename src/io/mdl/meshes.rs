@@ -32,6 +32,8 @@ use crate::scene::{BodyChoice, BodyGroup, Mesh, Position, Subset, Warning};
 
 /// Xash3D header flag: vertices carry up to four weighted bones (`mstudioboneweight_t`).
 pub const STUDIO_HAS_BONEWEIGHTS: u32 = 1 << 31;
+/// Xash3D header flag: extra bone information (pose-to-bone matrices, procedural bones) follows the bones.
+pub const STUDIO_HAS_BONEINFO: u32 = 1 << 30;
 
 /// The meshes and body groups of a model.
 pub struct Bodies {
@@ -55,9 +57,15 @@ pub fn read(file: &[u8], header: &Header, cx: &Context<'_>, warnings: &mut Vec<W
     let count = header.bodyparts.len("the body part table")?;
     let mut out = Bodies { meshes: Vec::new(), groups: Vec::with_capacity(count), extra_materials: Vec::new() };
     let mut placeholders: HashMap<usize, usize> = HashMap::new();
+    if header.flags as u32 & STUDIO_HAS_BONEINFO != 0 {
+        warnings.push(Warning::new(
+            Position::Byte(136),
+            "the model carries Xash3D bone information (STUDIO_HAS_BONEINFO: pose matrices, procedural bones), which is not read",
+        ));
+    }
     if header.flags as u32 & STUDIO_HAS_BONEWEIGHTS != 0 {
         warnings.push(Warning::new(
-            "byte 136",
+            Position::Byte(136),
             "the model carries Xash3D bone weights (STUDIO_HAS_BONEWEIGHTS), which are not read: each vertex follows the one bone of its vertex record",
         ));
     }
