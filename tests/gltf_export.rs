@@ -232,6 +232,20 @@ fn compiled_goldsrc_models_export_valid_with_their_textures() {
     let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
     assert_eq!(gltf.images().count(), 5, "the five textures of manT.mdl");
     assert!(gltf.images().all(|i| matches!(i.source(), gltf::image::Source::View { mime_type: "image/png", .. })));
+    // The two skin families are material variants: under `skin 1` the body is drawn yellow and purple.
+    assert_eq!(
+        gltf.variants().map(|v| v.map(|v| v.name().to_owned()).collect::<Vec<_>>()),
+        Some(vec!["skin 0".into(), "skin 1".into()])
+    );
+    let body = gltf.meshes().find(|m| m.name() == Some("reference_headless")).unwrap();
+    let drawn: Vec<(String, String)> = body
+        .primitives()
+        .map(|p| {
+            let under_skin_1 = p.mappings().find(|m| m.variants().contains(&1)).unwrap().material();
+            (p.material().name().unwrap().to_owned(), under_skin_1.name().unwrap().to_owned())
+        })
+        .collect();
+    assert!(drawn.contains(&("Material2.bmp".into(), "UpperBody_Yellow.bmp".into())), "{drawn:?}");
     if let Some(alpha) = corpus_set(&["mdl/hl1/compiled_models/alpha_test.mdl"]) {
         export_and_check("alpha_test_mdl", &alpha);
         let (bytes, _) = export_glb(&alpha).expect("export");

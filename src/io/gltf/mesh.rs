@@ -149,6 +149,31 @@ impl Builder {
         })
     }
 
+    /// `KHR_materials_variants` of a primitive drawn with `material`: for each skin family, the material it is
+    /// drawn with there (grouped by material); `None` without skin families.
+    fn variant_mappings(
+        &self,
+        material: usize,
+        materials: &[json::Index<json::Material>],
+    ) -> Option<Vec<json::extensions::mesh::Mapping>> {
+        if self.skin_remaps.is_empty() {
+            return None;
+        }
+        let mut mappings: Vec<json::extensions::mesh::Mapping> = Vec::new();
+        for (variant, remap) in self.skin_remaps.iter().enumerate() {
+            let drawn = remap.get(material).copied().unwrap_or(material);
+            let Some(index) = materials.get(drawn) else { continue };
+            let index = index.value() as u32;
+            match mappings.iter_mut().find(|m| m.material == index) {
+                Some(m) => m.variants.push(variant as u32),
+                None => {
+                    mappings.push(json::extensions::mesh::Mapping { material: index, variants: vec![variant as u32] })
+                }
+            }
+        }
+        Some(mappings)
+    }
+
     pub(super) fn image_texture(&mut self, name: &str, bytes: &[u8], mime: &str) -> json::Index<json::Texture> {
         let view = self.view(bytes, None);
         let image = self.root.push(json::Image {
@@ -270,9 +295,13 @@ impl Builder {
                 false,
                 None,
             );
+            let variants = self.variant_mappings(subset.material, materials);
             primitives.push(json::mesh::Primitive {
                 attributes: attributes.clone(),
-                extensions: None,
+                extensions: variants.map(|mappings| json::extensions::mesh::Primitive {
+                    khr_materials_variants: Some(json::extensions::mesh::KhrMaterialsVariants { mappings }),
+                    ..Default::default()
+                }),
                 extras: Default::default(),
                 indices: Some(acc),
                 material: materials.get(subset.material).copied(),
