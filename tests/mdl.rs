@@ -604,6 +604,18 @@ fn hostile_bytes_are_errors_naming_the_byte_without_large_allocations() {
             let _ = guarded(&format!("{name} flipped"), &b);
         }
     }
+    // A model without bones or meshes whose sequence claims two billion blends (found by the fuzzer): the blend count is
+    // checked on its own, as no animation table sizes it.
+    let mut bytes = std::fs::read(dir.join("sequence_transitions.mdl")).unwrap();
+    bytes[140..144].copy_from_slice(&0i32.to_le_bytes());
+    bytes[204..208].copy_from_slice(&0i32.to_le_bytes());
+    let seq = i32::from_le_bytes(bytes[168..172].try_into().unwrap()) as usize;
+    // `mstudioseqdesc_t.numblends` is at byte 120 of the record.
+    bytes[seq + 120..seq + 124].copy_from_slice(&i32::MAX.to_le_bytes());
+    match guarded("blends", &bytes) {
+        Ok(_) => panic!("two billion blends loaded"),
+        Err(e) => assert_eq!(e.position, Position::Byte(seq as u64 + 120), "{e}"),
+    }
     // Not GoldSrc: a Source model's header, an unknown magic.
     let mut source = std::fs::read(dir.join("man.mdl")).unwrap();
     source[4..8].copy_from_slice(&48i32.to_le_bytes());

@@ -151,10 +151,10 @@ fn read_model(
         }
         Ok(v)
     };
-    let vert_bones = bones_of(vert_count, vert_info, "vertex bones", field(76))?;
-    let verts = vectors(vert_count, vert_index, "vertices", field(76))?;
-    let norm_bones = bones_of(norm_count.max(0), norm_info, "normal bones", field(88))?;
-    let norms = vectors(norm_count.max(0), norm_index, "normals", field(88))?;
+    let vert_bones = bones_of(vert_count, vert_info, "vertex bones", field(80))?;
+    let verts = vectors(vert_count, vert_index, "vertices", field(80))?;
+    let norm_bones = bones_of(norm_count.max(0), norm_info, "normal bones", field(92))?;
+    let norms = vectors(norm_count.max(0), norm_index, "normals", field(92))?;
     let placed: Vec<Vec3> =
         verts.iter().zip(&vert_bones).map(|(v, &b)| cx.bind_to_root[b].transform_point3(*v)).collect();
     let placed_normals: Vec<Vec3> = norms

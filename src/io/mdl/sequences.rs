@@ -38,6 +38,10 @@ use crate::scene::{
 /// raise it, none this far).
 pub const MAX_FRAMES: usize = 1 << 16;
 
+/// Most blends a sequence may have (Xash3D's `MAXSTUDIOBLENDS`; the Half-Life engine mixes up to 9). The
+/// count sizes the loops below even where a model has no bones to size the animation table by.
+pub const MAX_BLENDS: usize = 16;
+
 /// studiomdl's fixed turn of every sequence's root bones, undone here (`Vec3::new(p.y, −p.x, p.z)` for
 /// positions).
 const STUDIOMDL_TURN_DEGREES: f32 = 90.0;
@@ -226,18 +230,18 @@ fn build(
     let mut described = describe(rec, fps, frames, cx.groups);
     described.events = read_events(file, rec, frames, warnings)?;
     let blends = match usize::try_from(rec.blends) {
-        Ok(b) if b >= 1 => b,
+        Ok(b) if (1..=MAX_BLENDS).contains(&b) => b,
         _ => {
             return Err(LoadError::at_byte(
-                rec.at + 108,
-                format!("{} blends (a sequence has at least one)", rec.blends),
+                rec.at + 120,
+                format!("{} blends (a sequence has 1 to {MAX_BLENDS}; the engine mixes up to 9)", rec.blends),
             ));
         }
     };
     let group = usize::try_from(rec.group).ok().and_then(|g| cx.groups.get(g));
     let Some(group) = group else {
         return Err(LoadError::at_byte(
-            rec.at + 152,
+            rec.at + 156,
             format!("sequence group {}, but the model has {}", rec.group, cx.groups.len()),
         ));
     };
@@ -343,7 +347,7 @@ fn build(
     };
     if !matches!(others.len() + 1, 1 | 2 | 4 | 9) {
         warnings.push(Warning::new(
-            Position::Byte(rec.at + 108),
+            Position::Byte(rec.at + 120),
             format!(
                 "sequence \"{}\" has {} blends; the engine mixes the first two of any count but 4 and 9, and so does the viewer",
                 rec.label,
