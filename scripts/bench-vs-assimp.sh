@@ -13,6 +13,8 @@
 #       Gothic ASC body, Gothic ASC animation), each in a folder of its own: one process per file
 #   (g) bonescope alone: a 17.5 MB PSK (200k wedges, normals in the file) and a 12.8 MB PSA (400k keys), CPU
 #       time of the whole process less that of the same program on a tiny file, as file bytes per second
+#   (i) not in the default set: the corpus's compiled GoldSrc models (man.mdl with its texture and sequence-group
+#       files, chrome_sphere.mdl, alpha_test.mdl with its 512 × 512 texture), copied into BENCH_DIR: whole process
 #   (h) not in the default set: (a) and (d) on both cores as a user meets them, each run after three idle
 #       seconds (`--prepare "sleep 3"`): on a virtual machine that hands freed memory back to its host, a first
 #       open pays for fresh memory far more than back-to-back runs do (BENCHMARKS.md, "First open after an idle
@@ -66,6 +68,10 @@ has d && make gothic.asc gothic "$work/gothic.asc" 20
 if has e || has f; then
   [ -d "$work/small" ] || "$gen" small-set "$work/small" 300 2>/dev/null
   find "$work/small" -type f | sort >"$work/small.list"
+fi
+if has i; then
+  mkdir -p "$work/mdl"
+  cp "$corpus"/mdl/hl1/compiled_models/{man,manT,man01,chrome_sphere,alpha_test}.mdl "$work/mdl/"
 fi
 if has g; then
   make large.psk psk "$work/large.psk"
@@ -156,6 +162,16 @@ fi
 if has f; then
   measure f "xargs -a $work/small.list -n 1 $bin info" "xargs -a $work/small.list -n 1 assimp info"
   rows+=("$(row f "$work/small.list" 2 "≥ 3×")")
+fi
+if has i; then
+  runs_saved=$runs
+  runs=$((runs * 10))
+  for f in "$work/mdl/man.mdl" "$work/mdl/chrome_sphere.mdl" "$work/mdl/alpha_test.mdl"; do
+    label=i-$(basename "$f")
+    measure "$label" "$bin info $f" "assimp info $f"
+    rows+=("$(row "$label" "$f" 2 "—")")
+  done
+  runs=$runs_saved
 fi
 if has h; then
   [ -s "$work/wuson.smd" ] || "$gen" repeat "$corpus/smd/WusonSMD.smd" "$work/wuson.smd" 18.4 2>/dev/null

@@ -47,10 +47,17 @@ struct Material {
     color: vec4<f32>,
     uv_transform: vec4<f32>,
     has_texture: u32,
+    flags: u32,
+    alpha_cutoff: f32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
+
+// Material flags (MATERIAL_* in src/render/gpu.rs).
+const MATERIAL_MASKED: u32 = 1u;
+const MATERIAL_ADDITIVE: u32 = 2u;
+const MATERIAL_CHROME: u32 = 4u;
+const MATERIAL_FLAT: u32 = 8u;
+const MATERIAL_FULLBRIGHT: u32 = 16u;
 
 const MODE_TEXTURED: u32 = 0u;
 const MODE_SOLID: u32 = 1u;
@@ -326,6 +333,18 @@ fn shade(base: vec3<f32>, n: vec3<f32>, world_position: vec3<f32>) -> vec3<f32> 
     return base * (ambient + 0.72 * diffuse + 0.18 * head) + vec3<f32>(spec);
 }
 
+// Chrome (GoldSrc STUDIO_NF_CHROME): texture coordinates from the normal seen from the eye, as the engine's
+// `StudioModelRenderer::Chrome` makes them: the eye-to-surface direction and the camera's right give an up and a
+// right vector, and the normal's components along them, from -1..1 to 0..1, are s and t. The engine takes the
+// direction to each bone once per frame; here it is taken per fragment, which differs only in perspective.
+fn chrome_uv(n: vec3<f32>, world_position: vec3<f32>) -> vec2<f32> {
+    let dir = normalize(world_position - camera.eye.xyz);
+    let view_right = vec3<f32>(camera.view[0].x, camera.view[1].x, camera.view[2].x);
+    let up = normalize(cross(dir, view_right));
+    let right = normalize(cross(dir, up));
+    return vec2<f32>((dot(n, right) + 1.0) * 0.5, (dot(n, -up) + 1.0) * 0.5);
+}
+
 @fragment
 fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     var n = in.normal;
@@ -352,11 +371,28 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
         }
         default: {
             var base = material.color;
-            if (camera.mode == MODE_TEXTURED && material.has_texture != 0u) {
-                let uv = in.uv * material.uv_transform.zw + material.uv_transform.xy;
-                base = base * textureSample(material_texture, material_sampler, uv);
+            let textured = camera.mode == MODE_TEXTURED && material.has_texture != 0u;
+            if (textured) {
+                var uv = in.uv * material.uv_transform.zw + material.uv_transform.xy;
+                if ((material.flags & MATERIAL_CHROME) != 0u) {
+                    uv = chrome_uv(n, in.world_position);
+                }
+                let texel = textureSample(material_texture, material_sampler, uv);
+                // Masked (GoldSrc palette index 255): a hole, as the engine's alpha test makes it.
+                if ((material.flags & MATERIAL_MASKED) != 0u && texel.a < material.alpha_cutoff) {
+                    discard;
+                }
+                base = base * texel;
             }
-            color = shade(base.rgb, n, in.world_position);
+            if (textured && (material.flags & (MATERIAL_ADDITIVE | MATERIAL_FULLBRIGHT)) != 0u) {
+                // Additive and full-bright surfaces are not lit (the engine draws additive ones in white).
+                color = base.rgb;
+            } else if (textured && (material.flags & MATERIAL_FLAT) != 0u) {
+                // Flat shade: one even light, whatever the normal (the engine's `illum += 0.8 * shade`).
+                color = base.rgb * 0.85;
+            } else {
+                color = shade(base.rgb, n, in.world_position);
+            }
         }
     }
     return finish(color, 1.0);

@@ -83,7 +83,7 @@ const COMPANION_EXTENSIONS: [&str; 11] = ["tga", "png", "bmp", "dds", "jpg", "jp
 
 /// Extensions of files a folder is searched for.
 const OPENABLE_EXTENSIONS: [&str; 13] =
-    ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "dmx", "psa", "vta", "bin", "mrtk"];
+    ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "dmx", "psa", "vta", "bin", "mrtk", "mdl"];
 
 /// How deep a dropped folder is searched, and how many files at most: a folder dropped by mistake (a whole
 /// drive) must not keep the viewer listing forever.
@@ -115,8 +115,20 @@ pub fn files_to_open(files: &io::Files, given: &[PathBuf]) -> Vec<PathBuf> {
     if let Some((_, script)) = script {
         return vec![script.clone()];
     }
+    // A compiled GoldSrc model's texture and sequence-group files (`manT.mdl`, `man01.mdl`) are read by the
+    // model they belong to, when it is among the files: not opened on their own.
+    let given_models: Vec<PathBuf> = found.iter().map(|(_, p)| p.clone()).collect();
+    let is_companion = |p: &Path| {
+        extension(p) == "mdl"
+            && [io::mdl::Role::Textures, io::mdl::Role::SequenceGroup].into_iter().any(|role| {
+                io::mdl::companion_owner(p, role).is_some_and(|owner| {
+                    given_models.iter().any(|g| g.to_string_lossy().eq_ignore_ascii_case(&owner.to_string_lossy()))
+                })
+            })
+    };
+    found.retain(|(_, p)| !is_companion(p));
     let rank = |p: &Path| match extension(p).as_str() {
-        "psk" | "pskx" | "ase" | "asc" => 0,
+        "psk" | "pskx" | "ase" | "asc" | "mdl" => 0,
         "smd" if ["REF", "MESH", "BODY", "MODEL"].iter().any(|w| stem(p).contains(w)) => 1,
         "smd" | "dmx" => 2,
         _ if io::dmx::is_dmx_name(p) => 2,
@@ -150,6 +162,18 @@ fn list_openable(files: &io::Files, dir: &Path, depth: usize, out: &mut Vec<(usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compiled_model_opens_without_its_companions() {
+        let files = io::MemoryFiles::new();
+        for name in ["hl/man.mdl", "hl/manT.mdl", "hl/man01.mdl", "hl/readme.txt"] {
+            files.insert(format!("/d/{name}"), b"IDST".to_vec());
+        }
+        let files = io::Files::new(files);
+        assert_eq!(files_to_open(&files, &[PathBuf::from("/d")]), [PathBuf::from("/d/hl/man.mdl")]);
+        let given: Vec<PathBuf> = ["/d/hl/manT.mdl", "/d/hl/man.mdl"].map(PathBuf::from).into();
+        assert_eq!(files_to_open(&files, &given), [PathBuf::from("/d/hl/man.mdl")]);
+    }
 
     #[test]
     fn a_dropped_tree_opens_its_model_script_or_its_meshes_first() {

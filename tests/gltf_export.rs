@@ -199,7 +199,9 @@ fn export_and_check(name: &str, asset: &Asset) {
     std::fs::create_dir_all(&dir).unwrap();
     let path: PathBuf = dir.join(format!("{name}.glb"));
     std::fs::write(&path, &bytes).unwrap();
-    assert_eq!(report.animations, asset.clips.len(), "every clip exported: {:?}", report.warnings);
+    let blends: usize =
+        asset.clips.iter().filter_map(|c| c.script.as_ref()?.blend.as_ref()).map(|b| b.animations.len()).sum();
+    assert_eq!(report.animations, asset.clips.len() + blends, "every clip exported: {:?}", report.warnings);
     if validator_available() {
         let (errors, messages) = validate(&path);
         assert_eq!(errors, 0, "glTF validator errors for {name}: {messages}");
@@ -217,6 +219,40 @@ fn corpus_set(files: &[&str]) -> Option<Asset> {
     match bonescope::source::load_files(&paths, &LoadOptions::default()).into_result() {
         Ok((asset, _)) => Some(asset),
         Err(e) => panic!("{e}"),
+    }
+}
+
+/// Compiled GoldSrc models: their textures are in the model file and go into the GLB as PNG; a masked texture
+/// is an alpha cutoff.
+#[test]
+fn compiled_goldsrc_models_export_valid_with_their_textures() {
+    let Some(man) = corpus_set(&["mdl/hl1/compiled_models/man.mdl"]) else { return };
+    export_and_check("man_mdl", &man);
+    let (bytes, _) = export_glb(&man).expect("export");
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    assert_eq!(gltf.images().count(), 5, "the five textures of manT.mdl");
+    assert!(gltf.images().all(|i| matches!(i.source(), gltf::image::Source::View { mime_type: "image/png", .. })));
+    // The two skin families are material variants: under `skin 1` the body is drawn yellow and purple.
+    assert_eq!(
+        gltf.variants().map(|v| v.map(|v| v.name().to_owned()).collect::<Vec<_>>()),
+        Some(vec!["skin 0".into(), "skin 1".into()])
+    );
+    let body = gltf.meshes().find(|m| m.name() == Some("reference_headless")).unwrap();
+    let drawn: Vec<(String, String)> = body
+        .primitives()
+        .map(|p| {
+            let under_skin_1 = p.mappings().find(|m| m.variants().contains(&1)).unwrap().material();
+            (p.material().name().unwrap().to_owned(), under_skin_1.name().unwrap().to_owned())
+        })
+        .collect();
+    assert!(drawn.contains(&("Material2.bmp".into(), "UpperBody_Yellow.bmp".into())), "{drawn:?}");
+    if let Some(alpha) = corpus_set(&["mdl/hl1/compiled_models/alpha_test.mdl"]) {
+        export_and_check("alpha_test_mdl", &alpha);
+        let (bytes, _) = export_glb(&alpha).expect("export");
+        let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+        let material = gltf.materials().next().unwrap();
+        assert_eq!(material.alpha_mode(), gltf::material::AlphaMode::Mask);
+        assert_eq!(material.alpha_cutoff(), Some(0.5));
     }
 }
 

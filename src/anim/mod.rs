@@ -22,6 +22,7 @@ pub(crate) mod pose;
 pub mod recording;
 pub(crate) mod sample;
 pub(crate) mod skin;
+pub mod studio;
 pub(crate) mod tcb;
 pub mod tween;
 pub mod unity_curve;

@@ -153,6 +153,11 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "texture_searched": m.texture.as_ref().map(|t| t.searched.clone()).unwrap_or_default(),
                 "texture_tried": m.texture.as_ref().map(|t| t.tried.clone()).unwrap_or_default(),
                 "texture_material": m.texture.as_ref().and_then(|t| t.material_file.clone()),
+                "texture_embedded": m.texture.as_ref().and_then(|t| t.pixels.as_ref()).map(|p| [p.width, p.height]),
+                "alpha": m.alpha,
+                "chrome": m.chrome,
+                "flat_shade": m.flat_shade,
+                "fullbright": m.fullbright,
             })
         })
         .collect();
@@ -186,6 +191,7 @@ pub fn describe(source: &Source, asset: &Asset) -> Value {
                 "loop": c.script.as_ref().map(|s| s.looping),
                 "additive": c.script.as_ref().map(|s| s.additive),
                 "next": c.script.as_ref().and_then(|s| s.next.clone()),
+                "blend_animations": c.script.as_ref().and_then(|s| s.blend.as_ref()).map(|b| b.animations.len() + 1),
             })
         })
         .collect();
@@ -283,6 +289,10 @@ fn print_text(out: &mut String, report: &Value) {
     let _ = writeln!(out, "  materials: {}", materials.len());
     for (i, m) in materials.iter().enumerate() {
         let texture = match (m["texture"].as_str(), m["texture_path"].as_str()) {
+            (Some(name), None) if m["texture_embedded"].is_array() => {
+                let size = &m["texture_embedded"];
+                format!(", texture {name} ({}×{}, in the model)", size[0], size[1])
+            }
             (Some(name), Some(path)) => match m["texture_found_in"].as_str() {
                 Some(from) => match m["texture_material"].as_str() {
                     Some(vmt) => format!(", texture {name} → {path} ({from}, named by {vmt})"),
@@ -303,7 +313,19 @@ fn print_text(out: &mut String, report: &Value) {
             }
             _ => String::new(),
         };
-        let _ = writeln!(out, "    [{i}] {}{texture}", s(&m["name"]));
+        let mut looks: Vec<String> = Vec::new();
+        match m["alpha"].as_str() {
+            Some("additive") => looks.push("additive".to_owned()),
+            _ if m["alpha"]["mask"].is_object() => looks.push("masked".to_owned()),
+            _ => {}
+        }
+        for (key, label) in [("chrome", "chrome"), ("flat_shade", "flat shade"), ("fullbright", "full bright")] {
+            if m[key].as_bool() == Some(true) {
+                looks.push(label.to_owned());
+            }
+        }
+        let looks = if looks.is_empty() { String::new() } else { format!(" [{}]", looks.join(", ")) };
+        let _ = writeln!(out, "    [{i}] {}{texture}{looks}", s(&m["name"]));
     }
     let clips = list("clips");
     let _ = writeln!(out, "  clips:     {}", clips.len());
@@ -327,6 +349,9 @@ fn print_text(out: &mut String, report: &Value) {
                 k => format!(", {k} callback keys"),
             }
         );
+        if let Some(blends) = c["blend_animations"].as_u64() {
+            let _ = writeln!(out, "      a blend of {blends} animations");
+        }
     }
     for r in list("recordings") {
         for line in s(&r["text"]).lines() {
@@ -582,6 +607,7 @@ fn print_script(out: &mut String, script: &Value) {
         let mut parts: Vec<String> = Vec::new();
         match q["kind"].as_object().and_then(|k| k.get("Alias")) {
             Some(alias) => parts.push(format!("alias of {}", s(&alias["of"]))),
+            None if list(&q["files"]).is_empty() => {}
             None => parts.push(list(&q["files"]).iter().map(s).collect::<Vec<_>>().join(" + ")),
         }
         parts.push(format!("{} fps", num(&q["fps"])));
@@ -617,7 +643,15 @@ fn print_script(out: &mut String, script: &Value) {
             parts.push(format!("{} {}", s(&q["activity"]["name"]), q["activity"]["weight"]));
         }
         for b in list(&q["blends"]) {
-            parts.push(format!("blend {} {}…{}", s(&b["control"]), num(&b["start"]), num(&b["end"])));
+            let control = if s(&b["control"]).is_empty() { "(no control)".to_owned() } else { s(&b["control"]) };
+            parts.push(format!("blend {control} {}…{}", num(&b["start"]), num(&b["end"])));
+        }
+        for o in list(&q["options"]).iter().map(s) {
+            let nodes =
+                ["node ", "transition ", "rtransition ", "sequence group ", "next sequence ", "linear movement"];
+            if nodes.iter().any(|n| o.starts_with(n)) {
+                parts.push(o);
+            }
         }
         if let Some(placed) = placement_text(&q["placement"]) {
             parts.push(placed);
@@ -667,6 +701,45 @@ fn print_script(out: &mut String, script: &Value) {
         let _ = writeln!(out, "  attachments: {}", attachments.len());
         for a in &attachments {
             let _ = writeln!(out, "    {} on \"{}\" at {}", s(&a["name"]), s(&a["bone"]), vec3(&a["offset"]));
+        }
+    }
+    let controllers = list(&script["controllers"]);
+    if !controllers.is_empty() {
+        let _ = writeln!(out, "  bone controllers: {}", controllers.len());
+        for c in &controllers {
+            let index = if c["index"].as_i64() == Some(4) { "mouth".to_owned() } else { format!("#{}", c["index"]) };
+            let wraps = if c["wraps"].as_bool() == Some(true) { ", wraps" } else { "" };
+            let _ = writeln!(
+                out,
+                "    {index} \"{}\" {} {}…{}{wraps}",
+                s(&c["bone"]),
+                s(&c["channel"]),
+                num(&c["start"]),
+                num(&c["end"])
+            );
+        }
+    }
+    let skins = list(&script["skin_families"]);
+    if !skins.is_empty() {
+        let _ = writeln!(out, "  skin families: {}", skins.len());
+        for (i, f) in skins.iter().enumerate() {
+            let textures: Vec<String> = list(&f["textures"]).iter().map(s).collect();
+            let _ = writeln!(out, "    {i}: {}", textures.join(", "));
+        }
+    }
+    let graph = list(&script["transition_graph"]);
+    if !graph.is_empty() {
+        let _ = writeln!(out, "  transition nodes: {}", graph.len());
+        for (from, row) in graph.iter().enumerate() {
+            let steps: Vec<String> = list(row)
+                .iter()
+                .enumerate()
+                .filter(|(to, via)| *to != from && via.as_u64().unwrap_or(0) > 0)
+                .map(|(to, via)| format!("→{} via {}", to + 1, via))
+                .collect();
+            if !steps.is_empty() {
+                let _ = writeln!(out, "    node {}: {}", from + 1, steps.join(", "));
+            }
         }
     }
     for (key, label) in [("bbox", "bbox"), ("cbox", "cbox")] {

@@ -8,6 +8,7 @@ pub mod morph_args;
 pub mod pose;
 #[cfg(feature = "gui")]
 pub mod render;
+pub mod studio_args;
 
 use std::path::PathBuf;
 

@@ -41,6 +41,9 @@ pub struct PoseArgs {
     /// Morph targets at fixed weights, over what the clip drives; the report then has the morphed vertices.
     #[command(flatten)]
     pub morph: MorphArgs,
+    /// Bone controllers and blend parameters (compiled GoldSrc models, QCs); `--skin` and `--body` change no pose.
+    #[command(flatten)]
+    pub studio: super::studio_args::StudioArgs,
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), AppError> {
@@ -81,10 +84,24 @@ fn evaluate(asset: &Asset, args: &PoseArgs, clip: Option<&str>) -> Result<Value,
             ))
         })?),
     };
-    let pose = match clip {
+    let studio = args.studio.resolve(asset, clip)?;
+    let mut pose = match clip {
         None => Pose::bind(skeleton),
         Some(clip) => Pose::from_clip(skeleton, clip, args.time.unwrap_or(0.0)),
     };
+    // A blend sequence's animations mixed, and the bone controllers turned, as the viewer shows them.
+    if let Some(clip) = clip
+        && let Some(mut sampler) = bonescope::anim::studio::BlendSampler::new(skeleton, clip)
+    {
+        let parameters =
+            studio.blend.or_else(|| Some(clip.script.as_ref()?.blend.as_ref()?.defaults)).unwrap_or([0.0; 2]);
+        let own = bonescope::anim::ClipBinding::new(skeleton, clip);
+        sampler.sample(skeleton, clip, &own, args.time.unwrap_or(0.0), parameters, &mut pose.local);
+    }
+    if !studio.adjustments.is_empty() {
+        bonescope::anim::studio::apply_adjustments(&mut pose.local, &studio.adjustments);
+    }
+    pose.update(skeleton);
     let morph_weights = args.morph.weights(asset, clip, args.time.unwrap_or(0.0))?;
     let convert = if args.viewer_frame { asset.axes.to_viewer } else { Mat4::IDENTITY };
     let inverse = convert.inverse();

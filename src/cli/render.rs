@@ -1,7 +1,7 @@
 //! `bonescope render FILE… [--clip NAME] [--time T] [--size WxH] [--mode …] [--skeleton] [-o out.png]`, plus
 //! `--frames N` (PNG sequence), `--gif out.gif` (animated GIF), `--grid N` (N×N instances with staggered times),
 //! `--bench-frames N` (median frame time) and `--morph NAME=WEIGHT` (morph targets at fixed weights, drawn by
-//! the GPU morph pass). Loads the files, sets up a `render::headless::Scene` on a headless GPU context, and
+//! the GPU morph pass), `--skin`, `--body`, `--controller`, `--blend` (a GoldSrc model's controls). Loads the files, sets up a `render::headless::Scene` on a headless GPU context, and
 //! writes what it draws.
 
 use std::fs::File;
@@ -91,6 +91,9 @@ pub struct RenderArgs {
     /// Morph targets drawn at fixed weights (by the GPU morph pass), over what the clip drives.
     #[command(flatten)]
     pub morph: super::morph_args::MorphArgs,
+    /// Skin family, body groups, bone controllers and blend parameters (compiled GoldSrc models, QCs).
+    #[command(flatten)]
+    pub studio: super::studio_args::StudioArgs,
 }
 
 /// The `render` command.
@@ -123,7 +126,24 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     let framing = if animated { Framing::WholeClip } else { Framing::At(time) };
     let morphs = args.morph.resolve(asset, &MorphLayout::of_meshes(&asset.meshes))?;
     let grid = args.grid.unwrap_or(1);
+    let studio = args.studio.resolve(asset, clip.as_deref().and_then(|c| asset.clip(c)))?;
     let mut scene = Scene::new_morphed(&mut renderer, asset, clip.as_deref(), morphs, grid, framing, args.size)?;
+    scene.posed.set_adjustments(studio.adjustments);
+    if let Some(parameters) = studio.blend {
+        scene.posed.set_blend_parameters(parameters);
+    }
+    if !studio.bodies.is_empty() {
+        let mut choices = Vec::new();
+        for (group, choice) in studio.bodies {
+            if choices.len() <= group {
+                choices.resize(group + 1, 0);
+            }
+            choices[group] = choice;
+        }
+        scene.posed.hidden_meshes = asset.hidden_meshes(&choices, &[]);
+        scene.frame.hidden_meshes.clone_from(&scene.posed.hidden_meshes);
+    }
+    scene.frame.material_remap = studio.material_remap;
     if let Some(info) = renderer.model_info(scene.model) {
         for w in &info.warnings {
             eprintln!("warning: {w}");

@@ -15,6 +15,7 @@ pub mod binary;
 pub(crate) mod companions;
 pub mod dmx;
 pub mod gltf;
+pub mod mdl;
 pub mod mrtk;
 pub mod mrtk_write;
 pub mod psa;
@@ -155,7 +156,7 @@ pub fn detect_file_format(bytes: &[u8], path: &Path) -> Result<Format, LoadError
     }
     detect_format(bytes, Some(path)).ok_or_else(|| {
         LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), DMX (`<!-- dmx encoding`), ASE (`*3DSMAX_ASCIIEXPORT`), an MRTK recording or a QC/MDS/MMS model script",
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), DMX (`<!-- dmx encoding`), ASE (`*3DSMAX_ASCIIEXPORT`), a GoldSrc MDL (`IDST`), an MRTK recording or a QC/MDS/MMS model script",
         )
         .with_kind(LoadErrorKind::UnknownFormat)
     })
@@ -213,6 +214,10 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
     if dmx::sniff(bytes) || path.is_some_and(dmx::is_dmx_name) {
         return Some(Format::Dmx);
     }
+    // A compiled GoldSrc model by its magic, never by `.mdl` alone (Gothic's compiled MDL shares the extension).
+    if mdl::is_mdl(bytes) {
+        return Some(Format::HlMdl);
+    }
     let head = text::decode_text(&bytes[..bytes.len().min(4096)]).into_owned();
     let first_token = text::Tokens::new(&head).next_token().unwrap_or_default().to_ascii_lowercase();
     if first_token.starts_with(b"*3dsmax_asciiexport") {
@@ -251,6 +256,7 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Mrtk => mrtk::load(bytes, opts),
         Format::Dmx => dmx::load(bytes, opts),
         Format::Qc | Format::Mds | Format::Mms => script::load(format, bytes, None, opts),
+        Format::HlMdl => mdl::load(bytes, None, opts),
     }
 }
 
@@ -278,6 +284,13 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset
     if script::is_script_format(format) {
         // A script's error may belong to a file it includes, which the error already names.
         return script::load(format, bytes, Some(path), &opts).map_err(|e| match e.file {
+            Some(_) => e,
+            None => e.in_file(path),
+        });
+    }
+    if format == Format::HlMdl {
+        // Its companions (`<name>T.mdl`, `<name>01.mdl`) are found beside `path`; their errors name them.
+        return mdl::load(bytes, Some(path), &opts).map_err(|e| match e.file {
             Some(_) => e,
             None => e.in_file(path),
         });

@@ -124,6 +124,9 @@ pub struct FrameData {
     pub instances: Vec<ModelInstance>,
     /// Meshes (indices into each model's asset meshes) not drawn this frame: body-group choices not shown.
     pub hidden_meshes: Vec<usize>,
+    /// The material drawn in place of each material (a skin family's `remap`, indices into each model's asset
+    /// materials); empty: every material as it is.
+    pub material_remap: Vec<usize>,
     /// All instances' palettes, back to back.
     pub palettes: Vec<Mat4>,
     /// All instances' morph-target weights, back to back.
@@ -147,6 +150,7 @@ impl FrameData {
             stretch_range: crate::anim::edges::STRETCH_COLOUR_RANGE,
             instances: Vec::new(),
             hidden_meshes: Vec::new(),
+            material_remap: Vec::new(),
             palettes: Vec::new(),
             morph_weights: Vec::new(),
             overlay: Overlay::default(),

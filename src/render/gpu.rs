@@ -103,8 +103,19 @@ pub struct MaterialGpu {
     pub uv_transform: [f32; 4],
     /// 1 when the texture binding holds the material's texture (0: the colour alone).
     pub has_texture: u32,
-    pub _pad: [u32; 3],
+    /// `MATERIAL_*` bits of skinned.wgsl: masked, additive, chrome, flat shade, full bright.
+    pub flags: u32,
+    /// Masked materials: texels with less alpha are not drawn.
+    pub alpha_cutoff: f32,
+    pub _pad: u32,
 }
+
+/// [`MaterialGpu::flags`] bits (the `MATERIAL_*` constants of skinned.wgsl).
+pub const MATERIAL_MASKED: u32 = 1;
+pub const MATERIAL_ADDITIVE: u32 = 2;
+pub const MATERIAL_CHROME: u32 = 4;
+pub const MATERIAL_FLAT: u32 = 8;
+pub const MATERIAL_FULLBRIGHT: u32 = 16;
 
 /// One render vertex. The same 64 bytes are the vertex buffer of the draw and the `array<MeshVertex>` storage
 /// buffer of the compute skinning entry point, so both read identical data.

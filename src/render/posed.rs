@@ -10,6 +10,7 @@ use glam::{Mat4, Vec3};
 
 use super::RenderError;
 use super::overlay::{Overlay, SkeletonStyle};
+use crate::anim::studio::{BlendSampler, BoneAdjustment, apply_adjustments, bone_adjustments};
 use crate::anim::{ClipBinding, MorphBinding, MorphLayout, Pose, bounds_of_placed, posed_bounds, skin_mesh_morphed};
 use crate::scene::{Asset, Bounds, Clip};
 
@@ -23,6 +24,10 @@ pub struct PosedAsset<'a> {
     morph_overrides: Vec<(usize, f32)>,
     pub pose: Pose,
     joints: Vec<Mat4>,
+    /// A blend sequence's animations and the parameters they are mixed by (the clip's defaults unless set).
+    blend: Option<(BlendSampler, [f32; 2])>,
+    /// Bone controllers' adjustments (each controller at its rest value unless set).
+    adjustments: Vec<BoneAdjustment>,
     /// Meshes not drawn and not framed: the body-group choices the viewer does not show at first (one body, not
     /// every registered body and armour at once).
     pub hidden_meshes: Vec<usize>,
@@ -48,9 +53,17 @@ impl<'a> PosedAsset<'a> {
         let layout = MorphLayout::of_meshes(&asset.meshes);
         let morphs =
             clip.as_ref().filter(|(c, _)| !c.morph_tracks.is_empty()).map(|(c, _)| MorphBinding::new(&layout, c));
+        let blend = clip.as_ref().and_then(|(c, _)| {
+            let defaults = c.script.as_ref()?.blend.as_ref()?.defaults;
+            Some((BlendSampler::new(&asset.skeleton, c)?, defaults))
+        });
+        let controllers = asset.model_script.as_deref().map_or(&[][..], |s| s.controllers.as_slice());
+        let adjustments = bone_adjustments(&asset.skeleton, controllers, &[]);
         let mut posed = Self {
             asset,
             clip,
+            blend,
+            adjustments,
             morphs,
             morph_slots: layout.len(),
             morph_overrides: Vec::new(),
@@ -68,6 +81,19 @@ impl<'a> PosedAsset<'a> {
         self.morph_overrides = overrides;
     }
 
+    /// Mixes a blend sequence's animations by these parameters (`0..=1` each); no effect on other clips. Takes
+    /// effect at the next [`PosedAsset::set_time`].
+    pub fn set_blend_parameters(&mut self, parameters: [f32; 2]) {
+        if let Some((_, p)) = &mut self.blend {
+            *p = parameters;
+        }
+    }
+
+    /// Bone controllers' adjustments applied to every pose ([`crate::anim::studio::bone_adjustments`]).
+    pub fn set_adjustments(&mut self, adjustments: Vec<BoneAdjustment>) {
+        self.adjustments = adjustments;
+    }
+
     pub fn clip(&self) -> Option<&'a Clip> {
         self.clip.as_ref().map(|(c, _)| *c)
     }
@@ -82,13 +108,19 @@ impl<'a> PosedAsset<'a> {
         match &self.clip {
             Some((clip, binding)) => {
                 self.pose.local.resize(self.asset.skeleton.len(), Default::default());
-                binding.sample(&self.asset.skeleton, clip, time, &mut self.pose.local);
+                match &mut self.blend {
+                    Some((sampler, parameters)) => {
+                        sampler.sample(&self.asset.skeleton, clip, binding, time, *parameters, &mut self.pose.local)
+                    }
+                    None => binding.sample(&self.asset.skeleton, clip, time, &mut self.pose.local),
+                }
             }
             None => {
                 self.pose.local.clear();
                 self.pose.local.extend_from_slice(&self.asset.skeleton.bind_local);
             }
         }
+        apply_adjustments(&mut self.pose.local, &self.adjustments);
         self.pose.update(&self.asset.skeleton);
         let weights = &mut self.pose.morph_weights;
         weights.resize(self.morph_slots, 0.0);

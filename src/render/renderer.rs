@@ -75,6 +75,8 @@ pub struct Renderer {
     cull: bool,
     /// Meshes not drawn this frame ([`FrameData::hidden_meshes`]).
     hidden_meshes: Vec<usize>,
+    /// The skin family's material remap ([`FrameData::material_remap`]).
+    material_remap: Vec<usize>,
     instance_scratch: Vec<InstanceGpu>,
     morph_scratch: Vec<MorphActiveGpu>,
     /// The frame's stretch ratios measured on the CPU (data-texture path, stretch view), and the buffers that
@@ -95,6 +97,9 @@ struct DrawPipelines {
     /// One pipeline, in a variant per [`CullVariant`] (indexed by `CullVariant::index`).
     fill: Vec<wgpu::RenderPipeline>,
     wire: wgpu::RenderPipeline,
+    /// Additive materials (GoldSrc `STUDIO_NF_ADDITIVE`): the fill pipelines adding onto the target and leaving
+    /// depth as it is, made when the first model with such a material is uploaded.
+    additive: Option<Vec<wgpu::RenderPipeline>>,
 }
 
 /// What building draw pipelines takes, kept so the morphing flavour can be made when first needed (compiling
@@ -110,48 +115,39 @@ struct PipelineSource {
 impl PipelineSource {
     /// The fill pipelines (one per [`CullVariant`]) and the wireframe pipeline, with the morph pass or without.
     fn build(&self, device: &wgpu::Device, morph: bool) -> DrawPipelines {
-        let target = [Some(wgpu::ColorTargetState {
-            format: self.color_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = |label: &str,
-                        layout: &wgpu::PipelineLayout,
-                        vs: &str,
-                        fs: &str,
-                        primitive: wgpu::PrimitiveState,
-                        depth_write: bool,
-                        compare: wgpu::CompareFunction| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module: &self.module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(mesh_vertex_layout())],
-                },
-                primitive,
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(depth_write),
-                    depth_compare: Some(compare),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: &self.module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        let vs_wire = if morph { "vs_wire_morph" } else { "vs_wire" };
+        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
+        let wire = self.pipeline(
+            device,
+            ("skinned wire", &self.wire_layout, vs_wire, "fs_wire"),
+            lines,
+            false,
+            wgpu::CompareFunction::LessEqual,
+            wgpu::BlendState::ALPHA_BLENDING,
+        );
+        DrawPipelines { fill: self.fill(device, morph, false), wire, additive: None }
+    }
+
+    /// The fill pipelines of additive materials (`src + dst`, depth tested but not written, as the engine draws
+    /// them: `GL_ONE` blending, no depth mask).
+    fn build_additive(&self, device: &wgpu::Device, morph: bool) -> Vec<wgpu::RenderPipeline> {
+        self.fill(device, morph, true)
+    }
+
+    /// One fill pipeline per [`CullVariant`].
+    fn fill(&self, device: &wgpu::Device, morph: bool, additive: bool) -> Vec<wgpu::RenderPipeline> {
+        let vs_fill = if morph { "vs_main_morph" } else { "vs_main" };
+        let add = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
         };
-        let (vs_fill, vs_wire) = if morph { ("vs_main_morph", "vs_wire_morph") } else { ("vs_main", "vs_wire") };
-        let fill = CullVariant::ALL
+        let (label, depth_write, compare, blend) = if additive {
+            ("skinned additive", false, wgpu::CompareFunction::LessEqual, wgpu::BlendState { color: add, alpha: add })
+        } else {
+            ("skinned", true, wgpu::CompareFunction::Less, wgpu::BlendState::ALPHA_BLENDING)
+        };
+        CullVariant::ALL
             .iter()
             .map(|variant| {
                 let (front_face, cull_mode) = match variant {
@@ -160,20 +156,60 @@ impl PipelineSource {
                     CullVariant::None => (wgpu::FrontFace::Ccw, None),
                 };
                 let primitive = wgpu::PrimitiveState { front_face, cull_mode, ..Default::default() };
-                pipeline("skinned", &self.draw_layout, vs_fill, "fs_main", primitive, true, wgpu::CompareFunction::Less)
+                self.pipeline(
+                    device,
+                    (label, &self.draw_layout, vs_fill, "fs_main"),
+                    primitive,
+                    depth_write,
+                    compare,
+                    blend,
+                )
             })
-            .collect();
-        let lines = wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::LineList, ..Default::default() };
-        let wire = pipeline(
-            "skinned wire",
-            &self.wire_layout,
-            vs_wire,
-            "fs_wire",
-            lines,
-            false,
-            wgpu::CompareFunction::LessEqual,
-        );
-        DrawPipelines { fill, wire }
+            .collect()
+    }
+
+    /// A pipeline of `(label, layout, vertex entry, fragment entry)`.
+    fn pipeline(
+        &self,
+        device: &wgpu::Device,
+        (label, layout, vs, fs): (&str, &wgpu::PipelineLayout, &str, &str),
+        primitive: wgpu::PrimitiveState,
+        depth_write: bool,
+        compare: wgpu::CompareFunction,
+        blend: wgpu::BlendState,
+    ) -> wgpu::RenderPipeline {
+        let target = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: Some(blend),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers: &[Some(mesh_vertex_layout())],
+            },
+            primitive,
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(depth_write),
+                depth_compare: Some(compare),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some(fs),
+                compilation_options: Default::default(),
+                targets: &target,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
     }
 }
 
@@ -337,6 +373,7 @@ impl Renderer {
             wireframe: false,
             cull: true,
             hidden_meshes: Vec::new(),
+            material_remap: Vec::new(),
             instance_scratch: Vec::new(),
             morph_scratch: Vec::new(),
             cpu_stretch_scratch: Vec::new(),
@@ -403,6 +440,14 @@ impl Renderer {
         if model.info.morph_target_count > 0 && self.morph_pipelines.is_none() {
             self.morph_pipelines = Some(self.pipeline_source.build(&self.device, true));
         }
+        if model.additive.iter().any(|a| *a) {
+            if self.pipelines.additive.is_none() {
+                self.pipelines.additive = Some(self.pipeline_source.build_additive(&self.device, false));
+            }
+            if let Some(morph) = self.morph_pipelines.as_mut().filter(|m| m.additive.is_none()) {
+                morph.additive = Some(self.pipeline_source.build_additive(&self.device, true));
+            }
+        }
         let id = match self.models.iter().position(Option::is_none) {
             Some(free) => {
                 self.models[free] = Some(model);
@@ -434,6 +479,7 @@ impl Renderer {
         self.wireframe = frame.wireframe;
         self.cull = frame.cull_back_faces;
         self.hidden_meshes.clone_from(&frame.hidden_meshes);
+        self.material_remap.clone_from(&frame.material_remap);
 
         // Group instances by model so each model is one batch of consecutive instances.
         self.order.clear();
@@ -632,6 +678,12 @@ impl Renderer {
         }
     }
 
+    /// The material a draw of `material` uses this frame: the skin family's replacement, when it names one the
+    /// model has.
+    fn drawn_material(&self, model: &ModelGpu, material: usize) -> usize {
+        self.material_remap.get(material).copied().filter(|m| *m < model.materials.len()).unwrap_or(material)
+    }
+
     /// Draws the prepared frame: the background (when asked for), models (per material subset), wireframe, then overlays.
     pub fn paint(&self, pass: &mut wgpu::RenderPass<'_>) {
         self.backdrop.paint(pass);
@@ -648,12 +700,40 @@ impl Renderer {
             let (pipelines, morphs) = self.pipelines_for(batch);
             let instances = batch.first_instance..batch.first_instance + batch.count;
             for draw in model.draws.iter().filter(|d| !self.hidden_meshes.contains(&d.mesh)) {
+                let material = self.drawn_material(model, draw.material);
+                if model.additive.get(material).copied().unwrap_or(false) {
+                    continue;
+                }
                 let variant = if self.cull { draw.cull } else { CullVariant::None };
                 if current != Some((variant.index(), morphs)) {
                     pass.set_pipeline(&pipelines.fill[variant.index()]);
                     current = Some((variant.index(), morphs));
                 }
-                let Some(material) = model.materials.get(draw.material) else { continue };
+                let Some(material) = model.materials.get(material) else { continue };
+                pass.set_bind_group(1, material, &[]);
+                pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, 0, instances.clone());
+            }
+        }
+        // Additive materials last, over everything opaque (HLAM sorts them after the solid meshes).
+        for batch in &self.batches {
+            let Some(model) = self.models.get(batch.model).and_then(Option::as_ref) else { continue };
+            if batch.ghost || !model.additive.iter().any(|a| *a) {
+                continue;
+            }
+            let (pipelines, _) = self.pipelines_for(batch);
+            let Some(additive) = &pipelines.additive else { continue };
+            pass.set_vertex_buffer(0, model.vertices.slice(..));
+            pass.set_index_buffer(model.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_bind_group(2, &model.morph_group, &[]);
+            let instances = batch.first_instance..batch.first_instance + batch.count;
+            for draw in model.draws.iter().filter(|d| !self.hidden_meshes.contains(&d.mesh)) {
+                let material = self.drawn_material(model, draw.material);
+                if !model.additive.get(material).copied().unwrap_or(false) {
+                    continue;
+                }
+                let variant = if self.cull { draw.cull } else { CullVariant::None };
+                pass.set_pipeline(&additive[variant.index()]);
+                let Some(material) = model.materials.get(material) else { continue };
                 pass.set_bind_group(1, material, &[]);
                 pass.draw_indexed(draw.first_index..draw.first_index + draw.index_count, 0, instances.clone());
             }

@@ -23,7 +23,7 @@ use super::morph::{MorphTables, push_active};
 use super::palette_path::{GpuArray, PalettePath};
 use super::textures;
 use crate::scene::Bounds;
-use crate::scene::{Asset, Material, Mesh};
+use crate::scene::{AlphaMode, Asset, Material, Mesh};
 
 /// Compute workgroup size of `cs_skin` / `cs_stretch` (the `@workgroup_size` in the shader).
 pub const WORKGROUP: u32 = 64;
@@ -287,6 +287,8 @@ pub struct ModelGpu {
     pub(crate) edge_index_count: u32,
     pub(crate) draws: Vec<DrawRange>,
     pub(crate) materials: Vec<wgpu::BindGroup>,
+    /// Per material (as `materials`): drawn additively, after everything opaque.
+    pub(crate) additive: Vec<bool>,
     /// What the stretch view's compute passes read (storage-buffer path only).
     pub(crate) stretch: Option<StretchInputs>,
     /// What the stretch view measures on the CPU instead (data-texture path only).
@@ -323,11 +325,32 @@ fn material_constants(material: &Material, textured: bool) -> MaterialGpu {
     let srgb = |c: f32| if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) };
     let d = material.diffuse;
     let color = if textured { [1.0, 1.0, 1.0, d[3]] } else { [srgb(d[0]), srgb(d[1]), srgb(d[2]), d[3]] };
+    use super::gpu::{MATERIAL_ADDITIVE, MATERIAL_CHROME, MATERIAL_FLAT, MATERIAL_FULLBRIGHT, MATERIAL_MASKED};
+    let (mut flags, mut alpha_cutoff) = (0, 0.0);
+    match material.alpha {
+        AlphaMode::Opaque => {}
+        AlphaMode::Mask { cutoff } => {
+            flags |= MATERIAL_MASKED;
+            alpha_cutoff = cutoff;
+        }
+        AlphaMode::Additive => flags |= MATERIAL_ADDITIVE,
+    }
+    for (on, bit) in [
+        (material.chrome, MATERIAL_CHROME),
+        (material.flat_shade, MATERIAL_FLAT),
+        (material.fullbright, MATERIAL_FULLBRIGHT),
+    ] {
+        if on {
+            flags |= bit;
+        }
+    }
     MaterialGpu {
         color,
         uv_transform: [material.uv_offset[0], material.uv_offset[1], material.uv_tiling[0], material.uv_tiling[1]],
         has_texture: u32::from(textured),
-        _pad: [0; 3],
+        flags,
+        alpha_cutoff,
+        _pad: 0,
     }
 }
 
@@ -458,7 +481,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         let (view, textured) = match &material.texture {
             Some(texture) => {
                 let max = device.limits().max_texture_dimension_2d;
-                let (image, warning) = textures::load_or_checker(cx.files, texture.path.as_deref(), &texture.name, max);
+                let (image, warning) = textures::load_texture(cx.files, texture, max);
                 if let Some(w) = warning {
                     info.warnings.push(format!("material '{}': {w}", material.name));
                 }
@@ -491,6 +514,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         edges: buffer_init(device, "model edges", bytemuck::cast_slice(&edge_indices), index_usage),
         edge_index_count: edge_indices.len() as u32,
         draws,
+        additive: asset.materials.iter().map(|m| m.alpha == AlphaMode::Additive).chain([false]).collect(),
         materials,
         stretch,
         cpu_stretch: (!cx.path.has_compute()).then(|| super::cpu_stretch::CpuStretchModel::new(asset, &mesh_bases)),

@@ -69,6 +69,20 @@ pub fn decode_bytes(bytes: &[u8], hint: Option<image::ImageFormat>) -> Result<Rg
     Ok(image.to_rgba8())
 }
 
+/// A material's texture: the pixels the model file holds, else the file found for it ([`load_or_checker`]).
+pub fn load_texture(
+    files: &Files,
+    texture: &crate::scene::TextureRef,
+    max_dimension: u32,
+) -> (TextureImage, Option<String>) {
+    if let Some(pixels) = &texture.pixels
+        && let Some(image) = RgbaImage::from_raw(pixels.width, pixels.height, pixels.rgba.clone())
+    {
+        return (TextureImage { levels: mip_chain(fit(image, max_dimension)), placeholder: false }, None);
+    }
+    load_or_checker(files, texture.path.as_deref(), &texture.name, max_dimension)
+}
+
 /// Loads a material's texture, or the checker with the reason in `warning`.
 pub fn load_or_checker(
     files: &Files,
@@ -182,6 +196,15 @@ mod tests {
         assert_eq!(tex.levels[0].dimensions(), (8, 4));
         assert_eq!(tex.levels[0].get_pixel(3, 2).0, [255, 0, 0, 255]);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn embedded_pixels_are_used_as_they_are() {
+        let pixels = crate::scene::TexturePixels { width: 2, height: 1, rgba: vec![255, 0, 0, 255, 0, 0, 255, 0] };
+        let texture = crate::scene::TextureRef::embedded("skin.bmp", pixels);
+        let (tex, warning) = load_texture(&Files::disk(), &texture, 64);
+        assert!(warning.is_none() && !tex.placeholder);
+        assert_eq!(tex.levels[0].get_pixel(1, 0).0, [0, 0, 255, 0], "alpha kept: a masked texture's holes");
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub enum Format {
     Mms,
     /// Valve DMX (Source datamodel: models, animations, flex controls; keyvalues2 or binary, plain or gzip).
     Dmx,
+    /// Compiled GoldSrc (Half-Life) model, MDL version 10 (`IDST`), with its texture and sequence-group files.
+    HlMdl,
 }
 
 impl Format {
@@ -41,6 +43,7 @@ impl Format {
             Format::Mds => "Gothic MDS model script",
             Format::Mms => "Gothic MMS morph-mesh script",
             Format::Dmx => "Valve DMX",
+            Format::HlMdl => "GoldSrc compiled model (MDL v10)",
         }
     }
 }

@@ -1,6 +1,18 @@
-//! Materials: colours and the diffuse texture reference, with the path it was resolved to on disk (if any).
+//! Materials: colours and the diffuse texture reference, with the path it was resolved to on disk (if any) or
+//! the pixels the model file itself holds (compiled models embed their textures), and how the surface is drawn
+//! where the format says more than "opaque" (masked, additive, chrome).
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Decoded RGBA pixels of a texture held inside a model file (a GoldSrc MDL's 8-bit indexed textures), rows
+/// from the top, 4 bytes per pixel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TexturePixels {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
 
 /// A texture as the file names it, where it was found, and what was searched for it.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -21,6 +33,10 @@ pub struct TextureRef {
     /// The Source material (`.vmt`) whose `$basetexture` named `path`, when it was found through one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub material_file: Option<PathBuf>,
+    /// The image itself when the model file holds it (no file to find): the renderer, the web page and the
+    /// glTF export use these pixels instead of reading `path`.
+    #[serde(skip)]
+    pub pixels: Option<Arc<TexturePixels>>,
 }
 
 impl TextureRef {
@@ -28,6 +44,29 @@ impl TextureRef {
     pub fn new(name: impl Into<String>, path: Option<PathBuf>) -> Self {
         Self { name: name.into(), path, ..Self::default() }
     }
+
+    /// A texture the model file holds: `name` as the file names it, the decoded pixels.
+    pub fn embedded(name: impl Into<String>, pixels: TexturePixels) -> Self {
+        Self { name: name.into(), pixels: Some(Arc::new(pixels)), ..Self::default() }
+    }
+
+    /// True when there is an image to show: embedded pixels or a file that was found.
+    pub fn is_available(&self) -> bool {
+        self.pixels.is_some() || self.path.is_some()
+    }
+}
+
+/// How a material's texture alpha is used when drawing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlphaMode {
+    /// Drawn opaque; the texture's alpha is ignored.
+    #[default]
+    Opaque,
+    /// Pixels whose alpha is below `cutoff` are not drawn (GoldSrc "masked": palette index 255 is a hole).
+    Mask { cutoff: f32 },
+    /// Added onto what is behind, without writing depth (GoldSrc "additive": glows, flames).
+    Additive,
 }
 
 /// The kinds of folder a texture is looked for in, in the order they are searched.
@@ -73,6 +112,23 @@ pub struct Material {
     pub uv_offset: [f32; 2],
     pub uv_tiling: [f32; 2],
     pub two_sided: bool,
+    /// How the texture's alpha is used.
+    #[serde(skip_serializing_if = "is_opaque")]
+    pub alpha: AlphaMode,
+    /// Environment-mapped ("chrome"): texture coordinates come from the surface normal as seen from the eye,
+    /// not from the mesh (GoldSrc `STUDIO_NF_CHROME`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub chrome: bool,
+    /// Lit without the light's direction: one even shade (GoldSrc `STUDIO_NF_FLATSHADE`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flat_shade: bool,
+    /// Not lit at all: the texture at full brightness (GoldSrc `STUDIO_NF_FULLBRIGHT`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fullbright: bool,
+}
+
+fn is_opaque(mode: &AlphaMode) -> bool {
+    *mode == AlphaMode::Opaque
 }
 
 impl Default for Material {
@@ -86,6 +142,10 @@ impl Default for Material {
             uv_offset: [0.0, 0.0],
             uv_tiling: [1.0, 1.0],
             two_sided: false,
+            alpha: AlphaMode::Opaque,
+            chrome: false,
+            flat_shade: false,
+            fullbright: false,
         }
     }
 }

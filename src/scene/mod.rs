@@ -36,15 +36,16 @@ pub use bone_match::{NameRule, ambiguous_names, match_tracks};
 pub use bounds::Bounds;
 pub use clip::{BoneTrack, CallbackKey, Clip, Curve, Interpolation, KeyTimes, MorphTrack, SharedTimes};
 pub use influences::{InfluenceReport, Influences, reduce_influences};
-pub use material::{Material, TextureFolder, TextureRef};
+pub use material::{AlphaMode, Material, TextureFolder, TexturePixels, TextureRef};
 pub use mesh::{Mesh, MeshError, MorphTarget, Subset, VertexFrame};
 pub use parts::{BindDifference, Part, PartReport};
 pub use reading::Reading;
 pub use recording::*;
 pub use retarget::{Retarget, RootMotion, TranslationMode};
 pub use script::{
-    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, ClipScript, ClipVertexFrames, Hitbox,
-    IgnoredCommand, ModelScript, ModelTag, Placement, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind,
+    Activity, AniBlend, AniComb, Attachment, BlendRange, BodyChoice, BodyGroup, BoneController, ClipBlend, ClipScript,
+    ClipVertexFrames, ControllerChannel, Hitbox, IgnoredCommand, ModelScript, ModelTag, Placement, ScriptEvent,
+    ScriptLanguage, ScriptSequence, SequenceKind, SkinFamily,
 };
 pub use skeleton::{Skeleton, SkeletonError, Transform, normalize_bone_name, parent_first_order};
 pub use vertex_animation::{VERTEX_ANIMATION_CLIP, convert_vertex_animation};

@@ -27,6 +27,9 @@ pub enum ScriptLanguage {
     GothicMds,
     /// Gothic morph-mesh script (`morphMesh ("…") { … }`).
     GothicMms,
+    /// A compiled GoldSrc model (`.mdl`, version 10): not a script, but it describes the same things a QC
+    /// does (what studiomdl kept of it), so it is read into the same description.
+    GoldSrcMdl,
 }
 
 impl ScriptLanguage {
@@ -35,6 +38,7 @@ impl ScriptLanguage {
             ScriptLanguage::ValveQc => "Valve QC",
             ScriptLanguage::GothicMds => "Gothic MDS",
             ScriptLanguage::GothicMms => "Gothic MMS",
+            ScriptLanguage::GoldSrcMdl => "compiled GoldSrc model",
         }
     }
 }
@@ -74,6 +78,18 @@ pub struct ModelScript {
     pub hitboxes: Vec<Hitbox>,
     /// QC `$attachment`.
     pub attachments: Vec<Attachment>,
+    /// QC `$controller`, a compiled model's bone controllers: values a game sets at run time that turn or move
+    /// one channel of a bone (a head that looks around, a turret's yaw, a mouth).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<BoneController>,
+    /// QC `$texturegroup`, a compiled model's skin families: switchable sets of textures. Empty when the
+    /// model has only its own textures; otherwise the first family is the default skin.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skin_families: Vec<SkinFamily>,
+    /// A compiled model's transition graph between sequence nodes (`node`, `transition` options of QC
+    /// sequences): `transition_graph[from − 1][to − 1]` is the node to go through next (0: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub transition_graph: Vec<Vec<u8>>,
     /// MDS `aniBlend`: names that cross-fade into another animation instead of playing frames.
     pub ani_blends: Vec<AniBlend>,
     /// MDS `aniComb`: animations the game combines from others at run time (listed, not played).
@@ -103,6 +119,9 @@ impl ModelScript {
             sequences: Vec::new(),
             hitboxes: Vec::new(),
             attachments: Vec::new(),
+            controllers: Vec::new(),
+            skin_families: Vec::new(),
+            transition_graph: Vec::new(),
             ani_blends: Vec::new(),
             ani_combs: Vec::new(),
             ani_disabled: Vec::new(),
@@ -114,6 +133,31 @@ impl ModelScript {
     /// The sequence of this name (case-insensitive, as both engines look names up).
     pub fn sequence(&self, name: &str) -> Option<&ScriptSequence> {
         self.sequences.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// `GROUP=CHOICE` (the `--body` option): a body group and one of its choices, each by name (any case) or by
+    /// number from 0; an error saying what there is when either names nothing.
+    pub fn find_body_choice(&self, spec: &str) -> Result<(usize, usize), String> {
+        let Some((group, choice)) = spec.split_once('=') else { return Err("expected GROUP=CHOICE".to_owned()) };
+        let pick = |name: &str, names: &[&str]| {
+            let name = name.trim();
+            (name.parse::<usize>().ok().filter(|i| *i < names.len()))
+                .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(name)))
+        };
+        let groups: Vec<&str> = self.body_groups.iter().map(|g| g.name.as_str()).collect();
+        let Some(g) = pick(group, &groups) else {
+            let list = if groups.is_empty() { "none".to_owned() } else { groups.join(", ") };
+            return Err(format!("no body group \"{group}\"; the model has: {list}"));
+        };
+        let choices: Vec<&str> = self.body_groups[g].choices.iter().map(|c| c.name.as_str()).collect();
+        let Some(c) = pick(choice, &choices) else {
+            return Err(format!(
+                "body group \"{}\" has no choice \"{choice}\"; it has: {}",
+                self.body_groups[g].name,
+                choices.join(", ")
+            ));
+        };
+        Ok((g, c))
     }
 
     /// The names of the ignored commands, each once, in first-use order.
@@ -375,6 +419,111 @@ pub struct Attachment {
     pub line: usize,
 }
 
+/// Which channel of its bone a [`BoneController`] drives (studio.h `STUDIO_X` … `STUDIO_ZR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ControllerChannel {
+    X,
+    Y,
+    Z,
+    XR,
+    YR,
+    ZR,
+}
+
+impl ControllerChannel {
+    /// The channel as QC writes it (`XR`), any case.
+    pub fn parse(word: &str) -> Option<Self> {
+        Some(match word.to_ascii_uppercase().as_str() {
+            "X" => Self::X,
+            "Y" => Self::Y,
+            "Z" => Self::Z,
+            "XR" => Self::XR,
+            "YR" => Self::YR,
+            "ZR" => Self::ZR,
+            _ => return None,
+        })
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::X => "X",
+            Self::Y => "Y",
+            Self::Z => "Z",
+            Self::XR => "XR",
+            Self::YR => "YR",
+            Self::ZR => "ZR",
+        }
+    }
+
+    /// 0–2 for the translation channels, 3–5 for the rotations (the order of a studio bone's `value[6]`).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// True for the rotation channels (values in degrees).
+    pub fn is_rotation(self) -> bool {
+        matches!(self, Self::XR | Self::YR | Self::ZR)
+    }
+}
+
+/// A QC `$controller` / compiled bone controller: `value` (degrees for rotations, model units for
+/// translations) is added to one channel of a bone, between `start` and `end`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoneController {
+    /// 0–3: set by the game; 4: the mouth (driven by speech). As written (`mouth` is 4).
+    pub index: i32,
+    pub bone: String,
+    pub channel: ControllerChannel,
+    pub start: f32,
+    pub end: f32,
+    /// Wraps round (`STUDIO_RLOOP`: a full turn, studiomdl sets it when start and end are the same angle):
+    /// the value runs from `start` over 360°.
+    pub wraps: bool,
+    /// The bone's default Euler angles (x, y, z radians) where the file keeps them (a compiled model): they
+    /// pick which of a rotation's two Euler decompositions a `YR` value is added in, as the engine adds it to
+    /// these angles. `None`: the decomposition nearest the bind rotation's own.
+    #[serde(skip)]
+    pub bone_angles: Option<Vec3>,
+    pub file: usize,
+    pub line: usize,
+}
+
+impl BoneController {
+    /// The range a value may take: `start`–`end`, or a full turn from `start` when the controller wraps.
+    pub fn range(&self) -> (f32, f32) {
+        if self.wraps { (self.start, self.start + 360.0) } else { (self.start.min(self.end), self.start.max(self.end)) }
+    }
+
+    /// The value a viewer starts with: 0 where the range allows it, else its nearer end (HLMV sets every
+    /// controller to 0, which its byte encoding clamps into the range).
+    pub fn rest_value(&self) -> f32 {
+        let (lo, hi) = self.range();
+        0.0f32.clamp(lo, hi)
+    }
+
+    /// `Neck YR`, or `mouth` for the mouth controller.
+    pub fn label(&self) -> String {
+        if self.index == 4 {
+            format!("mouth ({} {})", self.bone, self.channel.label())
+        } else {
+            format!("{} {} (#{})", self.bone, self.channel.label(), self.index)
+        }
+    }
+}
+
+/// A skin family (QC `$texturegroup`, a compiled model's skin table row): which texture every material is drawn
+/// with under this skin.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SkinFamily {
+    /// The textures the family puts in the replaceable slots, as written (QC) or named in the file (MDL).
+    pub textures: Vec<String>,
+    /// For each of the asset's materials, the material drawn in its place under this skin (its own index when
+    /// unchanged); as long as `Asset::materials`.
+    pub remap: Vec<usize>,
+    pub file: usize,
+    pub line: usize,
+}
+
 /// MDS `aniBlend ("name" "next" blendIn blendOut)`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AniBlend {
@@ -441,6 +590,23 @@ pub struct ClipScript {
     /// Vertex animation of one mesh (MMS `morphAni`): full positions of `Asset::meshes[mesh]` at clip times, the
     /// source of the clip's morph weight tracks (the frames are played as that mesh's morph targets).
     pub vertex_frames: Option<ClipVertexFrames>,
+    /// A blend sequence's further animations (QC `$sequence` with several files, a compiled sequence's blends):
+    /// the clip itself is the first, these the second and on, mixed by one or two blend parameters
+    /// (`anim::studio_blend`).
+    pub blend: Option<Box<ClipBlend>>,
+}
+
+/// The animations a blend sequence mixes besides its clip's own, each keyed at the clip's times.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClipBlend {
+    /// The 2nd, 3rd, … animations, in the order the sequence lists them.
+    pub animations: Vec<super::Clip>,
+    /// How many blend parameters mix them: 1 (a row of animations) or 2 (a grid: two per row for four, three
+    /// per row for nine).
+    pub parameters: usize,
+    /// The parameters (`0..=1` each) a viewer starts with: where the value 0 lies in each blend range, as HLMV
+    /// starts every blend at 0 (`SetBlending(i, 0.0)`); 0 for a parameter without a range.
+    pub defaults: [f32; 2],
 }
 
 /// A clip's own vertex animation of one mesh, as its file gives it (`anim::tween::frame_pair` samples it; the

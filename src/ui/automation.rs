@@ -1,5 +1,6 @@
 //! The scripted start-up: what the command line asks the viewer to do once the first files are loaded (`--clip`,
-//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`, `--morph`, `--up`), the `--screenshot` run that saves the window and
+//! `--time`, `--select`, `--track`, `--finding`, `--zoom`, `--view`, `--morph`, `--up`, `--skin`, `--body`,
+//! `--controller`, `--blend`), the `--screenshot` run that saves the window and
 //! exits, and the `BONESCOPE_TIMING` report. Each request is taken once, when its moment comes; the app asks
 //! for them at those moments and applies them like the user's own commands.
 
@@ -40,11 +41,23 @@ pub struct Script {
     pub up: Option<crate::scene::UpAxis>,
     /// View preset applied once before the first framing (`--view`).
     pub view: Option<crate::render::camera::ViewPreset>,
+    /// Skin family, body-group choices, bone controllers and blend parameters, set once the files are loaded
+    /// (`--skin`, `--body`, `--controller`, `--blend`).
+    pub studio: StudioRequests,
     pub screenshot: Option<ScreenshotRun>,
     timing: Option<Timing>,
     /// Where a request that cannot be carried out (`--select` of a bone the model lacks) makes the run fail: the
     /// exit status once the window closes, as a failed screenshot run does.
     outcome: Outcome,
+}
+
+/// `--skin`, `--body`, `--controller`, `--blend`: the GoldSrc controls to set once the files are loaded.
+#[derive(Clone, Debug, Default)]
+pub struct StudioRequests {
+    pub skin: Option<usize>,
+    pub bodies: Vec<String>,
+    pub controllers: Vec<String>,
+    pub blend: Option<String>,
 }
 
 /// `--screenshot PATH --after-frames N`.
@@ -87,6 +100,12 @@ impl Script {
             up: args.up,
             morphs: args.morphs.clone(),
             outcome: outcome.clone(),
+            studio: StudioRequests {
+                skin: args.skin,
+                bodies: args.bodies.clone(),
+                controllers: args.controllers.clone(),
+                blend: args.blend.clone(),
+            },
             screenshot: args.screenshot.clone().map(|path| ScreenshotRun {
                 path,
                 after_frames: args.after_frames.max(1),

@@ -89,6 +89,20 @@ pub struct ViewerArgs {
     /// it) or MESH/TARGET; ticked "set by hand" in the Morphs tab.
     #[arg(long = "morph", value_name = "NAME=WEIGHT", value_parser = crate::anim::morph::parse_morph_setting, allow_hyphen_values = true)]
     pub morphs: Vec<crate::anim::morph::MorphSetting>,
+    /// Draw with skin family N of a GoldSrc model or a QC's `$texturegroup` (0 is the default skin).
+    #[arg(long, value_name = "N")]
+    pub skin: Option<usize>,
+    /// Show a body group's choice (repeatable): GROUP=CHOICE, each by name or by number from 0.
+    #[arg(long = "body", value_name = "GROUP=CHOICE")]
+    pub bodies: Vec<String>,
+    /// Set a bone controller (repeatable): NAME=VALUE, NAME its number, its bone (`Neck`), its bone and channel
+    /// (`Neck.YR`) or `mouth`; VALUE in degrees (rotations) or model units (translations).
+    #[arg(long = "controller", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    pub controllers: Vec<String>,
+    /// Blend parameters of blend sequences: A or A,B, in the first clip's blend ranges (degrees for XR/YR/ZR; 0–1
+    /// for a parameter the file gives no range).
+    #[arg(long, value_name = "A[,B]", allow_hyphen_values = true)]
+    pub blend: Option<String>,
     /// Show the bind pose ghosted behind the animated mesh.
     #[arg(long)]
     pub ghost: bool,

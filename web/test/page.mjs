@@ -152,6 +152,17 @@ try {
     await shows(page, "web-qc-open", status);
     await page.close();
   }
+  // 2b. A compiled GoldSrc model through ?open=: its texture file (manT.mdl) and sequence-group file (man01.mdl)
+  //     come from the site beside it, through the page's file reader.
+  {
+    const page = await newPage();
+    await page.goto(`${base}?open=/corpus/mdl/hl1/compiled_models/man.mdl`);
+    const status = await loaded(page);
+    report.cases.mdl_open = { status };
+    check(/ 8 bones/.test(status), `mdl: man.mdl's 8 bones (${counts(status)})`);
+    await shows(page, "web-mdl-open", status);
+    await page.close();
+  }
   // 3. The same QC tree given as a folder (the page's folder picker, as a dropped folder is read).
   {
     const page = await newPage();

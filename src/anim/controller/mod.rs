@@ -91,6 +91,7 @@ use super::blend::{Blender, BoneMask, apply_additive};
 use super::morph::{MorphBinding, MorphLayout};
 use super::pose::{Pose, PoseError};
 use super::sample::ClipBinding;
+use super::studio;
 
 pub use baked::NLERP_MAX_ANGLE_DEG;
 pub use matrices::{MatrixPlan, to_root_and_palette};
@@ -135,6 +136,16 @@ pub struct AnimationSet {
     /// Each driven slot's weight at time 0 (parallel to `morphs.driven_slots()`): the reference of additive tracks
     /// in [`AdditiveReference::FirstFrame`].
     morph_first_frame: Vec<f32>,
+    /// A blend sequence's further animations (the clip's [`crate::scene::ClipBlend`]), bound and baked, and the
+    /// blend parameters they are mixed by now.
+    blend: Option<Box<SetBlend>>,
+}
+
+/// The further animations of a blend sequence's set and its blend parameters (`0..=1` each).
+#[derive(Clone, Debug)]
+struct SetBlend {
+    variants: Vec<(Arc<Clip>, ClipBinding, baked::BakedClip)>,
+    parameters: [f32; 2],
 }
 
 impl AnimationSet {
@@ -150,6 +161,17 @@ impl AnimationSet {
         // Through the same sampler as playback, so that an additive track at its first frame adds exactly nothing.
         let mut first_frame = vec![Transform::IDENTITY; skeleton.len()];
         baked.sample(skeleton, &clip, &binding, 0.0, &mut first_frame);
+        let blend = clip.script.as_ref().and_then(|s| s.blend.as_ref()).filter(|b| !b.animations.is_empty()).map(|b| {
+            let variants = (b.animations.iter())
+                .map(|c| {
+                    let c = Arc::new(c.clone());
+                    let binding = ClipBinding::new(skeleton, &c);
+                    let baked = baked::BakedClip::new(skeleton, &c, &binding);
+                    (c, binding, baked)
+                })
+                .collect();
+            Box::new(SetBlend { variants, parameters: b.defaults })
+        });
         let mut set = Self {
             baked,
             clip,
@@ -161,6 +183,7 @@ impl AnimationSet {
             first_frame,
             morphs: MorphBinding::default(),
             morph_first_frame: Vec::new(),
+            blend,
         };
         set.bind_morphs(layout);
         set
@@ -185,6 +208,51 @@ impl AnimationSet {
 
     pub fn clip(&self) -> &Arc<Clip> {
         &self.clip
+    }
+
+    /// How many animations the set mixes: 1, or a blend sequence's count.
+    pub fn blend_count(&self) -> usize {
+        1 + self.blend.as_ref().map_or(0, |b| b.variants.len())
+    }
+
+    /// The blend parameters (`0..=1`) the set's animations are mixed by; `None` for a set of one animation.
+    pub fn blend_parameters(&self) -> Option<[f32; 2]> {
+        self.blend.as_ref().map(|b| b.parameters)
+    }
+
+    /// Samples the set's pose at clip time `time` into `out`: its clip, or a blend sequence's animations mixed
+    /// by its blend parameters ([`crate::anim::studio`]), using `scratch` for the further animations.
+    fn sample_into(&self, skeleton: &Skeleton, time: f32, out: &mut [Transform], scratch: &mut BlendScratch) {
+        let Some(blend) = &self.blend else {
+            self.baked.sample(skeleton, &self.clip, &self.binding, time, out);
+            return;
+        };
+        let sample =
+            |index: usize, into: &mut [Transform]| match index.checked_sub(1).and_then(|v| blend.variants.get(v)) {
+                Some((clip, binding, baked)) => baked.sample(skeleton, clip, binding, time, into),
+                None => self.baked.sample(skeleton, &self.clip, &self.binding, time, into),
+            };
+        let [b, c, d] = &mut scratch.0;
+        for buffer in [&mut *b, &mut *c, &mut *d] {
+            buffer.resize(out.len(), Transform::IDENTITY);
+        }
+        match studio::blend_plan(self.blend_count(), blend.parameters) {
+            studio::BlendPlan::Single(a) => sample(a, out),
+            studio::BlendPlan::Pair { a, b: other, s } => {
+                sample(a, out);
+                sample(other, b);
+                studio::slerp_poses(out, b, s);
+            }
+            studio::BlendPlan::Grid { a, b: ib, c: ic, d: id, s, t } => {
+                sample(a, out);
+                sample(ib, b);
+                sample(ic, c);
+                sample(id, d);
+                studio::slerp_poses(out, b, s);
+                studio::slerp_poses(c, d, s);
+                studio::slerp_poses(out, c, t);
+            }
+        }
     }
 
     /// The set's playback type (tracks may override it).
@@ -395,7 +463,17 @@ pub struct Controller {
     matrix_plan: MatrixPlan,
     /// One weight slot per morph target of the meshes the controller animates.
     morph_layout: MorphLayout,
+    /// Poses of a blend sequence's further animations while they are mixed, and of a blend set sampled for the
+    /// mixer.
+    blend_scratch: BlendScratch,
+    pose_scratch: Vec<Transform>,
+    /// Bone controllers' adjustments, applied to the mixed pose ([`crate::anim::studio`]).
+    adjustments: Vec<studio::BoneAdjustment>,
 }
+
+/// Three poses of scratch for mixing a blend sequence's animations.
+#[derive(Clone, Debug, Default)]
+struct BlendScratch([Vec<Transform>; 3]);
 
 impl Controller {
     /// A controller for this skeleton, with no sets and no tracks, at time 0.
@@ -415,6 +493,9 @@ impl Controller {
             fired: Vec::new(),
             matrix_plan,
             morph_layout: MorphLayout::default(),
+            blend_scratch: BlendScratch::default(),
+            pose_scratch: Vec::new(),
+            adjustments: Vec::new(),
         }
     }
 
@@ -454,6 +535,28 @@ impl Controller {
         for set in &mut self.sets {
             set.bind_morphs(&self.morph_layout);
         }
+    }
+
+    /// Sets the blend parameters (`0..=1` each) a blend sequence's set mixes its animations by; no effect on a
+    /// set of one animation.
+    pub fn set_blend_parameters(&mut self, set: usize, parameters: [f32; 2]) -> Result<(), ControllerError> {
+        let sets = self.sets.len();
+        let s = self.sets.get_mut(set).ok_or(ControllerError::NoSet { set, sets })?;
+        if let Some(blend) = &mut s.blend {
+            blend.parameters = parameters.map(|p| if p.is_finite() { p.clamp(0.0, 1.0) } else { 0.0 });
+        }
+        Ok(())
+    }
+
+    /// Sets the bone controllers' adjustments applied to every mixed pose (from
+    /// [`crate::anim::studio::bone_adjustments`]); empty for none.
+    pub fn set_bone_adjustments(&mut self, adjustments: Vec<studio::BoneAdjustment>) {
+        self.adjustments = adjustments;
+    }
+
+    /// The bone controllers' adjustments applied now.
+    pub fn bone_adjustments(&self) -> &[studio::BoneAdjustment] {
+        &self.adjustments
     }
 
     pub fn sets(&self) -> &[AnimationSet] {
@@ -794,7 +897,18 @@ impl Controller {
 
     /// Writes the mixed local pose (one transform per bone) into `local`.
     pub fn evaluate_local(&mut self, local: &mut [Transform]) -> Result<(), ControllerError> {
-        let Self { skeleton, sets, tracks, rest_threshold, scratch, blender, .. } = self;
+        let Self {
+            skeleton,
+            sets,
+            tracks,
+            rest_threshold,
+            scratch,
+            blender,
+            blend_scratch,
+            pose_scratch,
+            adjustments,
+            ..
+        } = self;
         let (skeleton, sets, tracks): (&Skeleton, &[AnimationSet], &[Track]) = (skeleton, sets, tracks);
         let bones = skeleton.len();
         if local.len() != bones {
@@ -814,7 +928,7 @@ impl Controller {
             }
             // One full-weight track over every bone: its clip pose is the answer, no accumulation needed.
             (Some(t), None) if t.mask.is_none() && t.weight >= *rest_threshold => {
-                sample_track(skeleton, sets, t, local)
+                sample_track(skeleton, sets, t, local, blend_scratch)
             }
             _ => {
                 blender.begin(bones);
@@ -823,6 +937,16 @@ impl Controller {
                     let time = local_time(t.position, set.duration, t.playback.unwrap_or(set.playback));
                     // Sampled bone by bone straight into the accumulators: no intermediate pose in memory.
                     let (w, baked) = (t.weight, &set.baked);
+                    if set.blend.is_some() {
+                        // A blend sequence's animations are mixed first, then the mix goes into the accumulators.
+                        pose_scratch.resize(bones, Transform::IDENTITY);
+                        set.sample_into(skeleton, time, pose_scratch, blend_scratch);
+                        for (bone, x) in pose_scratch.iter().enumerate() {
+                            let m = t.mask.as_ref().map_or(1.0, |mask| mask.weight(bone));
+                            blender.add_bone(bone, x, w * m);
+                        }
+                        continue;
+                    }
                     match &t.mask {
                         None => baked.for_each_bone(skeleton, &set.clip, &set.binding, time, |bone, x| {
                             blender.add_bone(bone, &x, w)
@@ -838,13 +962,14 @@ impl Controller {
         for t in tracks.iter().filter(|t| t.contributes(sets.len())) {
             let BlendMode::Additive(reference) = t.mode else { continue };
             let Some(set) = t.set.and_then(|s| sets.get(s)) else { continue };
-            sample_track(skeleton, sets, t, scratch);
+            sample_track(skeleton, sets, t, scratch, blend_scratch);
             let reference = match reference {
                 AdditiveReference::FirstFrame => &set.first_frame,
                 AdditiveReference::BindPose => bind,
             };
             apply_additive(local, scratch, reference, t.weight, t.mask.as_ref());
         }
+        studio::apply_adjustments(local, adjustments);
         Ok(())
     }
 
@@ -1083,11 +1208,17 @@ impl Controller {
 }
 
 /// Samples the set a track plays at the track's local time (bind pose without a set).
-fn sample_track(skeleton: &Skeleton, sets: &[AnimationSet], track: &Track, out: &mut [Transform]) {
+fn sample_track(
+    skeleton: &Skeleton,
+    sets: &[AnimationSet],
+    track: &Track,
+    out: &mut [Transform],
+    scratch: &mut BlendScratch,
+) {
     match track.set.and_then(|s| sets.get(s)) {
         Some(set) => {
             let t = local_time(track.position, set.duration, track.playback.unwrap_or(set.playback));
-            set.baked.sample(skeleton, &set.clip, &set.binding, t, out);
+            set.sample_into(skeleton, t, out, scratch);
         }
         None => {
             for (i, slot) in out.iter_mut().enumerate() {

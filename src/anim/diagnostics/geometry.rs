@@ -169,7 +169,7 @@ pub(super) fn check_triangles(asset: &Asset, opts: &DiagnoseOptions, out: &mut C
 pub(super) fn check_materials(asset: &Asset, out: &mut Collector) {
     for (i, material) in asset.materials.iter().enumerate() {
         let Some(texture) = &material.texture else { continue };
-        if texture.path.is_none() && !texture.name.trim_matches(|c: char| c == '\0' || c.is_whitespace()).is_empty() {
+        if !texture.is_available() && !texture.name.trim_matches(|c: char| c == '\0' || c.is_whitespace()).is_empty() {
             out.push(Finding::new(
                 Severity::Warning,
                 FindingKind::MissingTexture,

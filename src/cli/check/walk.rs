@@ -15,8 +15,9 @@ pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character wi
 overlay without a mesh of its own: its animations on the base model it overlays); the other meshes and animations \
 are grouped by folder: each reference mesh (a file with triangles) with the other meshes of the same character (same \
 bone names, same bind pose: a modular character's parts) and every animation of its folder, bound by bone name; a \
-folder of animations without a mesh is checked against the first animation's skeleton; a file that does not load is \
-reported on its own";
+folder of animations without a mesh is checked against the first animation's skeleton; a compiled GoldSrc model \
+(.mdl) is a character of its own, its texture and sequence-group files (nameT.mdl, name01.mdl) part of it; a file \
+that does not load is reported on its own";
 
 /// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
 const MODEL_EXTENSIONS: [&str; 8] = ["smd", "vta", "dmx", "psk", "pskx", "psa", "ase", "asc"];
@@ -84,13 +85,18 @@ pub struct Tree {
 pub fn group(roots: &[PathBuf]) -> Tree {
     let mut scripts: Vec<PathBuf> = Vec::new();
     let mut models: Vec<PathBuf> = Vec::new();
+    // Compiled GoldSrc models: each its own character (its companions are read by its loader).
+    let mut compiled: Vec<PathBuf> = Vec::new();
     let mut tree = Tree::default();
     let mut seen: HashSet<PathBuf> = HashSet::new();
     for root in roots {
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_dir() => {
-                walk(root, 0, &mut |path| sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen))
-            }
+            Ok(meta) if meta.is_dir() => walk(root, 0, &mut |path| {
+                if !sort_compiled(&path, &mut compiled, &mut tree, &mut seen) {
+                    sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen);
+                }
+            }),
+            Ok(_) if sort_compiled(root, &mut compiled, &mut tree, &mut seen) => {}
             Ok(_) => {
                 // A file named on the command line is sorted as the walk sorts it, so naming a folder's files
                 // gives the answer naming the folder gives: its textures and includes are left alone. Only a
@@ -121,7 +127,33 @@ pub fn group(roots: &[PathBuf]) -> Tree {
         folders.entry(dir).or_default().push(path);
     }
     tree.units.extend(folders.into_iter().map(|(dir, files)| Unit::Folder { dir, files }));
+    for path in compiled {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        tree.units.push(Unit::Folder { dir, files: vec![path] });
+    }
     tree
+}
+
+/// A `.mdl` file that is a compiled GoldSrc model (`IDST`/`IDSQ`, by its first bytes): a model is kept for a
+/// character of its own, a texture or sequence-group file counts as part of its model. False for anything else
+/// (another format's `.mdl` is sorted as other files are).
+fn sort_compiled(path: &Path, compiled: &mut Vec<PathBuf>, tree: &mut Tree, seen: &mut HashSet<PathBuf>) -> bool {
+    let is_mdl = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mdl"));
+    if !is_mdl {
+        return false;
+    }
+    let Ok(head) = io::Files::disk().read_prefix(path, 244) else { return false };
+    let Some(role) = io::mdl::role(&head) else { return false };
+    if seen.insert(key(path)) {
+        match role {
+            io::mdl::Role::Model => {
+                tree.files += 1;
+                compiled.push(path.to_path_buf());
+            }
+            io::mdl::Role::Textures | io::mdl::Role::SequenceGroup => tree.other_files += 1,
+        }
+    }
+    true
 }
 
 fn sort_file(

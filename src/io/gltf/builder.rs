@@ -19,6 +19,8 @@ pub(super) struct Builder {
     convert: Mat3,
     convert_inverse: Mat3,
     pub(super) report: ExportReport,
+    /// The model's skin families (each a material remap), written as `KHR_materials_variants`; empty: none.
+    pub(super) skin_remaps: Vec<Vec<usize>>,
 }
 
 impl Builder {
@@ -31,7 +33,14 @@ impl Builder {
             },
             ..Default::default()
         };
-        Self { root, bin: Vec::new(), convert, convert_inverse: convert.inverse(), report: ExportReport::default() }
+        Self {
+            root,
+            bin: Vec::new(),
+            convert,
+            convert_inverse: convert.inverse(),
+            report: ExportReport::default(),
+            skin_remaps: Vec::new(),
+        }
     }
 
     pub(super) fn mirrors(&self) -> bool {

@@ -71,8 +71,18 @@ impl Builder {
     }
 
     pub(super) fn material(&mut self, material: &crate::scene::Material) -> json::Index<json::Material> {
-        let texture = material.texture.as_ref().and_then(|t| match &t.path {
-            Some(path) => match embeddable_image(path) {
+        let texture = material.texture.as_ref().and_then(|t| match (&t.pixels, &t.path) {
+            (Some(pixels), _) => match png_of_pixels(pixels) {
+                Ok(png) => Some(self.image_texture(&t.name, &png, "image/png")),
+                Err(why) => {
+                    self.report.warnings.push(format!(
+                        "texture '{}' of material '{}' (in the model) not embedded: {why}",
+                        t.name, material.name
+                    ));
+                    None
+                }
+            },
+            (None, Some(path)) => match embeddable_image(path) {
                 Ok((bytes, mime)) => Some(self.image_texture(&t.name, &bytes, mime)),
                 Err(why) => {
                     self.report.warnings.push(format!(
@@ -83,18 +93,46 @@ impl Builder {
                     None
                 }
             },
-            None => {
+            (None, None) => {
                 self.report
                     .warnings
                     .push(format!("texture '{}' of material '{}' was not found: not embedded", t.name, material.name));
                 None
             }
         });
+        // What glTF can say of a GoldSrc texture's flags: masked is an alpha cutoff; additive and chrome have no
+        // core equivalent and are said in a note (and kept in the material's extras).
+        let (alpha_mode, alpha_cutoff) = match material.alpha {
+            crate::scene::AlphaMode::Mask { cutoff } if texture.is_some() => {
+                (json::material::AlphaMode::Mask, Some(json::material::AlphaCutoff(cutoff)))
+            }
+            _ => (json::material::AlphaMode::Opaque, None),
+        };
+        let mut looks = Vec::new();
+        if material.alpha == crate::scene::AlphaMode::Additive {
+            looks.push("additive");
+        }
+        if material.chrome {
+            looks.push("chrome");
+        }
+        if !looks.is_empty() {
+            self.report.warnings.push(format!(
+                "material '{}' is {} in the model; glTF has no such drawing, so it is exported opaque and textured (said in its extras)",
+                material.name,
+                looks.join(" and ")
+            ));
+        }
+        let extras = (!looks.is_empty())
+            .then(|| serde_json::value::to_raw_value(&serde_json::json!({ "studio_flags": looks })).ok())
+            .flatten();
         let [r, g, b, a] = material.diffuse;
         let factor = if texture.is_some() { [1.0, 1.0, 1.0, a] } else { [r, g, b, a] };
         self.root.push(json::Material {
             name: Some(material.name.clone()),
             double_sided: material.two_sided,
+            alpha_mode: Valid(alpha_mode),
+            alpha_cutoff,
+            extras,
             pbr_metallic_roughness: json::material::PbrMetallicRoughness {
                 base_color_factor: json::material::PbrBaseColorFactor(factor.map(|c| c.clamp(0.0, 1.0))),
                 base_color_texture: texture.map(|index| json::texture::Info {
@@ -109,6 +147,31 @@ impl Builder {
             },
             ..Default::default()
         })
+    }
+
+    /// `KHR_materials_variants` of a primitive drawn with `material`: for each skin family, the material it is
+    /// drawn with there (grouped by material); `None` without skin families.
+    fn variant_mappings(
+        &self,
+        material: usize,
+        materials: &[json::Index<json::Material>],
+    ) -> Option<Vec<json::extensions::mesh::Mapping>> {
+        if self.skin_remaps.is_empty() {
+            return None;
+        }
+        let mut mappings: Vec<json::extensions::mesh::Mapping> = Vec::new();
+        for (variant, remap) in self.skin_remaps.iter().enumerate() {
+            let drawn = remap.get(material).copied().unwrap_or(material);
+            let Some(index) = materials.get(drawn) else { continue };
+            let index = index.value() as u32;
+            match mappings.iter_mut().find(|m| m.material == index) {
+                Some(m) => m.variants.push(variant as u32),
+                None => {
+                    mappings.push(json::extensions::mesh::Mapping { material: index, variants: vec![variant as u32] })
+                }
+            }
+        }
+        Some(mappings)
     }
 
     pub(super) fn image_texture(&mut self, name: &str, bytes: &[u8], mime: &str) -> json::Index<json::Texture> {
@@ -232,9 +295,13 @@ impl Builder {
                 false,
                 None,
             );
+            let variants = self.variant_mappings(subset.material, materials);
             primitives.push(json::mesh::Primitive {
                 attributes: attributes.clone(),
-                extensions: None,
+                extensions: variants.map(|mappings| json::extensions::mesh::Primitive {
+                    khr_materials_variants: Some(json::extensions::mesh::KhrMaterialsVariants { mappings }),
+                    ..Default::default()
+                }),
                 extras: Default::default(),
                 indices: Some(acc),
                 material: materials.get(subset.material).copied(),
@@ -280,6 +347,21 @@ impl Builder {
             })
             .collect()
     }
+}
+
+/// A texture the model file held, as PNG (with the image codecs of the default `gui` feature).
+#[cfg(feature = "gui")]
+fn png_of_pixels(pixels: &crate::scene::TexturePixels) -> Result<Vec<u8>, String> {
+    let image = image::RgbaImage::from_raw(pixels.width, pixels.height, pixels.rgba.clone())
+        .ok_or("its pixels do not fill its size")?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).map_err(|e| e.to_string())?;
+    Ok(png.into_inner())
+}
+
+#[cfg(not(feature = "gui"))]
+fn png_of_pixels(_pixels: &crate::scene::TexturePixels) -> Result<Vec<u8>, String> {
+    Err("a build without image codecs cannot write PNG".into())
 }
 
 /// PNG and JPEG go in as they are; other formats (TGA, BMP, DDS, Source VTF) are converted to PNG when the

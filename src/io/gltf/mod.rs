@@ -116,6 +116,17 @@ pub fn export_glb_with(asset: &Asset, options: &ExportOptions) -> Result<(Vec<u8
     let skin =
         (!asset.skeleton.is_empty() && !asset.meshes.is_empty()).then(|| builder.skin(&asset.skeleton, &bone_nodes));
     let materials: Vec<_> = asset.materials.iter().map(|m| builder.material(m)).collect();
+    // Skin families as material variants (`KHR_materials_variants`), named `skin N`.
+    let families = asset.model_script.as_deref().map_or(&[][..], |s| s.skin_families.as_slice());
+    if families.len() > 1 {
+        builder.skin_remaps = families.iter().map(|f| f.remap.clone()).collect();
+        let variants = (0..families.len())
+            .map(|i| json::extensions::scene::khr_materials_variants::Variant { name: format!("skin {i}") })
+            .collect();
+        let extensions = builder.root.extensions.get_or_insert_with(Default::default);
+        extensions.khr_materials_variants = Some(json::extensions::root::KhrMaterialsVariants { variants });
+        builder.root.extensions_used.push("KHR_materials_variants".to_owned());
+    }
     let mut scene_nodes: Vec<json::Index<json::Node>> =
         asset.skeleton.parents.iter().zip(&bone_nodes).filter(|(p, _)| p.is_none()).map(|(_, n)| *n).collect();
     let layout = MorphLayout::of_meshes(&asset.meshes);
@@ -138,6 +149,21 @@ pub fn export_glb_with(asset: &Asset, options: &ExportOptions) -> Result<(Vec<u8
     }
     for clip in &asset.clips {
         builder.animation(clip, &asset.skeleton, &bone_nodes, &layout, &mesh_nodes);
+    }
+    // glTF has no blend sequences: each further animation of one is an animation of its own, named after it.
+    let blends: Vec<&crate::scene::Clip> = (asset.clips.iter())
+        .filter_map(|c| c.script.as_ref()?.blend.as_ref())
+        .flat_map(|b| b.animations.iter())
+        .collect();
+    for clip in &blends {
+        builder.animation(clip, &asset.skeleton, &bone_nodes, &layout, &mesh_nodes);
+    }
+    if !blends.is_empty() {
+        builder.report.warnings.push(format!(
+            "{} animation(s) of blend sequences exported as animations of their own (glTF cannot mix them by a \
+             parameter)",
+            blends.len()
+        ));
     }
     recording::export_recordings(&mut builder, &asset.recordings, &mut scene_nodes);
     let scene = builder.root.push(json::Scene {

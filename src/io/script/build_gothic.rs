@@ -299,6 +299,7 @@ fn script_info(seq: &ScriptSequence, index: usize, cut: &Cut) -> ClipScript {
         last_frame: cut.last,
         additive: false,
         vertex_frames: None,
+        blend: None,
     }
 }
 

@@ -65,14 +65,19 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         body_jobs.push(row);
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
+    // A blend sequence's further animations (`None` where a file was not found).
+    let mut blend_jobs: Vec<Vec<Option<usize>>> = Vec::new();
     for seq in &mut script.sequences {
         let first = seq.paths.first().cloned().flatten();
         sequence_jobs.push(first.map(|p| job_of(&p, seq.fps, &mut jobs)));
+        let others = seq.paths.iter().skip(1).map(|p| p.as_ref().map(|p| job_of(p, seq.fps, &mut jobs))).collect();
+        blend_jobs.push(others);
     }
 
     let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
     let mut uses: Vec<usize> = vec![0; jobs.len()];
-    for j in body_jobs.iter().flatten().flatten().chain(sequence_jobs.iter().flatten()) {
+    let all_blend_jobs = blend_jobs.iter().flatten().flatten();
+    for j in body_jobs.iter().flatten().flatten().chain(sequence_jobs.iter().flatten()).chain(all_blend_jobs) {
         uses[*j] += 1;
     }
 
@@ -116,12 +121,21 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         }
     }
 
+    // Skin families name textures: their materials are known now that the meshes are in.
+    let mut families = std::mem::take(&mut script.skin_families);
+    super::studio_qc::apply_skin_families(&mut character, &mut families, &script.texture_dirs, opts, &mut warnings);
+    script.skin_families = families;
+
     // One clip per sequence.
     let mut clips = Vec::with_capacity(script.sequences.len());
     let files = script.files.clone();
     for (i, seq) in script.sequences.iter_mut().enumerate() {
         let at = position(&files, seq.file, seq.line);
+        let others = std::mem::take(&mut blend_jobs[i]);
         let Some(job) = sequence_jobs[i] else {
+            for j in others.into_iter().flatten() {
+                super::load::release(&mut results, &mut uses, j);
+            }
             let (problem, not_found) = match seq.files.first() {
                 Some(f) => (
                     format!("animation \"{f}\" not found (looked for {} in {})", with_extension(f), cd.display()),
@@ -142,6 +156,9 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
         let loaded = match take(&mut results, &mut uses, job) {
             Ok(l) => l,
             Err(e) => {
+                for j in others.into_iter().flatten() {
+                    super::load::release(&mut results, &mut uses, j);
+                }
                 let problem = format!("animation did not load: {e}");
                 warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}", seq.name)));
                 seq.problem = Some(problem);
@@ -179,11 +196,15 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
                 seq.problem = Some(note);
             }
             Err(problem) => {
+                for j in others.into_iter().flatten() {
+                    super::load::release(&mut results, &mut uses, j);
+                }
                 warnings.push(Warning::new(at, format!("sequence \"{}\": {problem}; not loaded", seq.name)));
                 seq.problem = Some(problem);
                 continue;
             }
         }
+        let blend = blend_animations(others, &mut results, &mut uses, seq, &cut, &at, &mut warnings);
         let mut clip = cut_clip(source, &seq.name, &cut);
         let (keys, outside) = event_keys(&seq.events, &cut);
         if !outside.is_empty() {
@@ -202,6 +223,7 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
             looping: seq.looping,
             first_frame: cut.first,
             last_frame: cut.last,
+            blend,
             ..ClipScript::default()
         }));
         seq.first_frame = Some(cut.first);
@@ -225,6 +247,65 @@ pub fn build(parsed: ParsedQc, dirs: &mut DirCache, opts: &LoadOptions) -> Resul
     character.warnings = warnings;
     character.model_script = Some(Box::new(script));
     Ok(character)
+}
+
+/// A blend sequence's further animations (its second and later files), each cut and timed as its first one is
+/// (studiomdl gives every blend the sequence's frame range and rate). A file that is missing or did not load is
+/// a warning and leaves the sequence without its blends: the mix needs every one of them.
+fn blend_animations(
+    jobs: Vec<Option<usize>>,
+    results: &mut [Option<Result<Loaded, LoadError>>],
+    uses: &mut [usize],
+    seq: &crate::scene::ScriptSequence,
+    first: &Cut,
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<Box<crate::scene::ClipBlend>> {
+    if jobs.is_empty() {
+        return None;
+    }
+    let mut animations = Vec::with_capacity(jobs.len());
+    let mut problem = None;
+    for (n, job) in jobs.iter().enumerate() {
+        let file = seq.files.get(n + 1).map_or("?", String::as_str);
+        let Some(job) = *job else {
+            problem.get_or_insert_with(|| format!("blend animation \"{file}\" not found"));
+            continue;
+        };
+        let loaded = match take(results, uses, job) {
+            Ok(l) => l,
+            Err(e) => {
+                problem.get_or_insert_with(|| format!("blend animation \"{file}\" did not load: {e}"));
+                continue;
+            }
+        };
+        let mut source = match loaded.asset.clips.into_iter().next() {
+            Some(c) => c,
+            None => bind_pose_clip(&loaded.asset.skeleton, &seq.name, seq.fps),
+        };
+        place_clip(&mut source, &loaded.asset.skeleton, &seq.placement.unwrap_or_default());
+        let mut cut = Cut {
+            file_first: loaded.first_frame,
+            file_fps: source.frame_rate.max(f32::EPSILON),
+            file_frames: source.frame_count.max(1),
+            ..*first
+        };
+        if cut.clamp_to_file().is_err() {
+            problem.get_or_insert_with(|| {
+                format!("blend animation \"{file}\" has none of frames {}–{}", first.first, first.last)
+            });
+            continue;
+        }
+        animations.push(cut_clip(source, &format!("{} (blend {})", seq.name, n + 2), &cut));
+    }
+    if let Some(problem) = problem {
+        warnings
+            .push(Warning::new(at, format!("sequence \"{}\": {problem}; it plays its first animation only", seq.name)));
+        return None;
+    }
+    let parameters = if matches!(animations.len() + 1, 4 | 9) { 2 } else { 1 };
+    let defaults = std::array::from_fn(|p| crate::anim::studio::blend_fraction(seq.blends.get(p), 0.0));
+    Some(Box::new(crate::scene::ClipBlend { animations, parameters, defaults }))
 }
 
 /// A `blank` body choice names no file (studiomdl's empty choice).

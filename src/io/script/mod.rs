@@ -35,6 +35,7 @@ pub mod overlay;
 mod placement;
 mod plan;
 mod qc;
+mod studio_qc;
 mod unique_names;
 mod variables;
 
@@ -45,6 +46,8 @@ use crate::scene::{Asset, Clip, Format, Skeleton, Warning, normalize_bone_name};
 
 pub use plan::{NamedFile, NamedRole, ScriptPlan, plan};
 pub use qc::MAX_INCLUDE_DEPTH;
+pub(crate) use qc::event_name;
+pub(crate) use unique_names::make_unique;
 
 /// True for the formats this module loads.
 pub fn is_script_format(format: Format) -> bool {

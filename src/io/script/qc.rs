@@ -275,6 +275,7 @@ impl Parser<'_> {
             "$animation" => self.animation(cur, head, file),
             "$bodygroup" => self.bodygroup(cur, head, file),
             "$body" | "$model" => self.body(cur, head, file),
+            "$texturegroup" => self.texture_group(cur, head, file),
             _ => {
                 let args = self.args_with_block(cur, head, file)?;
                 let values: Vec<&str> = args.iter().filter(|t| t.is_value()).map(|t| t.text).collect();
@@ -467,6 +468,10 @@ impl Parser<'_> {
                     _ => self.warn(file, line, "`$attachment` needs a name, a bone and three numbers; ignored"),
                 }
             }
+            "$controller" => match super::studio_qc::controller(args, file, line) {
+                Ok(c) => self.script.controllers.push(c),
+                Err(problem) => self.warn(file, line, format!("`$controller`: {problem}; ignored")),
+            },
             _ => self.script.ignored.push(IgnoredCommand {
                 name: head.text.to_owned(),
                 args: args.iter().map(|a| (*a).to_owned()).collect(),
@@ -474,6 +479,50 @@ impl Parser<'_> {
                 line,
             }),
         }
+    }
+
+    /// `$texturegroup name { { "a.bmp" "b.bmp" } { "c.bmp" "d.bmp" } … }`: one skin family per inner block
+    /// (studiomdl `Cmd_TextureGroup`). The families' materials are matched when the meshes are in (`build_qc`).
+    fn texture_group<'a>(&mut self, cur: &mut Cursor<'_, 'a>, head: Token<'a>, file: usize) -> Result<(), LoadError> {
+        let _name = cur.next_on_line(head.line).filter(Token::is_value);
+        let open = match cur.peek() {
+            Some(t) if t.kind == Kind::Open => t,
+            _ => {
+                self.warn(file, head.line, "`$texturegroup` has no `{ … }` block; ignored");
+                return Ok(());
+            }
+        };
+        cur.next();
+        let mut rows: Vec<(Vec<String>, usize)> = Vec::new();
+        let mut depth = 1;
+        while depth > 0 {
+            let Some(t) = cur.next() else {
+                return Err(self
+                    .error(file, open.line, "the `{` of `$texturegroup` is not closed before the end of the file")
+                    .with_kind(LoadErrorKind::Truncated));
+            };
+            match t.kind {
+                Kind::Open => {
+                    depth += 1;
+                    if depth == 2 {
+                        rows.push((Vec::new(), t.line));
+                    }
+                }
+                Kind::Close => depth -= 1,
+                _ if depth == 2 && t.is_value() => {
+                    if let Some((row, _)) = rows.last_mut() {
+                        row.push(t.text.to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        match super::studio_qc::skin_families(rows, file) {
+            Ok(families) if self.script.skin_families.is_empty() => self.script.skin_families = families,
+            Ok(_) => self.warn(file, head.line, "a second `$texturegroup` (studiomdl uses the first); ignored"),
+            Err(problem) => self.warn(file, head.line, format!("`$texturegroup`: {problem}; ignored")),
+        }
+        Ok(())
     }
 
     /// Gives every sequence and body group a unique, non-empty name (`unique_names`: assimp's rule) and says
@@ -883,7 +932,9 @@ impl Parser<'_> {
                         options_started = true;
                         let args: Vec<Token> = (0..arity).map_while(|_| cur.next_on_line(tok.line)).collect();
                         self.option(&word, tok, &args, &mut seq, file);
-                    } else if !options_started {
+                    } else if !options_started || (opens.is_empty() && tok.kind == Kind::Quoted) {
+                        // studiomdl's `Cmd_Sequence` takes every word it does not know as an animation file,
+                        // also after options: `"a" "b" blend XR -25 25 "c" "d" blend YR -30 30` blends four.
                         seq.files.push(tok.text.to_owned());
                     } else {
                         push_option_word(&mut seq, tok.text);
@@ -1071,7 +1122,7 @@ fn option_arity(word: &str) -> Option<usize> {
 }
 
 /// Half-Life's numbered script events (`scriptevent.h`).
-fn event_name(id: &str) -> Option<&'static str> {
+pub(crate) fn event_name(id: &str) -> Option<&'static str> {
     Some(match id.parse::<i32>().ok()? {
         1000 => "SCRIPT_EVENT_DEAD",
         1001 => "SCRIPT_EVENT_NOINTERRUPT",
@@ -1103,10 +1154,17 @@ mod tests {
                   $sequence \"walk\" \"walk\" LX fps 30 loop ACT_WALK 1\n\
                   $sequence \"jump\" \"jump\" fps 30 ACT_RANGE_ATTACK1 2 { event 2 0 }\n\
                   $sequence \"h1\" \"h1\" fps 20 {\n  { event 1000 1 }\n  { event 1003 110 \"splat\" }\n }\n\
-                  $sequence \"after\" \"after\" frame 3 9 blend XR -45 45 node 2\n";
+                  $sequence \"after\" \"after\" frame 3 9 blend XR -45 45 node 2\n\
+                  $sequence \"aim\" \"a1\" \"a2\" blend XR -25 25 \"a3\" \"a4\" blend YR -30 30 fps 25\n";
         let p = parse_text(qc).unwrap();
         let s = &p.script.sequences;
-        assert_eq!(s.len(), 5);
+        assert_eq!(s.len(), 6);
+        assert_eq!(
+            s[5].files,
+            ["a1", "a2", "a3", "a4"],
+            "files after a `blend` option are files, as studiomdl reads them"
+        );
+        assert_eq!(s[5].blends.len(), 2);
         assert_eq!((s[0].fps, s[0].looping, s[0].files.as_slice()), (20.0, true, &["idle1".to_owned()][..]));
         assert_eq!(s[0].activity, Some(Activity { name: "ACT_IDLE".into(), weight: 15 }));
         assert_eq!(s[1].motion, ["LX"]);
@@ -1150,7 +1208,8 @@ mod tests {
                   $hbox 0 \"Bip01\" 0 -5.9 -2.7 3 5.7 0\n\
                   $attachment 0 \"Bone05\" 1 2 3\n\
                   $bbox -12 -12 0 12 12 24\n$eyeposition 0 0 20\n\
-                  $gamma 1.8\n$texturegroup skins\n{\n { \"a.bmp\" }\n { \"b.bmp\" }\n}\n$flags 0\n";
+                  $gamma 1.8\n$texturegroup skins\n{\n { \"a.bmp\" }\n { \"b.bmp\" }\n}\n$flags 0\n\
+                  $controller 0 \"Neck\" YR -60 60\n$controller mouth \"Jaw\" XR 0 20\n";
         let p = parse_text(qc).unwrap();
         let s = &p.script;
         assert_eq!(s.body_groups.len(), 2);
@@ -1160,7 +1219,10 @@ mod tests {
         assert_eq!(s.attachments[0].offset, Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(s.bbox.unwrap().max, Vec3::new(12.0, 12.0, 24.0));
         assert_eq!(s.eye_position, Some(Vec3::new(0.0, 0.0, 20.0)));
-        assert_eq!(s.ignored_names(), ["mesh options", "$gamma", "$texturegroup", "$flags"]);
+        assert_eq!(s.ignored_names(), ["mesh options", "$gamma", "$flags"]);
+        assert_eq!(s.skin_families.iter().map(|f| f.textures.clone()).collect::<Vec<_>>(), [["a.bmp"], ["b.bmp"]]);
+        assert_eq!(s.controllers.len(), 2);
+        assert_eq!((s.controllers[1].index, s.controllers[1].bone.as_str(), s.controllers[1].end), (4, "Jaw", 20.0));
         let flags = s.ignored.iter().find(|c| c.name == "$flags").unwrap();
         assert_eq!(flags.line, 18);
     }

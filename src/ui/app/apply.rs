@@ -209,6 +209,13 @@ impl ViewerApp {
                 choices[group] = choice;
                 self.view.hidden_meshes = asset.hidden_meshes(choices, &self.view.hidden_parts);
             }
+            Command::SetSkin(skin) => {
+                let families = asset.model_script.as_deref().map_or(0, |s| s.skin_families.len());
+                self.view.skin = if skin < families { skin } else { 0 };
+                self.view.material_remap = crate::ui::state::document_view::skin_remap(asset, self.view.skin);
+            }
+            Command::SetController(i, value) => self.view.player.set_controller(i, value),
+            Command::SetBlend(p, fraction) => self.view.player.set_blend(p, fraction),
             Command::SetPartVisible(part, visible) => {
                 self.view.hidden_parts.retain(|&p| p != part);
                 if !visible && part < asset.parts.len() {

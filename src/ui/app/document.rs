@@ -62,7 +62,13 @@ impl ViewerApp {
         if purpose != Purpose::Reload {
             self.view.body_choices.clear();
             self.view.hidden_parts.clear();
+            self.view.skin = 0;
         }
+        let families = self.view.doc.asset.model_script.as_deref().map_or(0, |s| s.skin_families.len());
+        if self.view.skin >= families {
+            self.view.skin = 0;
+        }
+        self.view.material_remap = crate::ui::state::document_view::skin_remap(&self.view.doc.asset, self.view.skin);
         self.view.hidden_meshes = self.view.doc.asset.hidden_meshes(&self.view.body_choices, &self.view.hidden_parts);
         if purpose == Purpose::Reload {
             // Keep the view: selection by name, the clock, tracks whose clips still exist.
@@ -120,6 +126,11 @@ impl ViewerApp {
             if let Some(up) = self.script.up.take() {
                 self.set_up_axis(Some(up));
             }
+            let studio = std::mem::take(&mut self.script.studio);
+            for problem in self.apply_studio_requests(studio) {
+                self.notify(problem.clone());
+                self.script.fail(|| problem);
+            }
             self.view.focus_track = 0;
             for spec in std::mem::take(&mut self.script.tracks) {
                 if let Err(e) = self.add_track_spec(&spec) {
@@ -135,6 +146,77 @@ impl ViewerApp {
         }
         self.view.player.evaluate(&mut self.view.pose);
         errors
+    }
+
+    /// `--skin`, `--body`, `--controller`, `--blend`: applied as the Files tab's controls would be. Returns what
+    /// could not be done (a screenshot run fails on it).
+    fn apply_studio_requests(&mut self, requests: crate::ui::automation::StudioRequests) -> Vec<String> {
+        let mut problems = Vec::new();
+        let asset = self.view.doc.asset.clone();
+        let script = asset.model_script.as_deref();
+        let (mut sets, mut blends) = (Vec::new(), Vec::new());
+        if let Some(skin) = requests.skin {
+            let families = script.map_or(0, |s| s.skin_families.len());
+            if skin < families.max(1) {
+                self.view.skin = skin;
+                self.view.material_remap = crate::ui::state::document_view::skin_remap(&asset, skin);
+            } else {
+                problems.push(format!(
+                    "--skin {skin}: the model has {} skin famil{}",
+                    families.max(1),
+                    if families > 1 { "ies" } else { "y" }
+                ));
+            }
+        }
+        for spec in &requests.bodies {
+            let found = script.ok_or_else(|| "the model has no body groups".to_owned());
+            match found.and_then(|s| s.find_body_choice(spec)) {
+                Ok((group, choice)) => {
+                    let choices = &mut self.view.body_choices;
+                    if choices.len() <= group {
+                        choices.resize(group + 1, 0);
+                    }
+                    choices[group] = choice;
+                    self.view.hidden_meshes = asset.hidden_meshes(choices, &self.view.hidden_parts);
+                }
+                Err(e) => problems.push(format!("--body {spec}: {e}")),
+            }
+        }
+        for spec in &requests.controllers {
+            let studio = self.view.player.studio();
+            let parsed = spec.split_once('=').and_then(|(n, v)| Some((n, v.trim().parse::<f32>().ok()?)));
+            match parsed.map(|(name, value)| (studio.find(name), value)) {
+                Some((Some(i), value)) => sets.push((i, value)),
+                Some((None, _)) => {
+                    let names: Vec<String> = studio.controllers.iter().map(|c| c.label()).collect();
+                    problems.push(format!(
+                        "--controller {spec}: no such controller; the model has: {}",
+                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                    ));
+                }
+                None => problems.push(format!("--controller {spec}: expected NAME=VALUE")),
+            }
+        }
+        if let Some(spec) = &requests.blend {
+            let clip = self.view.player.track(0).and_then(|t| t.clip).and_then(|c| asset.clips.get(c));
+            let sequence = clip.and_then(|c| script?.sequence(&c.name));
+            for (p, word) in spec.split(',').enumerate().take(2) {
+                match word.trim().parse::<f32>() {
+                    Ok(v) => {
+                        let range = sequence.and_then(|s| s.blends.get(p));
+                        blends.push((p, crate::anim::studio::blend_fraction(range, v)));
+                    }
+                    Err(_) => problems.push(format!("--blend {spec}: \"{word}\" is not a number")),
+                }
+            }
+        }
+        for (i, value) in sets {
+            self.view.player.set_controller(i, value);
+        }
+        for (p, fraction) in blends {
+            self.view.player.set_blend(p, fraction);
+        }
+        problems
     }
 
     /// Binds the loaded files to the open model (the document is made again, so vertex animation that adds

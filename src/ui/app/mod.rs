@@ -316,6 +316,14 @@ impl ViewerApp {
             RightTab::Files => {
                 crate::ui::views::body_groups::show_parts(ui, &self.view.doc.asset, &self.view.hidden_parts, cmds);
                 crate::ui::views::body_groups::show(ui, &self.view.doc.asset, &self.view.body_choices, cmds);
+                crate::ui::views::studio_controls::show(
+                    ui,
+                    &self.view.doc.asset,
+                    self.view.skin,
+                    &self.view.player,
+                    self.view.focus_track,
+                    cmds,
+                );
                 inspector::files(ui, &self.view.doc, self.view.selected, cmds);
                 crate::ui::views::model_script_view::show(ui, self.view.doc.asset.model_script.as_deref());
             }
@@ -508,6 +516,7 @@ impl eframe::App for ViewerApp {
                 status: &status,
                 gpu_model: if self.gpu.active() { self.gpu.model() } else { None },
                 hidden_meshes: &self.view.hidden_meshes,
+                material_remap: &self.view.material_remap,
             };
             viewport_rect = viewport::show(ui, &input, &mut self.panels.viewport, &mut cmds);
             windows::empty_hint(ui, viewport_rect, self.jobs.load.is_some(), &self.view.doc);

@@ -125,6 +125,12 @@ pub enum Command {
     SelectBone(Option<usize>),
     /// Show choice `.1` of body group `.0`.
     SetBodyChoice(usize, usize),
+    /// Draw with skin family `.0` of the model script.
+    SetSkin(usize),
+    /// Set bone controller `.0` to `.1` (degrees or model units).
+    SetController(usize, f32),
+    /// Set blend parameter `.0` to the fraction `.1` (`0..=1`).
+    SetBlend(usize, f32),
     /// Make an axis of the model file point up (remembered for the file), or go back to the format's own frame.
     SetUpAxis(Option<crate::scene::UpAxis>),
     /// Show (true) or hide part `.0` of a modular character.

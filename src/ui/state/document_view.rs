@@ -39,6 +39,10 @@ pub struct DocumentView {
     /// Parts of a modular character switched off in the Files tab (indices into `Asset::parts`).
     pub hidden_parts: Vec<usize>,
     pub hidden_meshes: Vec<usize>,
+    /// The skin family drawn (model script `skin_families`; 0, the default skin, when there are none), and its
+    /// material remap for the renderer ([`skin_remap`]).
+    pub skin: usize,
+    pub material_remap: Vec<usize>,
     /// The focus clip moves its root far (root motion): the camera follows the root as with View › Follow
     /// the root, for this clip.
     pub follow_clip_root: bool,
@@ -70,6 +74,8 @@ impl DocumentView {
             body_choices: Vec::new(),
             hidden_parts: Vec::new(),
             hidden_meshes: Vec::new(),
+            skin: 0,
+            material_remap: Vec::new(),
             file_axes: crate::scene::AxisConversion::IDENTITY,
             follow_clip_root: false,
             log: VecDeque::new(),
@@ -94,6 +100,11 @@ impl DocumentView {
 /// scene instead.
 pub fn drop_binds(doc: &Document, dropped: &[&Asset]) -> bool {
     doc.has_model_file() && !dropped.is_empty() && dropped.iter().all(|a| crate::io::binds_to_model(a))
+}
+
+/// The material remap of skin family `skin` of the asset's model script (empty: every material as it is).
+pub fn skin_remap(asset: &Asset, skin: usize) -> Vec<usize> {
+    asset.model_script.as_deref().and_then(|s| s.skin_families.get(skin)).map(|f| f.remap.clone()).unwrap_or_default()
 }
 
 /// The first root bone's position in the viewer frame, in the pose `to_root`.

@@ -11,6 +11,7 @@ pub mod model_script_flow;
 pub mod morph_overrides;
 pub mod player;
 pub mod settings;
+pub mod studio_controls;
 
 #[cfg(test)]
 mod tests {

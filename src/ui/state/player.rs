@@ -27,6 +27,7 @@ use crate::scene::Asset;
 
 use crate::ui::state::model_script_flow::ScriptFlow;
 use crate::ui::state::morph_overrides::MorphOverrides;
+use crate::ui::state::studio_controls::StudioControls;
 
 /// What the viewer's transport does at the ends of a clip (shown in the timeline; the same for every clip).
 ///
@@ -138,6 +139,8 @@ pub struct Player {
     follow_script: bool,
     /// Per set: the clip is a difference to add to another pose (QC `delta`; `scene::ClipScript::additive`).
     additive: Vec<bool>,
+    /// Bone controllers and blend parameters (GoldSrc models and their QCs).
+    studio: StudioControls,
 }
 
 impl Player {
@@ -167,7 +170,9 @@ impl Player {
             flow,
             follow_script,
             additive,
+            studio: StudioControls::of(asset),
         };
+        p.apply_studio();
         p.apply_playback();
         let first = clip.filter(|c| *c < asset.clips.len()).or((!asset.clips.is_empty()).then_some(0));
         if let Some(c) = first {
@@ -178,6 +183,35 @@ impl Player {
 
     pub fn mode(&self) -> TransportMode {
         self.mode
+    }
+
+    /// The bone controllers' values and the blend parameters.
+    pub fn studio(&self) -> &StudioControls {
+        &self.studio
+    }
+
+    /// Sets bone controller `index` to `value` (its units, clamped into its range).
+    pub fn set_controller(&mut self, index: usize, value: f32) {
+        if self.studio.set_value(index, value) {
+            self.apply_studio();
+        }
+    }
+
+    /// Sets blend parameter `parameter` (0 or 1) to `fraction` (`0..=1`) for every blend sequence.
+    pub fn set_blend(&mut self, parameter: usize, fraction: f32) {
+        if let Some(slot) = self.studio.blend.get_mut(parameter) {
+            *slot = if fraction.is_finite() { fraction.clamp(0.0, 1.0) } else { 0.0 };
+            self.apply_studio();
+        }
+    }
+
+    /// Hands the controls to the controller: the adjustments for every pose, the blend to every set.
+    fn apply_studio(&mut self) {
+        let adjustments = self.studio.adjustments(self.ctrl.skeleton());
+        self.ctrl.set_bone_adjustments(adjustments);
+        for set in 0..self.ctrl.sets().len() {
+            let _ = self.ctrl.set_blend_parameters(set, self.studio.blend);
+        }
     }
 
     pub fn set_mode(&mut self, mode: TransportMode) {
@@ -573,6 +607,10 @@ impl Player {
         }
         if p.morphs.len() == self.morphs.len() {
             p.morphs = self.morphs.clone();
+        }
+        if p.studio.controllers == self.studio.controllers {
+            p.studio = self.studio.clone();
+            p.apply_studio();
         }
         p.ctrl.set_time(self.ctrl.time());
         for i in 0..self.track_count() {

@@ -166,6 +166,8 @@ pub struct SceneInput<'a> {
     pub recordings: &'a [crate::anim::recording::RecordingPose],
     /// Meshes not drawn (body-group choices not shown).
     pub hidden_meshes: &'a [usize],
+    /// The skin family's material remap (empty: none).
+    pub material_remap: &'a [usize],
     /// The model script's hitboxes, attachments and boxes, when shown.
     pub script_shapes: Option<&'a crate::ui::views::model_script_shapes::ScriptShapes>,
     /// The displacement the morph-displacement mode shows as full red.
@@ -198,6 +200,7 @@ pub fn frame_data(model: ModelId, input: &SceneInput, size_px: [u32; 2]) -> Fram
     f.wire_color = if input.dark { [0.0, 0.0, 0.0, 0.55] } else { [0.02, 0.02, 0.05, 0.45] };
     f.cull_back_faces = state.cull_back_faces;
     f.hidden_meshes = input.hidden_meshes.to_vec();
+    f.material_remap = input.material_remap.to_vec();
     if state.overlays.mesh {
         f.add_morphed_instance(model, Mat4::IDENTITY, input.palette, input.morph_weights);
     }

@@ -345,6 +345,22 @@ fn materials(ui: &mut egui::Ui, asset: &crate::scene::Asset) {
             None => {
                 ui.label(&m.name);
             }
+            Some(t) if t.pixels.is_some() => {
+                let size = t.pixels.as_ref().map(|p| format!("{}×{}", p.width, p.height)).unwrap_or_default();
+                let mut looks = Vec::new();
+                match m.alpha {
+                    crate::scene::AlphaMode::Mask { .. } => looks.push("masked"),
+                    crate::scene::AlphaMode::Additive => looks.push("additive"),
+                    crate::scene::AlphaMode::Opaque => {}
+                }
+                for (on, label) in [(m.chrome, "chrome"), (m.flat_shade, "flat shade"), (m.fullbright, "full bright")] {
+                    if on {
+                        looks.push(label);
+                    }
+                }
+                let looks = if looks.is_empty() { String::new() } else { format!(" ({})", looks.join(", ")) };
+                ui.label(format!("{} · {size}, in the model{looks}", m.name));
+            }
             Some(t) => match &t.path {
                 Some(p) => {
                     let from = t.found_in.map_or("", |f| f.label());

@@ -16,6 +16,7 @@ pub mod morphs;
 pub mod outliner;
 pub mod recording_shapes;
 pub mod recording_view;
+pub mod studio_controls;
 pub mod timeline;
 pub mod vertex_pick;
 pub mod viewport;

@@ -119,6 +119,8 @@ pub struct ViewInput<'a> {
     pub gpu_model: Option<crate::render::ModelId>,
     /// Meshes not drawn: body-group choices not shown.
     pub hidden_meshes: &'a [usize],
+    /// The skin family's material remap (empty: none).
+    pub material_remap: &'a [usize],
 }
 
 pub fn background(visuals: &egui::Visuals) -> Color32 {
@@ -171,6 +173,7 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
             morph_weights: &input.pose.morph_weights,
             recordings: input.recordings,
             hidden_meshes: input.hidden_meshes,
+            material_remap: input.material_remap,
             script_shapes: script_shapes.as_ref(),
             morph_range,
             state: input.state,
