@@ -24,6 +24,8 @@ pub enum Format {
     Mds,
     /// Gothic MMS morph-mesh script.
     Mms,
+    /// Gothic MSB: an MDS compiled by the engine (`io::zengin::msb`).
+    ZenMsb,
 }
 
 impl Format {
@@ -38,6 +40,7 @@ impl Format {
             Format::Qc => "Valve QC model script",
             Format::Mds => "Gothic MDS model script",
             Format::Mms => "Gothic MMS morph-mesh script",
+            Format::ZenMsb => "Gothic MSB compiled model script",
         }
     }
 }
