@@ -212,7 +212,8 @@ fn name_a_model(files: &io::Files, path: &Path) -> Option<LoadError> {
     }
     let names: Vec<String> =
         models.iter().take(12).filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).collect();
-    let more = if models.len() > names.len() { format!(" and {} more", models.len() - names.len()) } else { String::new() };
+    let more =
+        if models.len() > names.len() { format!(" and {} more", models.len() - names.len()) } else { String::new() };
     let example = names.first().cloned().unwrap_or_default();
     let shown = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     Some(
