@@ -370,6 +370,28 @@ impl FileAccess for Archives {
     }
 }
 
+/// The file on the disk that holds `path`: the volume it is inside (for `*.vdf`, the folder whose volumes
+/// they are), else `path` itself. What to watch for changes, and whose time is the entry's.
+pub fn holder(path: &Path) -> PathBuf {
+    let mut at = PathBuf::new();
+    for c in path.components() {
+        if let Component::Normal(name) = c
+            && let Some(name) = name.to_str()
+        {
+            if name.eq_ignore_ascii_case(ALL_VOLUMES) {
+                return at;
+            }
+            at.push(name);
+            if is_volume_name(name) && at.is_file() {
+                return at;
+            }
+            continue;
+        }
+        at.push(c.as_os_str());
+    }
+    path.to_path_buf()
+}
+
 /// Whether `dir` holds VDFS volumes (the game's `Data` folder).
 pub fn holds_volumes(files: &Files, dir: &Path) -> bool {
     files.list(dir).is_ok_and(|entries| entries.iter().any(|e| is_volume_name(&e.name)))

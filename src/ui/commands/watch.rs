@@ -56,7 +56,8 @@ pub enum WatchError {
 impl FileWatcher {
     /// Starts watching `files`; `wake` is called (from the watcher's thread) after each debounced change.
     pub fn new(files: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Self, WatchError> {
-        let files: HashSet<PathBuf> = files.iter().map(|p| absolute(p)).collect();
+        // A file inside a VDFS volume changes when its volume does.
+        let files: HashSet<PathBuf> = files.iter().map(|p| absolute(&crate::files::mount::holder(p))).collect();
         let folders: HashSet<PathBuf> = files.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
         let changed = Arc::new(AtomicBool::new(false));
         let last = Arc::new(Mutex::new(Vec::new()));
