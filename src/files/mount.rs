@@ -103,7 +103,14 @@ impl Archives {
     /// The volumes of `folder`, mounted together.
     fn set(&self, folder: &Path) -> io::Result<Arc<VolumeSet>> {
         if let Some(set) = self.sets.lock().ok().and_then(|s| s.get(folder).cloned()) {
-            return Ok(set);
+            // Still the same volumes, each of the size it was opened at (a viewer keeps its files for long).
+            let unchanged = set
+                .members
+                .iter()
+                .all(|(path, opened)| matches!(self.inner.kind(path), Ok(Kind::File { len }) if len == opened.len));
+            if unchanged {
+                return Ok(set);
+            }
         }
         let mut names: Vec<String> = self
             .inner
