@@ -83,8 +83,11 @@ fn waran_msb_holds_what_zenkit_and_its_source_say() {
     assert_eq!(script.name, "WARAN");
 }
 
-/// Bones, clips (name, length in ms, rotation keys, event keys) and meshes: what a user compares.
-fn character(asset: &Asset) -> (Vec<String>, Vec<(String, u32, usize, usize)>, Vec<(String, usize)>) {
+/// A clip as compared: name, length in ms, rotation keys, event keys.
+type ClipSummary = (String, u32, usize, usize);
+
+/// Bones, clips and meshes (name, vertices): what a user compares.
+fn character(asset: &Asset) -> (Vec<String>, Vec<ClipSummary>, Vec<(String, usize)>) {
     (
         asset.skeleton.names.clone(),
         asset

@@ -117,7 +117,7 @@ fn summary(asset: &Asset) -> Summary {
             .names
             .iter()
             .cloned()
-            .zip(asset.skeleton.parents.iter().map(|p| p.map(|p| p as usize)))
+            .zip(asset.skeleton.parents.iter().copied())
             .collect(),
         clips: asset
             .clips

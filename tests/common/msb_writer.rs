@@ -135,8 +135,8 @@ pub fn write_msb(script: &ModelScript, skeleton: Option<(&str, bool)>, source: &
                 }
                 "eventcamtremor" => {
                     let mut body = frame;
-                    for k in 0..4 {
-                        body = body.i(a[k].parse().unwrap());
+                    for value in a.iter().take(4) {
+                        body = body.i(value.parse().unwrap());
                     }
                     chunk(&mut out, 0xF5AA, &body.0);
                 }
