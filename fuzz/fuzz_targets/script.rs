@@ -75,7 +75,7 @@ fn tree() -> &'static (PathBuf, PathBuf) {
 
 fn read(format: Format, script: &[u8], path: &Path) {
     let _ = script::load(format, script, Some(path), &LoadOptions::default());
-    let _ = script::plan(format, script, path);
+    let _ = script::plan(&bonescope::files::Files::disk(), format, script, path);
 }
 
 fuzz_target!(|data: &[u8]| {

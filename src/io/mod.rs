@@ -23,7 +23,7 @@ pub mod smd;
 pub(crate) mod smoothing;
 pub(crate) mod text;
 pub(crate) mod textures;
-pub(crate) mod vmt;
+pub mod vmt;
 pub mod vtf;
 pub mod zengin;
 
