@@ -112,13 +112,7 @@ struct Summary {
 
 fn summary(asset: &Asset) -> Summary {
     Summary {
-        bones: asset
-            .skeleton
-            .names
-            .iter()
-            .cloned()
-            .zip(asset.skeleton.parents.iter().copied())
-            .collect(),
+        bones: asset.skeleton.names.iter().cloned().zip(asset.skeleton.parents.iter().copied()).collect(),
         clips: asset
             .clips
             .iter()

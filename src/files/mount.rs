@@ -353,7 +353,7 @@ impl FileAccess for Archives {
     fn find_under(&self, root: &Path, name: &str) -> Option<PathBuf> {
         let under = |opened: &Opened, inner: &[String]| {
             let folder = opened.volume.resolve(inner.iter().map(String::as_str))?;
-            let node = opened.volume.files_named(name).iter().copied().find(|&n| opened.volume.is_under(n, folder))?;
+            let node = opened.volume.files_named(name).into_iter().find(|&n| opened.volume.is_under(n, folder))?;
             let path = opened.volume.path_of(node);
             Some(path.get(inner.len()..).map(|rest| rest.join("/")).unwrap_or_default())
         };
@@ -402,14 +402,6 @@ pub fn holder(path: &Path) -> PathBuf {
 /// Whether `dir` holds VDFS volumes (the game's `Data` folder).
 pub fn holds_volumes(files: &Files, dir: &Path) -> bool {
     files.list(dir).is_ok_and(|entries| entries.iter().any(|e| is_volume_name(&e.name)))
-}
-
-/// What a volume's header says, for `info` and the viewer: `Gothic II volume of 2002-11-05 23:29:38, 1204
-/// files, zipped`.
-pub fn describe(volume: &Volume) -> String {
-    let h = &volume.header;
-    let zipped = if h.zipped { ", compressed (Union ZippedStreams)" } else { "" };
-    format!("{} volume of {}, {} files{zipped}", h.signature.describe(), h.time_text(), volume.file_count())
 }
 
 #[cfg(test)]

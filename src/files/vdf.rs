@@ -24,7 +24,7 @@
 //! a byte is allocated for them. Only the header and the catalogue are read to open a volume; an entry is read
 //! (and decompressed) on its own.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::io::binary::Reader;
 use crate::io::{LoadError, LoadErrorKind};
@@ -199,8 +199,10 @@ pub struct Volume {
     pub len: u64,
     /// `nodes[0]` is the root folder.
     nodes: Vec<Node>,
-    /// Lower-case file name → every file of that name, in catalogue order.
-    files_by_name: HashMap<String, Vec<usize>>,
+    /// Lower-case file name → the first file of that name, in catalogue order.
+    files_by_name: HashMap<String, usize>,
+    /// Lower-case file name → the further files of that name (a name in several folders), in catalogue order.
+    more_by_name: HashMap<String, Vec<usize>>,
     /// What was odd about the volume and how it was read.
     pub notes: Vec<String>,
 }
@@ -238,9 +240,10 @@ impl Volume {
             nodes: vec![Node {
                 name: String::new(),
                 parent: ROOT,
-                kind: NodeKind::Folder { children: Vec::new(), by_name: HashMap::new() },
+                kind: NodeKind::Folder { children: Vec::new(), by_name: HashMap::default() },
             }],
-            files_by_name: HashMap::new(),
+            files_by_name: HashMap::default(),
+            more_by_name: HashMap::default(),
             notes: Vec::new(),
         };
         if volume.header.flags != FLAGS_NORMAL && volume.header.flags != FLAGS_ZIPPED {
@@ -253,6 +256,8 @@ impl Volume {
         if count == 0 {
             return Ok(volume);
         }
+        volume.files_by_name.reserve(count);
+        volume.nodes.reserve(count);
         // Each catalogue entry is read once: a folder whose list points back into one already read (a loop, or
         // two folders sharing a list) is an error rather than an endless walk.
         let mut seen = vec![false; count];
@@ -283,11 +288,15 @@ impl Volume {
                 let kind = r.u32("VDF entry type")?;
                 let last = kind & ENTRY_LAST != 0;
                 let is_folder = kind & ENTRY_FOLDER != 0;
-                match entry_name(raw_name) {
+                let named = entry_name(raw_name).map(|name| {
+                    let key = name.to_lowercase();
+                    (name, key)
+                });
+                match named {
                     Err(problem) => volume.note(format!("catalogue entry {index}: {problem}; left out")),
-                    Ok(name) if is_folder => {
+                    Ok((name, key)) if is_folder => {
                         let child_first = offset as usize;
-                        match volume.child(folder, &name) {
+                        match volume.child_by_key(folder, &key) {
                             Some(existing) if volume.is_folder(existing) => pending.push((existing, child_first)),
                             Some(_) => volume.note(format!(
                                 "catalogue entry {index}: folder \"{name}\" has the name of a file before it; left out"
@@ -296,20 +305,28 @@ impl Volume {
                                 let node = volume.add(
                                     folder,
                                     name,
-                                    NodeKind::Folder { children: Vec::new(), by_name: HashMap::new() },
+                                    key,
+                                    NodeKind::Folder { children: Vec::new(), by_name: HashMap::default() },
                                 );
                                 pending.push((node, child_first));
                             }
                         }
                     }
-                    Ok(name) => {
-                        if volume.child(folder, &name).is_some() {
+                    Ok((name, key)) => {
+                        if volume.child_by_key(folder, &key).is_some() {
                             volume.note(format!(
                                 "catalogue entry {index}: a second \"{name}\" in the same folder; the first is kept"
                             ));
                         } else {
-                            let node = volume.add(folder, name.clone(), NodeKind::File { offset, size });
-                            volume.files_by_name.entry(name.to_lowercase()).or_default().push(node);
+                            let node = volume.add(folder, name, key.clone(), NodeKind::File { offset, size });
+                            match volume.files_by_name.entry(key) {
+                                std::collections::hash_map::Entry::Vacant(v) => {
+                                    v.insert(node);
+                                }
+                                std::collections::hash_map::Entry::Occupied(o) => {
+                                    volume.more_by_name.entry(o.key().clone()).or_default().push(node);
+                                }
+                            }
                         }
                     }
                 }
@@ -330,9 +347,8 @@ impl Volume {
         }
     }
 
-    fn add(&mut self, folder: usize, name: String, kind: NodeKind) -> usize {
+    fn add(&mut self, folder: usize, name: String, key: String, kind: NodeKind) -> usize {
         let node = self.nodes.len();
-        let key = name.to_lowercase();
         self.nodes.push(Node { name, parent: folder, kind });
         if let Some(NodeKind::Folder { children, by_name }) = self.nodes.get_mut(folder).map(|n| &mut n.kind) {
             children.push(node);
@@ -343,8 +359,13 @@ impl Volume {
 
     /// The entry called `name` (any case) in folder `folder`.
     pub fn child(&self, folder: usize, name: &str) -> Option<usize> {
+        self.child_by_key(folder, &name.to_lowercase())
+    }
+
+    /// The entry whose lower-case name is `key` in folder `folder`.
+    fn child_by_key(&self, folder: usize, key: &str) -> Option<usize> {
         match &self.nodes.get(folder)?.kind {
-            NodeKind::Folder { by_name, .. } => by_name.get(&name.to_lowercase()).copied(),
+            NodeKind::Folder { by_name, .. } => by_name.get(key).copied(),
             NodeKind::File { .. } => None,
         }
     }
@@ -376,8 +397,10 @@ impl Volume {
     }
 
     /// Every file called `name` (any case), anywhere, in catalogue order.
-    pub fn files_named(&self, name: &str) -> &[usize] {
-        self.files_by_name.get(&name.to_lowercase()).map_or(&[], Vec::as_slice)
+    pub fn files_named(&self, name: &str) -> Vec<usize> {
+        let key = name.to_lowercase();
+        let first = self.files_by_name.get(&key).copied();
+        first.into_iter().chain(self.more_by_name.get(&key).into_iter().flatten().copied()).collect()
     }
 
     /// The names from the root down to `index` (empty for the root).
