@@ -2,6 +2,12 @@
 //! file arguments into [`Source`]s (`@demo` names the demo character, `@demo-recording` the demo recording) and
 //! open them with [`Source::load`] or, a model followed by animations, [`load_set`]. This is the one place where
 //! a name can mean something other than a file; `io` only ever sees files.
+//!
+//! Archives: a VDFS volume (`Anims.vdf`) is a folder of models, and so is a game's `Data` folder (its volumes
+//! mounted together, [`crate::files::mount`]). A model inside one is named after it: `Anims.vdf HUMANS.MDS`
+//! (two arguments) opens the model of that file name wherever it is in the volume ([`find_model`]; a script named
+//! `.MDS` that the volume holds only compiled opens as its `.MSB`, as the engine loads it); [`models_in`] lists
+//! the models there are to pick from.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -28,9 +34,41 @@ impl Source {
         }
     }
 
-    /// Every argument, in order.
+    /// Every argument, in order. An archive (a `.vdf` volume, several of one folder, or a folder holding
+    /// volumes) followed by a name that is no file is the model of that name inside the archive.
     pub fn from_args(args: &[PathBuf]) -> Vec<Self> {
-        args.iter().cloned().map(Source::from_arg).collect()
+        let files = io::Files::disk();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            // A run of volumes of one folder (`Data/*.vdf` as a shell expands it) is that folder's volumes.
+            let mut run = 1;
+            while args.get(i + run).is_some_and(|next| is_volume_of_same_folder(&files, &args[i], next)) {
+                run += 1;
+            }
+            let root = if run > 1 {
+                args[i].parent().map(|dir| dir.join(crate::files::mount::ALL_VOLUMES))
+            } else {
+                archive_root(&files, &args[i])
+            };
+            let name = args.get(i + run).filter(|name| !files.exists(name));
+            match (root, name) {
+                (Some(root), Some(name)) => {
+                    let name = name.to_string_lossy();
+                    out.push(Source::File(find_model(&files, &root, &name).unwrap_or_else(|| root.join(&*name))));
+                    i += run + 1;
+                }
+                (Some(root), None) if run > 1 => {
+                    out.push(Source::File(root));
+                    i += run;
+                }
+                _ => {
+                    out.push(Source::from_arg(args[i].clone()));
+                    i += 1;
+                }
+            }
+        }
+        out
     }
 
     /// The file, when it is one.
@@ -41,10 +79,14 @@ impl Source {
         }
     }
 
-    /// Reads the file (detecting its format) or makes the sample.
+    /// Reads the file (detecting its format) or makes the sample. A folder of models (an archive) is an error
+    /// listing them.
     pub fn load(&self, opts: &LoadOptions) -> Result<Asset, LoadError> {
         match self {
-            Source::File(path) => io::load_path(path, opts),
+            Source::File(path) => io::load_path(path, opts).map_err(|e| match e.kind {
+                io::LoadErrorKind::NotAFile => name_a_model(&opts.files, path).unwrap_or(e),
+                _ => e,
+            }),
             Source::Sample(sample) => Ok(sample.asset()),
         }
     }
@@ -76,6 +118,113 @@ pub fn load_set(sources: &[Source], opts: &LoadOptions) -> LoadedSet {
 /// [`load_set`] of files only (no `@sample` names).
 pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> LoadedSet {
     load_set(&paths.iter().cloned().map(Source::File).collect::<Vec<_>>(), opts)
+}
+
+/// Whether `next` is a volume in the folder of the volume `first` (both opened as folders).
+fn is_volume_of_same_folder(files: &io::Files, first: &Path, next: &Path) -> bool {
+    let is_volume = |p: &Path| {
+        p.file_name().and_then(|n| n.to_str()).is_some_and(crate::files::mount::is_volume_name) && files.is_folder(p)
+    };
+    is_volume(first) && is_volume(next) && first.parent() == next.parent()
+}
+
+/// The folder to look for models in when `path` is an archive: a volume itself, `*.vdf` after a folder, or a
+/// folder holding volumes (their `*.vdf` view, mounted together); `None` for anything else.
+pub fn archive_root(files: &io::Files, path: &Path) -> Option<PathBuf> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let is_archive = crate::files::mount::is_volume_name(name) || name == crate::files::mount::ALL_VOLUMES;
+    if is_archive {
+        return files.is_folder(path).then(|| path.to_path_buf());
+    }
+    (files.is_folder(path) && crate::files::mount::holds_volumes(files, path))
+        .then(|| path.join(crate::files::mount::ALL_VOLUMES))
+}
+
+/// Model scripts, found by extension, listed first among the models of an archive.
+const MODEL_SCRIPT_EXTENSIONS: [&str; 4] = ["mds", "msb", "mms", "qc"];
+/// Compiled ZenGin models (hierarchy + mesh, mesh, morph mesh, static mesh), listed when this build reads them.
+const COMPILED_MODEL_EXTENSIONS: [&str; 4] = ["mdl", "mdm", "mmb", "mrm"];
+
+fn extension_of(path: &Path) -> String {
+    path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default()
+}
+
+/// Whether `path` names a model to pick from an archive: a model script, or a compiled model this build reads.
+pub fn is_model_name(path: &Path) -> bool {
+    let ext = extension_of(path);
+    MODEL_SCRIPT_EXTENSIONS.contains(&ext.as_str())
+        || (COMPILED_MODEL_EXTENSIONS.contains(&ext.as_str()) && io::detect_format(&[], Some(path)).is_some())
+}
+
+/// The models in `dir` and below (an archive's, or any folder's), scripts first, each group by file name.
+pub fn models_in(files: &io::Files, dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    while let Some((at, depth)) = stack.pop() {
+        if depth > MAX_DEPTH || found.len() >= MAX_FILES {
+            continue;
+        }
+        for entry in files.list(&at).unwrap_or_default() {
+            let path = at.join(&entry.name);
+            if entry.is_folder {
+                stack.push((path, depth + 1));
+            } else if is_model_name(&path) && found.len() < MAX_FILES {
+                found.push(path);
+            }
+        }
+    }
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    found.sort_by_key(|p| (!MODEL_SCRIPT_EXTENSIONS.contains(&extension_of(p).as_str()), name(p), p.clone()));
+    found
+}
+
+/// The model called `name` in the archive `root`: `root/name` when that is a file, else a file of that name
+/// (any case) anywhere in it; a `.MDS` the archive holds only compiled is its `.MSB` (Gothic II ships its
+/// model scripts compiled only, and the engine loads the `.MSB` when the `.MDS` is absent); a name without
+/// extension is tried as each model script.
+pub fn find_model(files: &io::Files, root: &Path, name: &str) -> Option<PathBuf> {
+    let direct = root.join(name);
+    if files.is_file(&direct) {
+        return Some(direct);
+    }
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = Path::new(file_name).file_stem().and_then(|s| s.to_str()).unwrap_or(file_name);
+    let mut candidates = vec![file_name.to_owned()];
+    match extension_of(Path::new(file_name)).as_str() {
+        "mds" => candidates.push(format!("{stem}.MSB")),
+        "" => candidates.extend(MODEL_SCRIPT_EXTENSIONS.iter().map(|e| format!("{stem}.{}", e.to_uppercase()))),
+        _ => {}
+    }
+    let found = candidates.iter().find_map(|c| files.find_under(root, c));
+    found.or_else(|| {
+        models_in(files, root).into_iter().find(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| candidates.iter().any(|c| c.eq_ignore_ascii_case(n)))
+        })
+    })
+}
+
+/// The error for opening a folder of models as a file: which models it holds, and how to name one.
+fn name_a_model(files: &io::Files, path: &Path) -> Option<LoadError> {
+    let root = archive_root(files, path).unwrap_or_else(|| path.to_path_buf());
+    let models = models_in(files, &root);
+    if models.is_empty() {
+        return None;
+    }
+    let names: Vec<String> =
+        models.iter().take(12).filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).collect();
+    let more =
+        if models.len() > names.len() { format!(" and {} more", models.len() - names.len()) } else { String::new() };
+    let example = names.first().cloned().unwrap_or_default();
+    let shown = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Some(
+        LoadError::whole_file(format!(
+            "a folder of {} models ({}{more}): name the one to open after it, e.g. `bonescope {shown} {example}`",
+            models.len(),
+            names.join(", ")
+        ))
+        .with_kind(io::LoadErrorKind::NotAFile)
+        .in_file(path),
+    )
 }
 
 /// Files that come with a model rather than being opened: textures, Source materials and QC includes.
@@ -198,6 +347,58 @@ mod tests {
         let order = files_to_open(&io::Files::new(loose), &given);
         let names: Vec<&str> = order.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
         assert_eq!(names, ["hero.psk", "hero_reference.smd", "run.smd", "walk.psa"]);
+    }
+
+    #[allow(dead_code)]
+    mod vdf_writer {
+        include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/vdf_writer.rs"));
+    }
+
+    #[test]
+    fn a_model_is_named_after_its_archive_and_found_inside_it() {
+        use vdf_writer::{VdfFile, write_vdf};
+        let dir = std::env::temp_dir().join(format!("bonescope-source-vdf-{}", std::process::id()));
+        let data = dir.join("Data");
+        std::fs::create_dir_all(&data).unwrap();
+        let anims = write_vdf(
+            &[
+                VdfFile::new("_WORK/DATA/ANIMS/HUMANS.MDS", b"Model (\"HuS\") {}".to_vec()),
+                VdfFile::new("_WORK/DATA/ANIMS/_COMPILED/ORC.MSB", vec![0; 8]),
+                VdfFile::new("_WORK/DATA/ANIMS/_COMPILED/ORC-T_RUN.MAN", vec![0; 8]),
+            ],
+            1,
+            false,
+            0,
+        );
+        std::fs::write(data.join("Anims.vdf"), anims).unwrap();
+        std::fs::write(data.join("Meshes.vdf"), write_vdf(&[VdfFile::new("X.TXT", vec![1])], 1, false, 0)).unwrap();
+        let vdf = data.join("Anims.vdf");
+        let sources = Source::from_args(&[vdf.clone(), "humans.mds".into(), vdf.clone(), "Orc.MDS".into()]);
+        assert_eq!(
+            sources,
+            [
+                Source::File(vdf.join("_WORK/DATA/ANIMS/HUMANS.MDS")),
+                Source::File(vdf.join("_WORK/DATA/ANIMS/_COMPILED/ORC.MSB"))
+            ]
+        );
+        // The Data folder, or its volumes as a shell expands `Data/*.vdf`: the volumes mounted together.
+        let together = data.join("*.vdf");
+        let expected = [Source::File(together.join("_WORK/DATA/ANIMS/HUMANS.MDS"))];
+        assert_eq!(Source::from_args(&[data.clone(), "HUMANS".into()]), expected);
+        assert_eq!(Source::from_args(&[vdf.clone(), data.join("Meshes.vdf"), "HUMANS".into()]), expected);
+        let files = io::Files::disk();
+        assert_eq!(
+            models_in(&files, &vdf),
+            [vdf.join("_WORK/DATA/ANIMS/HUMANS.MDS"), vdf.join("_WORK/DATA/ANIMS/_COMPILED/ORC.MSB")]
+        );
+        // The archive alone is no model: the error lists what to name.
+        let e = Source::File(vdf.clone()).load(&LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("HUMANS.MDS, ORC.MSB") && e.to_string().contains("bonescope Anims.vdf"), "{e}");
+        // A name that is nowhere stays a path in the archive, whose error says so.
+        let [Source::File(missing)] = &Source::from_args(&[vdf.clone(), "ELF.MDS".into()])[..] else { panic!() };
+        let e = io::load_path(missing, &LoadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("ELF.MDS") && e.to_string().contains("Anims.vdf"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

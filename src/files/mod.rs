@@ -4,6 +4,9 @@
 //! dropped or the page fetched ([`MemoryFiles`], and the page's own reader that fetches on demand). The loaders
 //! never know which, so a QC resolves `$include "../shared/x.qci"` and a texture folder the same way in both.
 //!
+//! VDFS volumes (`.vdf`, the archives Gothic ships) are folders too ([`mount::Archives`], over the disk in
+//! [`Files::disk`]): a reader never knows it reads inside one.
+//!
 //! The interface is three calls, not `std::fs`'s dozens: what the loaders need and nothing a browser cannot do.
 //! A folder listing gives each entry's kind with it, as `read_dir` does on most file systems, so case-insensitive
 //! lookups cost one listing per folder, not a `stat` per name.
@@ -15,8 +18,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 pub mod disk_read;
+pub mod mount;
+pub mod vdf;
 
 pub use disk_read::FileBytes;
+pub use mount::Archives;
 
 /// A name's kind: a file (with its size in bytes) or a folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +57,21 @@ pub trait FileAccess: Send + Sync + fmt::Debug {
         Ok(bytes[..bytes.len().min(usize::try_from(limit).unwrap_or(usize::MAX))].to_vec())
     }
 
+    /// `n` bytes of the file from byte `offset` (a volume's entry; on a disk one positioned read, not the whole
+    /// file). An error when they run past its end.
+    fn read_range(&self, path: &Path, offset: u64, n: usize) -> io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        vdf::range_of(&bytes, offset, n)
+    }
+
+    /// A file called `name` (any case) anywhere below the folder `root`, where the files can answer that without
+    /// a walk: inside a VDFS volume, where the engine finds files by name whatever their folder. `None`
+    /// elsewhere (and when there is none).
+    fn find_under(&self, root: &Path, name: &str) -> Option<PathBuf> {
+        let _ = (root, name);
+        None
+    }
+
     /// The one file called `name` (any case) among all the files, where that question can be answered: the
     /// files given in memory can (a QC's `../shared/x.qci` dropped without its folders is found by name); a
     /// disk, which has no "all", cannot. `None` when no file or several files have that name.
@@ -65,9 +86,14 @@ pub trait FileAccess: Send + Sync + fmt::Debug {
 pub struct Files(Arc<dyn FileAccess>);
 
 impl Files {
-    /// The local file system.
+    /// The local file system, with its VDFS volumes as folders ([`Archives`]).
     pub fn disk() -> Self {
-        Self(Arc::new(DiskFiles))
+        Self::with_archives(DiskFiles)
+    }
+
+    /// `access` with its VDFS volumes as folders ([`Archives`]).
+    pub fn with_archives(access: impl FileAccess + 'static) -> Self {
+        Self(Arc::new(Archives::new(Self::new(access))))
     }
 
     pub fn new(access: impl FileAccess + 'static) -> Self {
@@ -155,6 +181,21 @@ impl FileAccess for DiskFiles {
     fn same_file_key(&self, path: &Path) -> PathBuf {
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
     }
+
+    fn read_range(&self, path: &Path, offset: u64, n: usize) -> io::Result<Vec<u8>> {
+        let file = std::fs::File::open(path)?;
+        let mut bytes = vec![0; n];
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::read_exact_at(&file, &mut bytes, offset)?;
+        #[cfg(not(unix))]
+        {
+            use std::io::{Read, Seek};
+            let mut file = file;
+            file.seek(io::SeekFrom::Start(offset))?;
+            file.read_exact(&mut bytes)?;
+        }
+        Ok(bytes)
+    }
 }
 
 /// Files held in memory under the paths they were given (the web page's dropped and fetched files; tests).
@@ -231,6 +272,11 @@ impl FileAccess for MemoryFiles {
 
     fn read(&self, path: &Path) -> io::Result<FileBytes> {
         self.get(path).map(FileBytes::Shared).ok_or_else(|| not_found(path))
+    }
+
+    fn read_range(&self, path: &Path, offset: u64, n: usize) -> io::Result<Vec<u8>> {
+        let bytes = self.get(path).ok_or_else(|| not_found(path))?;
+        vdf::range_of(&bytes, offset, n)
     }
 
     fn kind(&self, path: &Path) -> io::Result<Kind> {

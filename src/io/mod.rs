@@ -28,6 +28,7 @@ pub(crate) mod textures;
 pub(crate) mod upright;
 pub mod vmt;
 pub mod vtf;
+pub mod zengin;
 
 use std::path::{Path, PathBuf};
 
@@ -218,6 +219,9 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
     if mdl::is_mdl(bytes) {
         return Some(Format::HlMdl);
     }
+    if zengin::msb::is_msb(bytes) {
+        return Some(Format::ZenMsb);
+    }
     let head = text::decode_text(&bytes[..bytes.len().min(4096)]).into_owned();
     let first_token = text::Tokens::new(&head).next_token().unwrap_or_default().to_ascii_lowercase();
     if first_token.starts_with(b"*3dsmax_asciiexport") {
@@ -255,7 +259,7 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Ase => ase::load(bytes, opts),
         Format::Mrtk => mrtk::load(bytes, opts),
         Format::Dmx => dmx::load(bytes, opts),
-        Format::Qc | Format::Mds | Format::Mms => script::load(format, bytes, None, opts),
+        Format::Qc | Format::Mds | Format::Mms | Format::ZenMsb => script::load(format, bytes, None, opts),
         Format::HlMdl => mdl::load(bytes, None, opts),
     }
 }

@@ -6,6 +6,16 @@
 //! ([`FolderCache`], shared by every file of the load through [`LoadOptions`]), so a model with many missing
 //! textures in a folder of thousands of files costs one directory read, not a `stat` per name per entry. What
 //! was searched is kept in the material's [`TextureRef`], for `info` and the viewer's Files tab.
+//!
+//! Gothic's textures: a model names `FOO.TGA`, the game ships only what the engine compiled from it,
+//! `FOO-C.TEX` in `_WORK/DATA/TEXTURES/_COMPILED` (in a VDFS volume, or on disk). The engine takes the compiled
+//! file when the TGA is absent: OpenGothic's `Resources::implLoadTexture` turns a `.TGA` name into `-C.TEX`
+//! and looks it up in the volumes, and the modding tools describe the `_compiled` folder as the engine's cache
+//! of converted TGAs (ZenKit `docs/engine/formats/texture.md`). So a `.tga` that is nowhere (in the folders
+//! above, then by name in the VDFS volume the model is in, where the engine finds a file whatever its folder) is
+//! looked for as `FOO-C.TEX`: in each folder searched and its `_compiled` folder, in the tree's
+//! `_WORK/DATA/TEXTURES/_COMPILED`, and by name in the volume. Only models in a Gothic tree (a `_WORK` or `Anims`
+//! folder above them, or a volume) are looked up so.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,22 +30,22 @@ use super::{Files, LoadOptions};
 /// `.vmt` names: `script::materials`).
 pub const TEXTURE_EXTENSIONS: [&str; 7] = ["tga", "png", "bmp", "dds", "jpg", "jpeg", "vtf"];
 
-/// One folder's files: lower-cased name → the name as it is on disk.
+/// One folder's files and folders: lower-cased name → the name as it is on disk.
 #[derive(Debug, Default)]
 struct Listing {
     files: HashMap<String, String>,
+    folders: HashMap<String, String>,
 }
 
 impl Listing {
     fn read(files: &Files, dir: &Path) -> Self {
-        let mut out = HashMap::new();
+        let mut out = Self::default();
         for entry in files.list(dir).unwrap_or_default() {
-            if !entry.is_folder {
-                // Two names that differ only in case: the first listed wins, as a case-insensitive lookup would.
-                out.entry(entry.name.to_lowercase()).or_insert(entry.name);
-            }
+            let map = if entry.is_folder { &mut out.folders } else { &mut out.files };
+            // Two names that differ only in case: the first listed wins, as a case-insensitive lookup would.
+            map.entry(entry.name.to_lowercase()).or_insert(entry.name);
         }
-        Self { files: out }
+        out
     }
 }
 
@@ -62,6 +72,11 @@ impl FolderCache {
     /// The file in `dir` (read through `files`) named `name` (any case), if there is one.
     pub fn find(&self, files: &Files, dir: &Path, name: &str) -> Option<PathBuf> {
         self.listing(files, dir).files.get(&name.to_lowercase()).map(|real| dir.join(real))
+    }
+
+    /// The folder in `dir` named `name` (any case), if there is one.
+    pub fn find_folder(&self, files: &Files, dir: &Path, name: &str) -> Option<PathBuf> {
+        self.listing(files, dir).folders.get(&name.to_lowercase()).map(|real| dir.join(real))
     }
 
     /// How many folders have been listed (for tests: each folder once).
@@ -129,12 +144,103 @@ pub(crate) fn find_texture_in(opts: &LoadOptions, name: &str, script_dirs: &[(Pa
             break;
         }
     }
+    let gothic = opts.base_dir.as_deref().and_then(gothic_tree);
+    if texture.path.is_none()
+        && let Some(tree) = &gothic
+        && let Some(root) = &tree.volume
+    {
+        // The engine finds a file in its volumes by name, whatever its folder.
+        texture.path = names.iter().find_map(|n| opts.files.find_under(root, n));
+        texture.found_in = texture.path.as_ref().map(|_| TextureFolder::Volume);
+    }
+    let mut names = names;
+    if texture.path.is_none()
+        && let Some(tree) = &gothic
+        && let Some(compiled) = compiled_name(written)
+    {
+        texture.path = find_compiled(opts, script_dirs, tree, &compiled, &mut texture.searched);
+        texture.found_in = texture.path.as_ref().map(|_| TextureFolder::Compiled);
+        names.push(compiled);
+    }
     if texture.path.is_none() {
         texture.path = names.iter().find_map(|n| opts.files.find_by_name(n));
         texture.found_in = texture.path.as_ref().map(|_| TextureFolder::ByName);
     }
     texture.tried = names;
     texture
+}
+
+/// Where a Gothic model is: its tree's `_WORK` folder and the VDFS volume it is in, as far as they exist.
+struct GothicTree {
+    work: Option<PathBuf>,
+    volume: Option<PathBuf>,
+}
+
+/// The Gothic tree `dir` is in, if it is in one: a `_WORK` or `Anims` folder above it, or a volume.
+fn gothic_tree(dir: &Path) -> Option<GothicTree> {
+    let mut work = None;
+    let mut anims = false;
+    let mut volume = None;
+    let mut at = PathBuf::new();
+    for c in dir.components() {
+        at.push(c.as_os_str());
+        let name = c.as_os_str().to_str().unwrap_or_default();
+        if volume.is_none()
+            && (crate::files::mount::is_volume_name(name)
+                || name.eq_ignore_ascii_case(crate::files::mount::ALL_VOLUMES))
+        {
+            volume = Some(at.clone());
+        }
+        if name.eq_ignore_ascii_case("_work") {
+            work = Some(at.clone());
+        }
+        anims |= name.eq_ignore_ascii_case("anims");
+    }
+    (work.is_some() || anims || volume.is_some()).then_some(GothicTree { work, volume })
+}
+
+/// `FOO-C.TEX` for `FOO.TGA` (the file name alone, any case); `None` for a name that is not a `.tga`.
+pub fn compiled_name(name: &str) -> Option<String> {
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = file_name
+        .len()
+        .checked_sub(4)
+        .and_then(|n| file_name.get(n..).filter(|e| e.eq_ignore_ascii_case(".tga")).and(file_name.get(..n)))?;
+    Some(format!("{stem}-C.TEX"))
+}
+
+/// `compiled` in the folders searched and their `_compiled` folders, the tree's `_WORK/DATA/TEXTURES/_COMPILED`,
+/// then by name in the volume. Folders looked in are added to `searched`.
+fn find_compiled(
+    opts: &LoadOptions,
+    script_dirs: &[PathBuf],
+    tree: &GothicTree,
+    compiled: &str,
+    searched: &mut Vec<PathBuf>,
+) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for (dir, _) in folders(opts, script_dirs) {
+        if let Some(sub) = opts.folders.find_folder(&opts.files, &dir, "_compiled") {
+            dirs.push(sub);
+        }
+        dirs.push(dir);
+    }
+    if let Some(work) = &tree.work {
+        let mut at = Some(work.clone());
+        for part in ["DATA", "TEXTURES", "_COMPILED"] {
+            at = at.and_then(|dir| opts.folders.find_folder(&opts.files, &dir, part));
+        }
+        dirs.extend(at);
+    }
+    for dir in dirs {
+        if !searched.contains(&dir) {
+            searched.push(dir.clone());
+        }
+        if let Some(found) = opts.folders.find(&opts.files, &dir, compiled) {
+            return Some(found);
+        }
+    }
+    tree.volume.as_ref().and_then(|root| opts.files.find_under(root, compiled))
 }
 
 /// Finds a texture named `name` in `base_dir` alone (see [`find_texture`] for the search of a load).
@@ -182,6 +288,38 @@ mod tests {
         // Every folder was listed once for the four lookups.
         assert_eq!(opts.folders.folders_listed(), 3);
         std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[test]
+    fn a_gothic_tga_that_is_absent_is_found_compiled_as_the_engine_finds_it() {
+        let files = crate::files::MemoryFiles::new();
+        files.insert("/g/_WORK/DATA/ANIMS/ASC_BODIES/BODY.ASC", &b"x"[..]);
+        files.insert("/g/_WORK/DATA/Textures/_compiled/SKIN-C.TEX", &b"ZTEX"[..]);
+        files.insert("/g/_WORK/DATA/ANIMS/ASC_BODIES/EYES.TGA", &b"x"[..]);
+        files.insert("/g/_WORK/DATA/ANIMS/ASC_BODIES/EYES-C.TEX", &b"ZTEX"[..]);
+        let opts = LoadOptions {
+            base_dir: Some(PathBuf::from("/g/_WORK/DATA/ANIMS/ASC_BODIES")),
+            files: Files::new(files.clone()),
+            ..Default::default()
+        };
+        let skin = find_texture(&opts, "Skin.tga", &[]);
+        assert_eq!(skin.path, Some(PathBuf::from("/g/_WORK/DATA/Textures/_compiled/SKIN-C.TEX")));
+        assert_eq!(skin.found_in, Some(TextureFolder::Compiled));
+        assert_eq!(skin.tried.last().map(String::as_str), Some("Skin-C.TEX"));
+        // The TGA wins where it is there.
+        let eyes = find_texture(&opts, "eyes.tga", &[]);
+        assert_eq!(
+            (eyes.path.unwrap(), eyes.found_in),
+            (PathBuf::from("/g/_WORK/DATA/ANIMS/ASC_BODIES/EYES.TGA"), Some(TextureFolder::NextToFile))
+        );
+        // Outside a Gothic tree nothing is looked up compiled.
+        let elsewhere =
+            LoadOptions { base_dir: Some(PathBuf::from("/g")), files: Files::new(files), ..Default::default() };
+        let skin = find_texture(&elsewhere, "Skin.tga", &[]);
+        assert_eq!(skin.path, None);
+        assert!(!skin.tried.iter().any(|n| n.ends_with("-C.TEX")));
+        assert_eq!(compiled_name("C:\\art\\Hum_Body.TGA").as_deref(), Some("Hum_Body-C.TEX"));
+        assert_eq!(compiled_name("skin.png"), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Material textures: decoding the files a loader resolved (`image` crate: TGA, BMP, PNG, JPEG, DDS; Source
-//! VTF through [`crate::io::vtf`]), a mip chain made on the CPU, and the checker shown when a named texture is missing or unreadable (with a warning
+//! VTF through [`crate::io::vtf`]; ZenGin `-C.TEX` through [`crate::io::zengin::tex`]), a mip chain made on the CPU, and the checker shown when a named texture is missing or unreadable (with a warning
 //! that says which). Owns texture creation only; samplers and bind groups live with the pipelines.
 
 use std::path::Path;
@@ -41,6 +41,8 @@ pub enum TextureError {
     Decode(#[source] image::ImageError),
     #[error("cannot decode: {0}")]
     Vtf(#[source] crate::io::vtf::VtfError),
+    #[error("cannot decode: {0}")]
+    Ztex(#[source] crate::io::LoadError),
 }
 
 /// Decodes an image file read through `files`, detecting the format from its bytes (falling back to the
@@ -59,6 +61,12 @@ pub fn decode_bytes(bytes: &[u8], hint: Option<image::ImageFormat>) -> Result<Rg
         let (w, h) = (decoded.width, decoded.height);
         let empty = || TextureError::Vtf(vtf::VtfError::EmptyImage(w as u16, h as u16));
         return RgbaImage::from_raw(w, h, decoded.rgba).ok_or_else(empty);
+    }
+    if crate::io::zengin::tex::is_ztex(bytes) {
+        let decoded = crate::io::zengin::tex::decode(bytes).map_err(TextureError::Ztex)?;
+        let size = (decoded.width, decoded.height);
+        let empty = || TextureError::Ztex(crate::io::LoadError::whole_file(format!("{}×{} pixels", size.0, size.1)));
+        return RgbaImage::from_raw(size.0, size.1, decoded.rgba).ok_or_else(empty);
     }
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes));
     if let Some(format) = hint {

@@ -28,6 +28,8 @@ pub enum Format {
     Dmx,
     /// Compiled GoldSrc (Half-Life) model, MDL version 10 (`IDST`), with its texture and sequence-group files.
     HlMdl,
+    /// Gothic MSB: an MDS compiled by the engine (`io::zengin::msb`).
+    ZenMsb,
 }
 
 impl Format {
@@ -44,6 +46,7 @@ impl Format {
             Format::Mms => "Gothic MMS morph-mesh script",
             Format::Dmx => "Valve DMX",
             Format::HlMdl => "GoldSrc compiled model (MDL v10)",
+            Format::ZenMsb => "Gothic MSB compiled model script",
         }
     }
 }

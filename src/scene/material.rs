@@ -86,6 +86,10 @@ pub enum TextureFolder {
     /// Not in any of those folders, but the only file of that name among the files given (files dropped on the
     /// web page without their folders).
     ByName,
+    /// By its name anywhere in the VDFS volume the model is in, as the engine finds files in volumes.
+    Volume,
+    /// The TGA being absent, the engine's compiled texture (`NAME-C.TEX`) in a `_compiled` folder or a volume.
+    Compiled,
 }
 
 impl TextureFolder {
@@ -97,6 +101,8 @@ impl TextureFolder {
             TextureFolder::NextToScript => "next to the model script",
             TextureFolder::SourceMaterial => "through the Source material in the game's materials folder",
             TextureFolder::ByName => "by its name among the files given",
+            TextureFolder::Volume => "by its name in the VDFS volume",
+            TextureFolder::Compiled => "as the engine's compiled texture (-C.TEX), the TGA being absent",
         }
     }
 }

@@ -38,7 +38,8 @@ use crate::AppError;
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ViewerArgs {
     /// Files to open: a model first, then animation files bound to it by bone name. The built-in demo when
-    /// none is given.
+    /// none is given. A Gothic `.vdf` archive (or a game's `Data` folder) followed by a model's name opens that
+    /// model inside it (`bonescope Anims.vdf HUMANS.MDS`); given alone, the models inside to choose from.
     pub files: Vec<PathBuf>,
     /// Save a PNG of the whole window to PATH after `--after-frames` frames, then exit (for automated checks).
     #[arg(long, value_name = "PATH")]

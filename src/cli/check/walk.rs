@@ -1,7 +1,8 @@
 //! Walking the paths given and grouping their files into characters before anything is loaded: model scripts
 //! are read (they are small) and the files they name found with `io::script::plan`; every other mesh or
 //! animation file is grouped with the others of its folder. Only scripts are read here; meshes and animations
-//! are read once each, later, by the character they belong to.
+//! are read once each, later, by the character they belong to. A VDFS volume (`.vdf`) is walked as a folder,
+//! through the file-access interface that mounts it ([`io::Files::disk`]).
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -83,15 +84,31 @@ pub struct Tree {
 
 /// Walks `roots` (folders, or single files) and groups what they hold.
 pub fn group(roots: &[PathBuf]) -> Tree {
+    let files = io::Files::disk();
     let mut scripts: Vec<PathBuf> = Vec::new();
     let mut models: Vec<PathBuf> = Vec::new();
     // Compiled GoldSrc models: each its own character (its companions are read by its loader).
     let mut compiled: Vec<PathBuf> = Vec::new();
     let mut tree = Tree::default();
     let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut unreadable: Vec<Unit> = Vec::new();
     for root in roots {
+        if is_volume(root) {
+            // A volume given as a root: a folder when it opens, a file that could not be read otherwise.
+            match files.kind(root) {
+                Ok(bonescope::files::Kind::Folder) => walk_volume(&files, root, 0, &mut |path| {
+                    if !sort_compiled(&path, &mut compiled, &mut tree, &mut seen) {
+                        sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen);
+                    }
+                }),
+                Ok(_) => {}
+                Err(e) if root.exists() => unreadable.push(volume_error(root, &e)),
+                Err(_) => tree.missing_roots.push(root.clone()),
+            }
+            continue;
+        }
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_dir() => walk(root, 0, &mut |path| {
+            Ok(meta) if meta.is_dir() => walk(&files, root, 0, &mut unreadable, &mut |path| {
                 if !sort_compiled(&path, &mut compiled, &mut tree, &mut seen) {
                     sort_file(path, &mut scripts, &mut models, &mut tree, &mut seen);
                 }
@@ -114,8 +131,9 @@ pub fn group(roots: &[PathBuf]) -> Tree {
         }
     }
     let mut claimed: HashSet<PathBuf> = HashSet::new();
+    tree.units.append(&mut unreadable);
     for path in scripts {
-        let unit = read_script(&path);
+        let unit = read_script(&files, &path);
         if let Unit::Script { plan: Ok(plan), .. } = &unit {
             claimed.extend(plan.found().into_iter().map(key));
         }
@@ -203,14 +221,13 @@ fn script_format(path: &Path) -> Option<Format> {
 }
 
 /// Reads a script and finds the files it names.
-fn read_script(path: &Path) -> Unit {
-    let disk = io::Files::disk();
-    let read = io::check_file(&disk, path)
-        .and_then(|_| std::fs::read(path).map_err(|e| LoadError::io("cannot read", &e)))
+fn read_script(disk: &io::Files, path: &Path) -> Unit {
+    let read = io::check_file(disk, path)
+        .and_then(|_| disk.read(path).map(|b| b.to_vec()).map_err(|e| LoadError::io("cannot read", &e)))
         .and_then(|bytes| io::detect_file_format(&bytes, path).map(|format| (bytes, format)));
     match read {
         Ok((bytes, format)) if script::is_script_format(format) => {
-            let plan = script::plan(&disk, format, &bytes, path);
+            let plan = script::plan(disk, format, &bytes, path);
             Unit::Script { path: path.to_path_buf(), format, bytes, plan }
         }
         Ok((_, format)) => Unit::Unreadable {
@@ -221,8 +238,9 @@ fn read_script(path: &Path) -> Unit {
     }
 }
 
-/// Every regular file below `dir`, in sorted order (so runs and reports are repeatable).
-fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(PathBuf)) {
+/// Every regular file below `dir`, in sorted order (so runs and reports are repeatable); a volume's files as
+/// those of a folder (one that cannot be opened is an unreadable unit).
+fn walk(files: &io::Files, dir: &Path, depth: usize, unreadable: &mut Vec<Unit>, visit: &mut dyn FnMut(PathBuf)) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -232,8 +250,38 @@ fn walk(dir: &Path, depth: usize, visit: &mut dyn FnMut(PathBuf)) {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     for (path, kind) in entries {
         if kind.is_dir() {
-            walk(&path, depth + 1, visit);
+            walk(files, &path, depth + 1, unreadable, visit);
+        } else if is_volume(&path) && (kind.is_file() || path.is_file()) {
+            match files.list(&path) {
+                Ok(_) => walk_volume(files, &path, depth + 1, visit),
+                Err(e) => unreadable.push(volume_error(&path, &e)),
+            }
         } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            visit(path);
+        }
+    }
+}
+
+fn is_volume(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(bonescope::files::mount::is_volume_name)
+}
+
+fn volume_error(path: &Path, e: &std::io::Error) -> Unit {
+    Unit::Unreadable { path: path.to_path_buf(), error: LoadError::io("cannot open the volume", e).in_file(path) }
+}
+
+/// Every file of a folder inside a volume (or of the volume), in sorted order.
+fn walk_volume(files: &io::Files, dir: &Path, depth: usize, visit: &mut dyn FnMut(PathBuf)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(mut entries) = files.list(dir) else { return };
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    for entry in entries {
+        let path = dir.join(&entry.name);
+        if entry.is_folder {
+            walk_volume(files, &path, depth + 1, visit);
+        } else {
             visit(path);
         }
     }

@@ -364,10 +364,11 @@ fn png_of_pixels(_pixels: &crate::scene::TexturePixels) -> Result<Vec<u8>, Strin
     Err("a build without image codecs cannot write PNG".into())
 }
 
-/// PNG and JPEG go in as they are; other formats (TGA, BMP, DDS, Source VTF) are converted to PNG when the
-/// image codecs are built in (the default `gui` feature).
+/// PNG and JPEG go in as they are; other formats (TGA, BMP, DDS, Source VTF, ZenGin TEX) are converted to PNG
+/// when the image codecs are built in (the default `gui` feature). Read through the disk's files, so a texture
+/// inside a VDFS volume is read there.
 fn embeddable_image(path: &std::path::Path) -> Result<(Vec<u8>, &'static str), String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = crate::files::Files::disk().read(path).map_err(|e| e.to_string())?.to_vec();
     if bytes.starts_with(&[0x89, b'P', b'N', b'G']) {
         return Ok((bytes, "image/png"));
     }
@@ -382,6 +383,10 @@ fn convert_to_png(path: &std::path::Path, bytes: &[u8]) -> Result<(Vec<u8>, &'st
     let decoded = if crate::io::vtf::is_vtf(bytes) {
         let vtf = crate::io::vtf::decode(bytes).map_err(|e| e.to_string())?;
         let rgba = image::RgbaImage::from_raw(vtf.width, vtf.height, vtf.rgba).ok_or("the VTF decoded to no image")?;
+        image::DynamicImage::ImageRgba8(rgba)
+    } else if crate::io::zengin::tex::is_ztex(bytes) {
+        let tex = crate::io::zengin::tex::decode(bytes).map_err(|e| e.to_string())?;
+        let rgba = image::RgbaImage::from_raw(tex.width, tex.height, tex.rgba).ok_or("the TEX decoded to no image")?;
         image::DynamicImage::ImageRgba8(rgba)
     } else {
         let format = image::ImageFormat::from_path(path).map_err(|e| e.to_string())?;

@@ -591,7 +591,9 @@ impl<'a> Parser<'_, 'a> {
     }
 }
 
-fn set_next(seq: &mut ScriptSequence, next: &str) {
+/// `next`, and the loop flag it implies (an animation whose next is itself loops); shared with the compiled
+/// form's reader (`io::zengin::msb`).
+pub(crate) fn set_next(seq: &mut ScriptSequence, next: &str) {
     let next = next.trim();
     if !next.is_empty() {
         seq.looping = next.eq_ignore_ascii_case(&seq.name);

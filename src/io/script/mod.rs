@@ -26,10 +26,10 @@ mod cut;
 mod delta;
 mod files;
 pub mod gothic_head;
-mod lex;
+pub(crate) mod lex;
 mod load;
 mod materials;
-mod mds;
+pub(crate) mod mds;
 mod merge;
 pub mod overlay;
 mod placement;
@@ -51,7 +51,7 @@ pub(crate) use unique_names::make_unique;
 
 /// True for the formats this module loads.
 pub fn is_script_format(format: Format) -> bool {
-    matches!(format, Format::Qc | Format::Mds | Format::Mms)
+    matches!(format, Format::Qc | Format::Mds | Format::Mms | Format::ZenMsb)
 }
 
 /// The script format of a file from its extension (`qc`, `mds`, `mms`, any case).
@@ -60,6 +60,7 @@ pub fn format_from_extension(extension: &str) -> Option<Format> {
         "qc" => Some(Format::Qc),
         "mds" => Some(Format::Mds),
         "mms" => Some(Format::Mms),
+        "msb" => Some(Format::ZenMsb),
         _ => None,
     }
 }
@@ -120,6 +121,20 @@ pub fn load(format: Format, bytes: &[u8], path: Option<&Path>, opts: &LoadOption
             }
             let stem = path.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or_default();
             build_gothic::build(parsed, &dir, stem, opts)?
+        }
+        Format::ZenMsb => {
+            let mut parsed = crate::io::zengin::msb::parse(bytes)?;
+            parsed.script.files.push(path.map_or_else(|| dir.clone(), Path::to_path_buf));
+            let stem = path.and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or_default();
+            let mut asset = build_gothic::build(parsed, &dir, stem, opts)?;
+            asset.format = Some(Format::ZenMsb);
+            // The compiled script's items carry their chunk's byte offset where a text script has its line.
+            for w in asset.warnings.iter_mut().filter(|w| w.file.is_none()) {
+                if let crate::io::Position::Line(offset) = w.position {
+                    w.position = crate::io::Position::Byte(offset as u64);
+                }
+            }
+            asset
         }
         _ => {
             return Err(LoadError::whole_file(format!("{} is not a model script format", format.name()))

@@ -103,8 +103,11 @@ fn plan_script(
             build_qc::resolve_paths(&mut parsed.script, &parsed.cd, &mut dirs);
             Ok(collect(format, &parsed.script, None))
         }
-        Format::Mds | Format::Mms => {
-            let mut parsed = mds::parse(&text).map_err(in_file)?;
+        Format::Mds | Format::Mms | Format::ZenMsb => {
+            let mut parsed = match format {
+                Format::ZenMsb => crate::io::zengin::msb::parse(bytes).map_err(in_file)?,
+                _ => mds::parse(&text).map_err(in_file)?,
+            };
             parsed.script.files.push(path.to_path_buf());
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
             let index = AscIndex::build(files, &dir, stem, &parsed.script.name);

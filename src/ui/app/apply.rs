@@ -28,7 +28,13 @@ impl ViewerApp {
                 }
             }
             Command::Open { paths, mode } => {
-                // A folder opens the model in it (its model script, or its meshes and then its animations).
+                // An archive (a volume, a game's `Data` folder) shows its models to choose from; another folder
+                // opens the model in it (its model script, or its meshes and then its animations).
+                let sources: Vec<Source> = paths.iter().cloned().map(Source::File).collect();
+                if let Some(root) = super::archive_of(&self.files, &sources) {
+                    self.picker = Some(crate::ui::views::model_picker::ModelPicker::new(&self.files, root));
+                    return;
+                }
                 let paths = if paths.iter().any(|p| self.files.is_folder(p)) {
                     crate::source::files_to_open(&self.files, &paths)
                 } else {
@@ -41,6 +47,15 @@ impl ViewerApp {
                     self.notify(notice);
                 }
             }
+            Command::OpenArchiveDialog => {
+                if let Err(notice) = self.jobs.open_archive_dialog(ctx) {
+                    self.notify(notice);
+                }
+            }
+            Command::ShowModelPicker(root) => {
+                self.picker = Some(crate::ui::views::model_picker::ModelPicker::new(&self.files, root));
+            }
+            Command::CloseModelPicker => self.picker = None,
             Command::OpenSample(sample) => {
                 self.start_load(ctx, vec![Source::Sample(sample)], Purpose::Open(OpenMode::Replace));
             }

@@ -64,6 +64,8 @@ pub struct ViewerApp {
     pub(super) cli_retarget: crate::scene::Retarget,
     /// Where files are read from (the disk; the web page's own files).
     pub(super) files: crate::files::Files,
+    /// The models of an opened archive, to choose from.
+    pub(super) picker: Option<crate::ui::views::model_picker::ModelPicker>,
     /// Frame the scene on the next frame (a new scene was opened).
     pub(super) frame_next: bool,
     pub(super) quit: bool,
@@ -139,8 +141,14 @@ impl ViewerApp {
         }
         let view = DocumentView::new(state.playback, state.speed);
         // Without files the viewer opens on the demo character.
-        let sources =
+        let mut sources =
             if args.files.is_empty() { vec![Source::Sample(Sample::Demo)] } else { Source::from_args(&args.files) };
+        // An archive given alone: its models to choose from, nothing loaded yet.
+        let picker = archive_of(&args.file_access, &sources)
+            .map(|root| crate::ui::views::model_picker::ModelPicker::new(&args.file_access, root));
+        if picker.is_some() {
+            sources.clear();
+        }
         let ctx = cc.egui_ctx.clone();
         let cli_retarget = crate::scene::Retarget {
             translation: args.retarget.unwrap_or_default(),
@@ -154,8 +162,13 @@ impl ViewerApp {
         if let Some(rs) = cc.wgpu_render_state.as_ref().filter(|_| gpu.renderer) {
             crate::render::viewport::with_renderer(rs, |r| r.set_files(args.file_access.clone()));
         }
-        let load = LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || ctx.request_repaint());
-        let jobs = Jobs::loading(load);
+        let jobs = if sources.is_empty() {
+            Jobs::default()
+        } else {
+            Jobs::loading(LoadJob::spawn(sources, Purpose::Open(OpenMode::Replace), options, move || {
+                ctx.request_repaint()
+            }))
+        };
         Self {
             state,
             gpu,
@@ -172,6 +185,7 @@ impl ViewerApp {
             cli_textures: args.textures.clone(),
             cli_retarget,
             files: args.file_access.clone(),
+            picker,
             frame_next: false,
             quit: false,
         }
@@ -243,8 +257,15 @@ impl ViewerApp {
         }
     }
 
-    /// Starts loading `sources` with the viewer's load options.
+    /// Starts loading `sources` with the viewer's load options; an archive opened shows its models to choose from
+    /// instead.
     pub(super) fn start_load(&mut self, ctx: &egui::Context, sources: Vec<Source>, purpose: Purpose) {
+        if matches!(purpose, Purpose::Open(_))
+            && let Some(root) = archive_of(&self.files, &sources)
+        {
+            self.picker = Some(crate::ui::views::model_picker::ModelPicker::new(&self.files, root));
+            return;
+        }
         let options = self.load_options();
         self.jobs.start_load(ctx, sources, purpose, options);
     }
@@ -529,6 +550,9 @@ impl eframe::App for ViewerApp {
             loading: loading.as_ref(),
         };
         windows::show(&ctx, &input, viewport_rect, &mut cmds);
+        if let Some(picker) = &mut self.picker {
+            crate::ui::views::model_picker::show(&ctx, picker, &mut cmds);
+        }
 
         if self.frame_next {
             // A new scene: frame the whole first clip, so that the animation stays in view.
@@ -587,4 +611,25 @@ impl eframe::App for ViewerApp {
 /// a second: the panels' fills alone cost over 100 ms a frame at 1600×900 there.
 fn unfilled_panel_frame(ui: &egui::Ui) -> egui::Frame {
     egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
+}
+
+/// The archive `sources` are, when they are one to choose a model from: a `.vdf` volume or a folder holding
+/// volumes given alone, or several volumes of one folder (their folder's volumes together).
+fn archive_of(files: &crate::files::Files, sources: &[Source]) -> Option<PathBuf> {
+    let paths: Vec<&std::path::Path> = sources.iter().map(Source::path).collect::<Option<_>>()?;
+    match paths[..] {
+        [one] => crate::source::archive_root(files, one),
+        [first, ..] => {
+            let is_volume = |p: &std::path::Path| {
+                p.file_name().and_then(|n| n.to_str()).is_some_and(crate::files::mount::is_volume_name)
+                    && files.is_folder(p)
+            };
+            let folder = first.parent()?;
+            paths
+                .iter()
+                .all(|p| is_volume(p) && p.parent() == Some(folder))
+                .then(|| folder.join(crate::files::mount::ALL_VOLUMES))
+        }
+        [] => None,
+    }
 }

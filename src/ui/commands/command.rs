@@ -47,6 +47,11 @@ pub enum Command {
     OpenDialog(OpenMode),
     /// Pick a folder and open the model in it ([`crate::source::files_to_open`]).
     OpenFolderDialog,
+    /// Pick a `.vdf` archive and choose a model in it.
+    OpenArchiveDialog,
+    /// Show the models of this archive to choose from ([`crate::source::archive_root`]).
+    ShowModelPicker(PathBuf),
+    CloseModelPicker,
     Open {
         paths: Vec<PathBuf>,
         mode: OpenMode,

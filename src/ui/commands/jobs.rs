@@ -229,6 +229,35 @@ impl Jobs {
         Ok(())
     }
 
+    /// Asks for a `.vdf` archive (or several of one folder); opening it shows its models. `Err`: what to tell
+    /// the user.
+    pub fn open_archive_dialog(&mut self, ctx: &egui::Context) -> Result<(), String> {
+        if self.dialog.is_some() {
+            return Ok(());
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = ctx;
+            crate::ui::web::pick_files(OpenMode::Replace);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let ctx = ctx.clone();
+            let pick = || {
+                rfd::FileDialog::new()
+                    .set_title("Open a Gothic VDF archive and choose a model in it")
+                    .add_filter("VDFS volumes", &["vdf", "VDF"])
+                    .add_filter("All files", &["*"])
+                    .pick_files()
+            };
+            match Job::spawn("bonescope-dialog", pick, move || ctx.request_repaint()) {
+                Ok(job) => self.dialog = Some(DialogJob { job, mode: OpenMode::Replace }),
+                Err(e) => return Err(format!("Could not open the file dialog: {e}")),
+            }
+        }
+        Ok(())
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn open_native_dialog(
         &mut self,
@@ -246,13 +275,17 @@ impl Jobs {
                 })
                 .add_filter(
                     "All supported",
-                    &["psk", "pskx", "psa", "smd", "vta", "dmx", "gz", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms"],
+                    &[
+                        "psk", "pskx", "psa", "smd", "vta", "dmx", "gz", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms",
+                        "msb", "vdf",
+                    ],
                 )
                 .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])
                 .add_filter("Valve SMD / VTA", &["smd", "vta"])
                 .add_filter("Valve DMX (.dmx, .dmx.gz)", &["dmx", "gz"])
                 .add_filter("3ds Max ASE / ASC", &["ase", "asc"])
-                .add_filter("Model scripts (QC, MDS, MMS)", &["qc", "mds", "mms"])
+                .add_filter("Model scripts (QC, MDS, MMS, MSB)", &["qc", "mds", "mms", "msb"])
+                .add_filter("Gothic VDF archives", &["vdf"])
                 .add_filter("MRTK input animation", &["bin", "mrtk"])
                 .add_filter("All files", &["*"]);
             if let Some(dir) = start_dir {

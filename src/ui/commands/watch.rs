@@ -56,9 +56,11 @@ pub enum WatchError {
 impl FileWatcher {
     /// Starts watching `files`; `wake` is called (from the watcher's thread) after each debounced change.
     pub fn new(files: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Self, WatchError> {
+        // A file inside a VDFS volume changes when its volume does.
+        let holders: Vec<PathBuf> = files.iter().map(|p| crate::files::mount::holder(p)).collect();
         let folders: HashSet<PathBuf> =
-            files.iter().filter_map(|p| absolute(p).parent().map(Path::to_path_buf)).collect();
-        let files: WatchedFiles = files.iter().map(|p| (watch_key(p), absolute(p))).collect();
+            holders.iter().filter_map(|p| absolute(p).parent().map(Path::to_path_buf)).collect();
+        let files: WatchedFiles = holders.iter().map(|p| (watch_key(p), absolute(p))).collect();
         let changed = Arc::new(AtomicBool::new(false));
         let last = Arc::new(Mutex::new(Vec::new()));
         let (sender, events) = std::sync::mpsc::channel();

@@ -24,13 +24,13 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(path: &Path, format: Format) -> Self {
-        let meta = std::fs::metadata(path).ok();
-        Self {
-            path: path.to_path_buf(),
-            format,
-            size: meta.as_ref().map_or(0, |m| m.len()),
-            modified: meta.and_then(|m| m.modified().ok()),
-        }
+        // A file inside a VDFS volume: its size from the volume, its time the volume's.
+        let meta = std::fs::metadata(crate::files::mount::holder(path)).ok();
+        let size = match crate::files::Files::disk().kind(path) {
+            Ok(crate::files::Kind::File { len }) => len,
+            _ => meta.as_ref().map_or(0, |m| m.len()),
+        };
+        Self { path: path.to_path_buf(), format, size, modified: meta.and_then(|m| m.modified().ok()) }
     }
 
     /// The file name for display.

@@ -59,6 +59,13 @@ pub fn show(ui: &mut egui::Ui, input: &MenuInput, cmds: &mut Vec<Command>) {
             {
                 cmds.push(Command::OpenFolderDialog);
             }
+            if ui
+                .button("Open a .vdf archive…")
+                .on_hover_text("A Gothic VDFS volume (or several of a game's Data folder): choose a model in it")
+                .clicked()
+            {
+                cmds.push(Command::OpenArchiveDialog);
+            }
             ui.menu_button("Open recent", |ui| {
                 if input.state.recent.is_empty() {
                     ui.weak("nothing yet");

@@ -10,6 +10,7 @@ pub mod keymap;
 pub mod legend;
 pub mod menu;
 pub mod mixer;
+pub mod model_picker;
 pub mod model_script_shapes;
 pub mod model_script_view;
 pub mod morphs;
