@@ -25,6 +25,7 @@ pub(crate) mod text;
 pub(crate) mod textures;
 pub(crate) mod vmt;
 pub mod vtf;
+pub mod zengin;
 
 use std::path::{Path, PathBuf};
 
