@@ -24,6 +24,18 @@ pub enum Format {
     Mds,
     /// Gothic MMS morph-mesh script.
     Mms,
+    /// ZenGin compiled model hierarchy (`.MDH`).
+    ZenMdh,
+    /// ZenGin compiled model mesh (`.MDM`: soft-skin and node meshes).
+    ZenMdm,
+    /// ZenGin compiled model (`.MDL`: hierarchy and mesh in one file).
+    ZenMdl,
+    /// ZenGin compiled model animation (`.MAN`).
+    ZenMan,
+    /// ZenGin compiled morph mesh (`.MMB`) with its animations.
+    ZenMmb,
+    /// ZenGin compiled multi-resolution (static) mesh (`.MRM`).
+    ZenMrm,
 }
 
 impl Format {
@@ -38,6 +50,12 @@ impl Format {
             Format::Qc => "Valve QC model script",
             Format::Mds => "Gothic MDS model script",
             Format::Mms => "Gothic MMS morph-mesh script",
+            Format::ZenMdh => "Gothic compiled model hierarchy (MDH)",
+            Format::ZenMdm => "Gothic compiled model mesh (MDM)",
+            Format::ZenMdl => "Gothic compiled model (MDL)",
+            Format::ZenMan => "Gothic compiled model animation (MAN)",
+            Format::ZenMmb => "Gothic compiled morph mesh (MMB)",
+            Format::ZenMrm => "Gothic compiled multi-resolution mesh (MRM)",
         }
     }
 }
