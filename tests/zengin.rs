@@ -177,3 +177,149 @@ fn both_games_fistrun_hold_what_zenkit_states() {
         );
     }
 }
+
+mod on_the_source_body {
+    use super::*;
+    use bonescope::anim::facing::{Side, side_of};
+    use bonescope::anim::{ClipBinding, local_to_model};
+    use bonescope::io::bind;
+    use bonescope::io::zengin::compiler::{NodeMap, compiled_node_order};
+    use bonescope::scene::{Asset, Transform};
+
+    fn body() -> Option<Asset> {
+        Some(load_path(&file("HUM_BODY_NAKED0.ASC")?, &LoadOptions::default()).unwrap())
+    }
+
+    /// Joint positions in the viewer frame at `time` of clip `clip`.
+    pub(super) fn joints_at(asset: &Asset, clip: usize, time: f32) -> Vec<(String, Vec3)> {
+        let skeleton = &asset.skeleton;
+        let c = &asset.clips[clip];
+        let binding = ClipBinding::new(skeleton, c);
+        let mut local = vec![Transform::IDENTITY; skeleton.len()];
+        binding.sample(skeleton, c, time, &mut local);
+        let mut to_root = vec![glam::Mat4::IDENTITY; skeleton.len()];
+        local_to_model(&skeleton.parents, &local, &mut to_root).unwrap();
+        skeleton
+            .names
+            .iter()
+            .zip(&to_root)
+            .map(|(n, m)| (n.clone(), asset.axes.to_viewer.transform_point3(m.w_axis.truncate())))
+            .collect()
+    }
+
+    #[test]
+    fn the_compiler_orders_the_asc_nodes_into_the_hierarchy_the_man_was_made_for() {
+        let Some(asc) = body() else { return };
+        let order = compiled_node_order(&asc.skeleton);
+        let names: Vec<String> = order.iter().map(|&b| asc.skeleton.names[b].to_uppercase()).collect();
+        assert_eq!(names.len(), 34, "{names:?}");
+        assert_eq!(
+            &names[..8],
+            &[
+                "BIP01",
+                "BIP01 PELVIS",
+                "BIP01 SPINE",
+                "BIP01 SPINE1",
+                "BIP01 SPINE2",
+                "BIP01 NECK",
+                "BIP01 HEAD",
+                "ZS_HELMET"
+            ]
+        );
+        assert_eq!(names[33], "BIP01 R TOE0");
+        // The MAN's node indices name the animated Bip nodes, not the slots.
+        for &i in &FISTRUN_NODES {
+            assert!(names[i as usize].starts_with("BIP01"), "{}", names[i as usize]);
+        }
+        // And the CRC-32 of that list is the checksum both games' MAN carry.
+        let map = NodeMap::of(&asc);
+        assert_eq!(map.checksum, 3325331650);
+    }
+
+    /// `s_FistRun` is not locomotion: the script line it was compiled from (in the MAN) gives it the flags `MI`,
+    /// and `I` is the engine's idle flag (`zCModelAni::SetFlags`: `flagIdle`). It is the fist-fighting stance
+    /// held while in run mode, looping onto itself: knees bent, feet planted apart with the left one ahead, fists
+    /// forward, breathing. Bound on the body it was compiled from, every frame must be that stance.
+    #[test]
+    fn fistrun_of_both_games_is_the_fist_stance_on_the_source_body() {
+        let Some(asc) = body() else { return };
+        let mut poses = Vec::new();
+        for game in ["G1", "G2"] {
+            let mut asset = asc.clone();
+            let path = file(&format!("{game}/HUMANS-S_FISTRUN.MAN")).unwrap();
+            let man = load_path(&path, &LoadOptions::default()).unwrap();
+            let report = bind(&mut asset, man, &LoadOptions::default()).unwrap();
+            assert_eq!(report.matched.len(), 25, "{game}: {report:?}");
+            assert!(report.unmatched_tracks.is_empty(), "{game}: {:?}", report.unmatched_tracks);
+            assert!(!asset.warnings.iter().any(|w| w.message.contains("checksum")), "{game}: {:?}", asset.warnings);
+            let clip = &asset.clips[0];
+            assert_eq!((clip.name.as_str(), clip.frame_count, clip.frame_rate), ("S_FISTRUN", 20, 10.0));
+            assert!(clip.script.as_ref().unwrap().looping, "next is itself");
+            let size = {
+                let j = common::body::viewer_joints(&asc);
+                let (lo, hi) = j.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), (_, p)| (lo.min(*p), hi.max(*p)));
+                (hi - lo).length()
+            };
+            let mut frames = Vec::new();
+            for f in 0..20 {
+                let joints = joints_at(&asset, 0, f as f32 / 10.0);
+                let at = |name: &str| joints.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).unwrap().1;
+                let pelvis = at("Bip01 Pelvis");
+                // No explosion: every joint stays within the body's size of the pelvis.
+                for (n, p) in &joints {
+                    assert!(
+                        p.distance(pelvis) < size,
+                        "{game} frame {f}: {n} is {} from the pelvis",
+                        p.distance(pelvis)
+                    );
+                }
+                // Feet on the ground: both toes at the ground plane of the model (y = 0), the hips lowered by
+                // the bent knees (the bind pose has them at 100).
+                for toe in ["Bip01 L Toe0", "Bip01 R Toe0"] {
+                    assert!(at(toe).y.abs() < 3.0, "{game} frame {f}: {toe} at height {}", at(toe).y);
+                }
+                assert!(pelvis.y > 80.0 && pelvis.y < 95.0, "{game} frame {f}: the hips at height {}", pelvis.y);
+                assert!(at("Bip01 Head").y > pelvis.y + 45.0, "{game} frame {f}: upright");
+                // Left is left: the left-named joints lie to the character's left (up × front, the front from
+                // the toes ahead of the feet).
+                let front = common::body::front_from_geometry(&joints).unwrap();
+                let left = Vec3::Y.cross(front);
+                let l = common::body::mean_of(&joints, |n| side_of(n) == Some(Side::Left)).unwrap();
+                let r = common::body::mean_of(&joints, |n| side_of(n) == Some(Side::Right)).unwrap();
+                assert!(
+                    (l - r).dot(left) > 20.0,
+                    "{game} frame {f}: left-named joints {} to the left",
+                    (l - r).dot(left)
+                );
+                // The stance: feet apart, the left one ahead; both fists forward of the pelvis at its height.
+                let (lf, rf) = (at("Bip01 L Foot"), at("Bip01 R Foot"));
+                assert!((lf - rf).dot(left) > 40.0, "{game} frame {f}: feet {} apart", (lf - rf).dot(left));
+                assert!((lf - rf).dot(front) > 5.0, "{game} frame {f}: the left foot {} ahead", (lf - rf).dot(front));
+                for hand in ["Bip01 L Hand", "Bip01 R Hand"] {
+                    let h = at(hand) - pelvis;
+                    assert!(h.dot(front) > 10.0 && h.y.abs() < 15.0, "{game} frame {f}: {hand} at {h} from the pelvis");
+                }
+                frames.push(joints);
+            }
+            // Planted feet, a breathing body, a loop that closes.
+            let foot = |f: usize, name: &str| frames[f].iter().find(|(n, _)| n == name).unwrap().1;
+            for f in 1..20 {
+                for name in ["Bip01 L Foot", "Bip01 R Foot"] {
+                    assert!(foot(f, name).distance(foot(0, name)) < 1.0, "{game} frame {f}: {name} slides");
+                }
+            }
+            let pelvis: Vec<f32> = (0..20).map(|f| foot(f, "Bip01 Pelvis").y).collect();
+            let swing =
+                pelvis.iter().copied().fold(f32::MIN, f32::max) - pelvis.iter().copied().fold(f32::MAX, f32::min);
+            assert!(swing > 0.5 && swing < 5.0, "{game}: the hips bob by {swing}");
+            assert!((pelvis[19] - pelvis[0]).abs() < 0.2 * swing, "{game}: the loop closes");
+            poses.push(frames);
+        }
+        // Both games compiled the same animation: the same poses.
+        for (a, b) in poses[0].iter().zip(&poses[1]) {
+            for ((_, p), (_, q)) in a.iter().zip(b) {
+                assert!(p.abs_diff_eq(*q, 0.01), "{p} {q}");
+            }
+        }
+    }
+}

@@ -8,7 +8,10 @@
 //! A sample is six `u16`: a rotation and a translation, the node's whole local transform (the engine's
 //! `CalcAniBBox` sets `trafo` from them). The rotation's x, y, z are `(v − 32767) · 2.1 / 65535`, and w is
 //! `√(1 − x² − y² − z²)` (the packer made w ≥ 0); the translation is `v · scale + minimum`
-//! (`zTMdl_AniSample::UnpackQuat`/`UnpackTrans`). Frames are `1 / fps` apart: the compiler already resampled the
+//! (`zTMdl_AniSample::UnpackQuat`/`UnpackTrans`). The engine makes the rotation's matrix with
+//! `zCQuat::QuatToMatrix4` (ZenGin's `zQuat.cpp`: `mat[0][1] = 2(xy + wz)`, …), the transpose of the usual
+//! matrix of `(x, y, z, w)`: the stored quaternion is the conjugate of the rotation in glam's terms (the toes'
+//! 90° turn of the corpus MAN comes out as the source body's only so). Frames are `1 / fps` apart: the compiler already resampled the
 //! source frames to the script's `FPS:` (`AddTrafoMatrix`), keeping their timing, so the clip plays at `fps`.
 //!
 //! A MAN names no nodes: its indices only mean something on the hierarchy it was made for, which the engine
@@ -234,7 +237,8 @@ pub fn clip(a: &Animation, binding: &Binding<'_>) -> (Clip, Vec<Warning>) {
         let mut rotations: Vec<Quat> = Vec::with_capacity(frames);
         for f in 0..frames {
             let (q, t) = a.sample(f, k).unwrap_or((Quat::IDENTITY, Vec3::ZERO));
-            let local = local_in(binding.frame, Mat4::from_rotation_translation(q.normalize(), t), is_root);
+            // The engine's quaternion turns the other way than glam's (see the module notes).
+            let local = local_in(binding.frame, Mat4::from_rotation_translation(q.normalize().conjugate(), t), is_root);
             // Neighbouring keys on the same side of the quaternion sphere, so interpolation takes the short way.
             let mut r = local.rotation;
             if rotations.last().is_some_and(|p| p.dot(r) < 0.0) {

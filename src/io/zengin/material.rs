@@ -105,7 +105,7 @@ fn read_material(r: &mut Reader<'_>) -> Result<ZenMaterial, LoadError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A binary archive of one material, as the engine writes it.
