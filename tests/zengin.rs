@@ -323,3 +323,165 @@ mod on_the_source_body {
         }
     }
 }
+
+/// What the engine's compiler would make of a source skeleton: an `.MDH` (its node order, its local matrices in
+/// the engine's frame, the root's translation apart, the checksum of the names), written as `SaveMDH` writes it.
+fn compile_hierarchy(asc: &bonescope::scene::Asset) -> Vec<u8> {
+    use bonescope::io::zengin::compiler::{compiled_node_order, node_list_checksum, source_local_to_engine};
+    let skeleton = &asc.skeleton;
+    let order = compiled_node_order(skeleton);
+    let names: Vec<String> = order.iter().map(|&b| skeleton.names[b].to_uppercase()).collect();
+    let mut body = 3u32.to_le_bytes().to_vec();
+    body.extend((order.len() as u16).to_le_bytes());
+    let mut root_translation = Vec3::ZERO;
+    for (&b, name) in order.iter().zip(&names) {
+        body.extend(name.as_bytes());
+        body.push(b'\n');
+        let parent = skeleton.parents[b].and_then(|p| order.iter().position(|&o| o == p));
+        body.extend(parent.map_or(0xFFFF, |p| p as u16).to_le_bytes());
+        let mut m = source_local_to_engine(skeleton.bind_local[b].to_matrix(), parent.is_none());
+        if parent.is_none() {
+            root_translation = m.w_axis.truncate();
+            m.w_axis = glam::Vec4::W;
+        }
+        for v in m.transpose().to_cols_array() {
+            body.extend(v.to_le_bytes());
+        }
+    }
+    for v in [Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, root_translation] {
+        for c in v.to_array() {
+            body.extend(c.to_le_bytes());
+        }
+    }
+    body.extend(node_list_checksum(names.iter().map(String::as_str)).to_le_bytes());
+    let mut file = 0xD100u16.to_le_bytes().to_vec();
+    file.extend((body.len() as u32).to_le_bytes());
+    file.extend(body);
+    file.extend(0xD120u16.to_le_bytes());
+    file.extend(0u32.to_le_bytes());
+    file
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bonescope-zengin-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_man_plays_alike_on_the_source_body_and_on_its_compiled_hierarchy() {
+    let Some(asc_path) = file("HUM_BODY_NAKED0.ASC") else { return };
+    let asc = load_path(&asc_path, &LoadOptions::default()).unwrap();
+    let dir = scratch("alike");
+    let mdh = compile_hierarchy(&asc);
+    assert_eq!(mdh::read(&mdh).unwrap().checksum, 3325331650, "the compiled node list's checksum");
+    std::fs::write(dir.join("HUMANS.MDH"), &mdh).unwrap();
+    std::fs::copy(file("G2/HUMANS-S_FISTRUN.MAN").unwrap(), dir.join("HUMANS-S_FISTRUN.MAN")).unwrap();
+    // Opened alone, the MAN finds HUMANS.MDH beside it by the engine's naming and plays on it.
+    let alone = load_path(&dir.join("HUMANS-S_FISTRUN.MAN"), &LoadOptions::default()).unwrap();
+    assert_eq!(alone.skeleton.len(), 34);
+    assert!(alone.readings.iter().any(|r| r.topic == "hierarchy" && r.choice == "HUMANS.MDH"), "{:?}", alone.readings);
+    assert_eq!(alone.clips[0].tracks.len(), 25);
+    // On the source body, bound by node index.
+    let mut on_body = asc.clone();
+    bonescope::io::bind(
+        &mut on_body,
+        load_path(&dir.join("HUMANS-S_FISTRUN.MAN"), &LoadOptions::default()).unwrap(),
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    for f in [0, 7, 19] {
+        let t = f as f32 / 10.0;
+        let a = on_the_source_body::joints_at(&alone, 0, t);
+        let b = on_the_source_body::joints_at(&on_body, 0, t);
+        for (name, p) in &a {
+            let q = b.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).unwrap().1;
+            assert!(p.abs_diff_eq(q, 0.05), "frame {f} {name}: {p} on the hierarchy, {q} on the body");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+mod model_script_with_compiled_files {
+    use super::*;
+
+    const MDS: &str = "Model (\"HuS\")\n{\n\tmeshAndTree (\"Hum_Body_Naked0.asc\")\n\taniEnum\n\t{\n\t\tani (\"s_FistRun\" 1 \"s_FistRun\" 0.0 0.1 MI \"Hum_Amb_FistRun_M01.asc\" F 1 50 FPS:10)\n\t}\n}\n";
+
+    /// A game's `Anims` tree: the script, its compiled files in `_compiled`, and the body's source unless
+    /// `without_body`.
+    fn tree(tag: &str, without_body: bool) -> Option<PathBuf> {
+        let asc_path = file("HUM_BODY_NAKED0.ASC")?;
+        let asc = load_path(&asc_path, &LoadOptions::default()).unwrap();
+        let anims = scratch(tag).join("Anims");
+        std::fs::create_dir_all(anims.join("_COMPILED")).unwrap();
+        std::fs::write(anims.join("HUMANS.MDS"), MDS).unwrap();
+        std::fs::write(anims.join("_COMPILED/HUMANS.MDH"), compile_hierarchy(&asc)).unwrap();
+        std::fs::copy(file("G1/HUMANS-S_FISTRUN.MAN").unwrap(), anims.join("_COMPILED/HUMANS-S_FISTRUN.MAN")).unwrap();
+        if !without_body {
+            std::fs::create_dir_all(anims.join("ASC_BODIES/HUMAN")).unwrap();
+            std::fs::copy(&asc_path, anims.join("ASC_BODIES/HUMAN/HUM_BODY_NAKED0.ASC")).unwrap();
+        }
+        Some(anims)
+    }
+
+    #[test]
+    fn an_absent_animation_source_is_played_from_its_compiled_man_and_the_sources_win() {
+        let Some(anims) = tree("mds-man", false) else { return };
+        let asset = load_path(&anims.join("HUMANS.MDS"), &LoadOptions::default()).unwrap();
+        // The body and skeleton are the source's (HUMANS.MDH is there too, and not used).
+        assert!(asset.triangle_count() > 0);
+        assert!(asset.skeleton.names.iter().any(|n| n == "Dummy"), "the ASC's own skeleton");
+        let clip = asset.clip("s_FistRun").expect("the ani is a clip");
+        assert_eq!((clip.frame_count, clip.frame_rate, clip.tracks.len()), (20, 10.0, 25));
+        let script = asset.model_script.as_deref().unwrap();
+        let seq = script.sequence("s_FistRun").unwrap();
+        assert!(seq.loaded && seq.problem.is_none(), "{seq:?}");
+        assert_eq!(seq.paths[0].as_deref(), Some(anims.join("_COMPILED/HUMANS-S_FISTRUN.MAN").as_path()));
+        let said: Vec<&str> = asset.warnings.iter().map(|w| w.message.as_str()).collect();
+        let used = said.iter().find(|m| m.contains("compiled files stand in")).expect("says which it used");
+        assert!(used.contains("HUMANS-S_FISTRUN.MAN") && !used.contains("HUMANS.MDH"), "{used}");
+        assert!(!asset.warnings.iter().any(|w| w.is_error()), "{said:?}");
+        // It plays as the MAN bound to the body does.
+        let mut bound = load_path(&file("HUM_BODY_NAKED0.ASC").unwrap(), &LoadOptions::default()).unwrap();
+        let man = load_path(&anims.join("_COMPILED/HUMANS-S_FISTRUN.MAN"), &LoadOptions::default()).unwrap();
+        bonescope::io::bind(&mut bound, man, &LoadOptions::default()).unwrap();
+        let c = asset.clips.iter().position(|c| c.name == "s_FistRun").unwrap();
+        let a = on_the_source_body::joints_at(&asset, c, 0.3);
+        let b = on_the_source_body::joints_at(&bound, 0, 0.3);
+        for ((n, p), (_, q)) in a.iter().zip(&b) {
+            assert!(p.abs_diff_eq(*q, 0.05), "{n}: {p} {q}");
+        }
+        std::fs::remove_dir_all(anims.parent().unwrap()).ok();
+    }
+
+    #[test]
+    fn without_the_body_source_the_skeleton_comes_from_the_compiled_hierarchy() {
+        let Some(anims) = tree("mds-mdh", true) else { return };
+        let asset = load_path(&anims.join("HUMANS.MDS"), &LoadOptions::default()).unwrap();
+        assert_eq!(asset.skeleton.len(), 34, "HUMANS.MDH's nodes");
+        assert_eq!(asset.skeleton.names[1], "BIP01 PELVIS");
+        let said: Vec<&str> = asset.warnings.iter().map(|w| w.message.as_str()).collect();
+        let used = said.iter().find(|m| m.contains("compiled files stand in")).expect("says which it used");
+        assert!(used.contains("HUMANS.MDH") && used.contains("HUMANS-S_FISTRUN.MAN"), "{used}");
+        // No compiled body mesh either: the mesh is missing, and said so.
+        assert!(asset.warnings.iter().any(|w| w.is_error() && w.message.contains("meshAndTree")), "{said:?}");
+        // The skeleton stands and the clip plays as on the source body.
+        let body = load_path(&file("HUM_BODY_NAKED0.ASC").unwrap(), &LoadOptions::default()).unwrap();
+        let bind = common::body::viewer_joints(&body);
+        for (name, p) in common::body::viewer_joints(&asset) {
+            let q = bind.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).unwrap().1;
+            assert!(p.abs_diff_eq(q, 0.05), "{name}: {p} from the MDH, {q} in the ASC");
+        }
+        let mut bound = body.clone();
+        let man = load_path(&anims.join("_COMPILED/HUMANS-S_FISTRUN.MAN"), &LoadOptions::default()).unwrap();
+        bonescope::io::bind(&mut bound, man, &LoadOptions::default()).unwrap();
+        let a = on_the_source_body::joints_at(&asset, 0, 1.2);
+        let b = on_the_source_body::joints_at(&bound, 0, 1.2);
+        for (name, p) in &a {
+            let q = b.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).unwrap().1;
+            assert!(p.abs_diff_eq(q, 0.05), "{name}: {p} {q}");
+        }
+        std::fs::remove_dir_all(anims.parent().unwrap()).ok();
+    }
+}

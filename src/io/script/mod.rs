@@ -21,6 +21,7 @@
 mod asc_index;
 mod build_gothic;
 mod build_qc;
+mod compiled;
 mod cut;
 mod delta;
 mod files;

@@ -16,10 +16,11 @@
 //! - **Node order.** `ReadGeomobject` appends each `*GEOMOBJECT`/`*HELPEROBJECT` to the node list in file order
 //!   (a node after its parent), upper-cased, except: names without a `BIP01`, `ZM_` or `ZS_` part (`Dummy`
 //!   helpers), `BIP01 … FOOTSTEPS` and `SCHRITTE` nodes, nodes whose parent was left out, and `ZM_` mesh nodes
-//!   whose mesh the compiler moved elsewhere (`ProcessMeshNode`: a soft-skin mesh node, and a rigid mesh hung
-//!   on a `BIP01` node, whose mesh moves up onto that node). Here a `ZM_` node under a `BIP01` node is taken for
-//!   such a mesh node: a skeleton alone does not say which nodes held meshes, and the checksum below tells when
-//!   the guess is wrong.
+//!   whose mesh the compiler moved elsewhere (`ProcessMeshNode`: a soft-skin mesh node, and an unanimated rigid
+//!   mesh hung on a `BIP01` node that has no mesh yet, whose mesh moves up onto that node). Here the first `ZM_`
+//!   node under each `BIP01` node is taken for such a mesh node: a skeleton alone does not say which nodes held
+//!   meshes or were animated, and the checksum below tells when the guess is wrong (a hierarchy read from a
+//!   compiled file needs no guess: its order is its own).
 //! - **Checksum.** `CalcNodeListChecksum` runs `zCChecksum` (CRC-32) over the node names, concatenated in list
 //!   order. The `.MDH` stores it; every `.MAN` (`SaveMAN`) and the soft-skin list of every `.MDM` (`SaveMDM`)
 //!   store the checksum of the hierarchy they were made for, and `LoadMAN` rejects an animation whose checksum
@@ -61,6 +62,14 @@ pub fn engine_local_to_source(local: Mat4, is_root: bool) -> Mat4 {
     left * local * d
 }
 
+/// The inverse of [`engine_local_to_source`]: a local transform of a source skeleton as the compiler stores it
+/// (`C · L · D` for a root, `D · L · D` below it).
+pub fn source_local_to_engine(local: Mat4, is_root: bool) -> Mat4 {
+    let d = Mat4::from_mat3(node_basis());
+    let left = if is_root { Mat4::from_mat3(max_to_engine()) } else { d };
+    left * local * d
+}
+
 /// A point stored in a compiled node's frame (a soft-skin weight's position) in the source node's frame (`D`).
 pub fn engine_node_point_to_source(p: Vec3) -> Vec3 {
     node_basis() * p
@@ -97,6 +106,9 @@ pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a str>) -> u32 {
 /// requires too).
 pub fn compiled_node_order(skeleton: &Skeleton) -> Vec<usize> {
     let mut kept = vec![false; skeleton.len()];
+    // A `BIP01` node takes the mesh of the first `ZM_` node hung on it (that node is then left out); a second
+    // one stays a node of its own.
+    let mut took_mesh = vec![false; skeleton.len()];
     let mut order = Vec::new();
     for (b, name) in skeleton.names.iter().enumerate() {
         let upper = name.to_uppercase();
@@ -104,9 +116,10 @@ pub fn compiled_node_order(skeleton: &Skeleton) -> Vec<usize> {
         let footsteps = upper.contains("BIP01") && (upper.contains(" FOOTSTEPS") || upper.contains("SCHRITTE"));
         let parent = skeleton.parents.get(b).copied().flatten();
         let parent_kept = parent.is_none_or(|p| kept.get(p).copied().unwrap_or(false));
-        let parent_is_bip =
-            parent.and_then(|p| skeleton.names.get(p)).is_some_and(|n| n.to_uppercase().contains("BIP01"));
-        let folded_mesh = upper.contains("ZM_") && parent_is_bip;
+        let bip_parent = parent.filter(|&p| skeleton.names.get(p).is_some_and(|n| n.to_uppercase().contains("BIP01")));
+        let folded_mesh = upper.contains("ZM_")
+            && !upper.contains("ZS_")
+            && bip_parent.is_some_and(|p| !std::mem::replace(&mut took_mesh[p], true));
         if legal && !footsteps && parent_kept && !folded_mesh {
             kept[b] = true;
             order.push(b);
@@ -140,6 +153,28 @@ impl NodeMap {
         Self { frame, bones, checksum }
     }
 
+    /// The map whose node list has checksum `checksum`, when one of the two orders gives it: the skeleton's own
+    /// (a skeleton read from a compiled hierarchy, whatever file it came in) or the compiler's order of a source
+    /// skeleton. Else the map [`NodeMap::of`] makes. The checksum settles what the format alone cannot: a model
+    /// script may hold a skeleton from a `.MDH` in the sources' frame.
+    pub fn for_checksum(asset: &Asset, checksum: u32) -> Self {
+        let mut map = Self::of(asset);
+        if map.checksum != checksum {
+            let all: Vec<usize> = (0..asset.skeleton.len()).collect();
+            let compiled = compiled_node_order(&asset.skeleton);
+            for bones in [all, compiled] {
+                let crc =
+                    node_list_checksum(bones.iter().filter_map(|&b| asset.skeleton.names.get(b).map(String::as_str)));
+                if crc == checksum {
+                    map.bones = bones;
+                    map.checksum = crc;
+                    break;
+                }
+            }
+        }
+        map
+    }
+
     /// The skeleton bone of hierarchy node `node`.
     pub fn bone(&self, node: usize) -> Option<usize> {
         self.bones.get(node).copied()
@@ -171,6 +206,8 @@ mod tests {
         let local_e = pe.inverse() * ce;
         assert!(engine_local_to_source(local_e, false).abs_diff_eq(child_local, 1e-4));
         assert!(engine_local_to_source(pe, true).abs_diff_eq(parent, 1e-4));
+        assert!(source_local_to_engine(child_local, false).abs_diff_eq(local_e, 1e-4));
+        assert!(source_local_to_engine(parent, true).abs_diff_eq(pe, 1e-4));
         // A point in the node's frame: W_e · p_e = C · W · (D · p_e).
         let p = Vec3::new(3.0, -2.0, 5.0);
         let world = engine_point_to_source(ce.transform_point3(p));

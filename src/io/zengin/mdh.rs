@@ -13,10 +13,10 @@ use glam::{Mat4, Vec3};
 
 use crate::io::binary::Reader;
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::{Asset, Format, Position, Reading, Skeleton, Transform, Warning};
+use crate::scene::{Asset, Format, Position, Reading, Skeleton, Warning};
 
 use super::chunk::{Chunks, ZenDate, ZenRead};
-use super::compiler::{engine_axes, node_list_checksum};
+use super::compiler::{Frame, engine_axes, local_in, node_list_checksum};
 
 pub const CHUNK_HIERARCHY: u16 = 0xD100;
 pub const CHUNK_SOURCE: u16 = 0xD110;
@@ -50,13 +50,18 @@ pub struct Hierarchy {
 impl Hierarchy {
     /// The skeleton in the engine's frame, bones in node order, the root translation put back.
     pub fn skeleton(&self) -> Skeleton {
+        self.skeleton_in(Frame::Engine)
+    }
+
+    /// The skeleton in `frame` (the sources' frame to join parts read from ASC files), bones in node order.
+    pub fn skeleton_in(&self, frame: Frame) -> Skeleton {
         let mut skeleton = Skeleton::default();
         for node in &self.nodes {
             let mut local = node.transform;
             if node.parent.is_none() {
                 local.w_axis = self.root_translation.extend(1.0);
             }
-            skeleton.push(node.name.clone(), node.parent, Transform::from_matrix(&local));
+            skeleton.push(node.name.clone(), node.parent, local_in(frame, local, node.parent.is_none()));
         }
         skeleton.recompute_inverse_bind();
         skeleton

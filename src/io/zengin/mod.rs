@@ -326,11 +326,11 @@ pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindR
         return Ok(asset.bind_animations_with(other, &opts.retarget));
     };
     let bytes = crate::io::read_path(&opts.files, &path)?;
-    let map = NodeMap::of(asset);
     let file = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     match other.format {
         Some(Format::ZenMan) => {
             let a = man::read(&bytes).map_err(|e| e.in_file(&path))?;
+            let map = NodeMap::for_checksum(asset, a.checksum);
             let skeleton = &asset.skeleton;
             let node = |n: usize| {
                 let b = map.bone(n)?;
@@ -372,6 +372,7 @@ pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindR
         }
         Some(Format::ZenMdm) => {
             let mm = mdm::read(&bytes).map_err(|e| e.in_file(&path))?;
+            let map = mm.checksum.map_or_else(|| NodeMap::of(asset), |c| NodeMap::for_checksum(asset, c));
             let name = stem(Some(&path), "MDM");
             let target = mdm::Target { skeleton: &asset.skeleton, map: &map, placeholder: false };
             let (meshes, materials, warnings) = mdm::build(&mm, &target, &name, asset.materials.len(), opts);
