@@ -41,6 +41,12 @@ fn hierarchy0_holds_what_zenkit_states() {
     assert!(close(h.collision_bbox.1, Vec3::new(257.858673, 291.955109, 446.768372)));
     assert!(close(h.root_translation, Vec3::new(0.0, 0.0, -394.040466)));
     assert!(h.checksum_matches_names(), "the stored checksum is the CRC-32 of the node names");
+    // Written again as the engine writes it, it reads the same.
+    let again = mdh::read(&mdh::write(&h)).unwrap();
+    assert_eq!(
+        (again.nodes, again.checksum, again.root_translation),
+        (h.nodes.clone(), h.checksum, h.root_translation)
+    );
     let asset = load_path(&file("hierarchy0.mdh").unwrap(), &LoadOptions::default()).unwrap();
     assert_eq!((asset.format, asset.skeleton.len(), asset.meshes.len()), (Some(Format::ZenMdh), 7, 0));
     // The root stands at its stored translation.
@@ -324,42 +330,9 @@ mod on_the_source_body {
     }
 }
 
-/// What the engine's compiler would make of a source skeleton: an `.MDH` (its node order, its local matrices in
-/// the engine's frame, the root's translation apart, the checksum of the names), written as `SaveMDH` writes it.
+/// What the engine's compiler would make of the source body: its `.MDH`.
 fn compile_hierarchy(asc: &bonescope::scene::Asset) -> Vec<u8> {
-    use bonescope::io::zengin::compiler::{compiled_node_order, node_list_checksum, source_local_to_engine};
-    let skeleton = &asc.skeleton;
-    let order = compiled_node_order(skeleton);
-    let names: Vec<String> = order.iter().map(|&b| skeleton.names[b].to_uppercase()).collect();
-    let mut body = 3u32.to_le_bytes().to_vec();
-    body.extend((order.len() as u16).to_le_bytes());
-    let mut root_translation = Vec3::ZERO;
-    for (&b, name) in order.iter().zip(&names) {
-        body.extend(name.as_bytes());
-        body.push(b'\n');
-        let parent = skeleton.parents[b].and_then(|p| order.iter().position(|&o| o == p));
-        body.extend(parent.map_or(0xFFFF, |p| p as u16).to_le_bytes());
-        let mut m = source_local_to_engine(skeleton.bind_local[b].to_matrix(), parent.is_none());
-        if parent.is_none() {
-            root_translation = m.w_axis.truncate();
-            m.w_axis = glam::Vec4::W;
-        }
-        for v in m.transpose().to_cols_array() {
-            body.extend(v.to_le_bytes());
-        }
-    }
-    for v in [Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, root_translation] {
-        for c in v.to_array() {
-            body.extend(c.to_le_bytes());
-        }
-    }
-    body.extend(node_list_checksum(names.iter().map(String::as_str)).to_le_bytes());
-    let mut file = 0xD100u16.to_le_bytes().to_vec();
-    file.extend((body.len() as u32).to_le_bytes());
-    file.extend(body);
-    file.extend(0xD120u16.to_le_bytes());
-    file.extend(0u32.to_le_bytes());
-    file
+    mdh::write(&mdh::compiled_from(&asc.skeleton))
 }
 
 fn scratch(tag: &str) -> PathBuf {

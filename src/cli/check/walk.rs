@@ -15,11 +15,15 @@ pub const GROUPING_RULE: &str = "a model script (QC, MDS, MMS) is a character wi
 overlay without a mesh of its own: its animations on the base model it overlays); the other meshes and animations \
 are grouped by folder: each reference mesh (a file with triangles) with the other meshes of the same character (same \
 bone names, same bind pose: a modular character's parts) and every animation of its folder, bound by bone name; a \
-folder of animations without a mesh is checked against the first animation's skeleton; a file that does not load is \
-reported on its own";
+folder of animations without a mesh is checked against the first animation's skeleton; compiled Gothic files make a \
+character of each model (MODEL.MDL or MODEL.MDH) with the meshes made for it and its animations MODEL-ANI.MAN; a file \
+that does not load is reported on its own";
 
 /// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
-const MODEL_EXTENSIONS: [&str; 7] = ["smd", "vta", "psk", "pskx", "psa", "ase", "asc"];
+/// Compiled Gothic files (`.mdh`, `.mdm`, `.mdl`, `.man`, `.mmb`, `.mrm`) are grouped by their names
+/// (`zengin`).
+const MODEL_EXTENSIONS: [&str; 13] =
+    ["smd", "vta", "psk", "pskx", "psa", "ase", "asc", "mdh", "mdm", "mdl", "man", "mmb", "mrm"];
 
 /// Folders below a root are followed this deep at most (and symbolic links to folders not at all, so a link
 /// loop cannot make the walk endless).

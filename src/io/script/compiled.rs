@@ -210,3 +210,34 @@ pub fn clip(
     seq.loaded = true;
     Ok(clip)
 }
+
+/// For listing what a script reads ([`super::plan`]): the compiled files that stand in for the sources not
+/// found, put where the sources' paths would be (the skeleton's `MODEL.MDH`, each mesh's `X.MDM`, each `ani`'s
+/// `MODEL-NAME.MAN`), as loading the script uses them.
+pub fn fill_in_stand_ins(
+    script: &mut crate::scene::ModelScript,
+    skeleton_path: &mut Option<PathBuf>,
+    has_skeleton: bool,
+    files: &Files,
+    anims_root: &Path,
+    script_dir: &Path,
+    model: &str,
+) {
+    if script.language != crate::scene::ScriptLanguage::GothicMds {
+        return;
+    }
+    let compiled = CompiledFiles::find(files, anims_root, script_dir);
+    if has_skeleton && skeleton_path.is_none() {
+        skeleton_path.clone_from(&compiled.hierarchy(model).cloned());
+    }
+    for choice in script.body_groups.iter_mut().flat_map(|g| g.choices.iter_mut()) {
+        if choice.path.is_none() {
+            choice.path = compiled.mesh(&choice.name).cloned();
+        }
+    }
+    for seq in script.sequences.iter_mut().filter(|s| s.kind == crate::scene::SequenceKind::Ani) {
+        if seq.paths.first().is_some_and(Option::is_none) {
+            seq.paths[0] = compiled.animation(model, &seq.name).cloned();
+        }
+    }
+}

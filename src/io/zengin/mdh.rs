@@ -16,7 +16,7 @@ use crate::io::{LoadError, LoadErrorKind, LoadOptions};
 use crate::scene::{Asset, Format, Position, Reading, Skeleton, Warning};
 
 use super::chunk::{Chunks, ZenDate, ZenRead};
-use super::compiler::{Frame, engine_axes, local_in, node_list_checksum};
+use super::compiler::{Frame, compiled_node_order, engine_axes, local_in, node_list_checksum, source_local_to_engine};
 
 pub const CHUNK_HIERARCHY: u16 = 0xD100;
 pub const CHUNK_SOURCE: u16 = 0xD110;
@@ -137,6 +137,57 @@ pub fn read_chunks(chunks: &mut Chunks<'_>) -> Result<Hierarchy, LoadError> {
             .with_kind(LoadErrorKind::NotThisFormat));
     }
     Ok(h)
+}
+
+/// The file `SaveMDH` writes for `h`: the hierarchy chunk and the end chunk (no source chunk).
+pub fn write(h: &Hierarchy) -> Vec<u8> {
+    let mut body = h.version.to_le_bytes().to_vec();
+    body.extend((h.nodes.len().min(usize::from(u16::MAX)) as u16).to_le_bytes());
+    for node in h.nodes.iter().take(usize::from(u16::MAX)) {
+        body.extend(node.name.as_bytes());
+        body.push(b'\n');
+        body.extend(node.parent.map_or(0xFFFF, |p| p.min(0xFFFE) as u16).to_le_bytes());
+        for v in node.transform.transpose().to_cols_array() {
+            body.extend(v.to_le_bytes());
+        }
+    }
+    for v in [h.bbox.0, h.bbox.1, h.collision_bbox.0, h.collision_bbox.1, h.root_translation] {
+        for c in v.to_array() {
+            body.extend(c.to_le_bytes());
+        }
+    }
+    body.extend(h.checksum.to_le_bytes());
+    let mut file = CHUNK_HIERARCHY.to_le_bytes().to_vec();
+    file.extend((body.len() as u32).to_le_bytes());
+    file.extend(body);
+    file.extend(CHUNK_END.to_le_bytes());
+    file.extend(0u32.to_le_bytes());
+    file
+}
+
+/// What the engine's compiler makes of a skeleton read from an ASC (`Load3DSMAXAsc` then `SaveMDH`): the nodes
+/// it keeps in its order ([`compiled_node_order`]), upper-cased, their local matrices in the engine's frame, the
+/// root's translation kept apart, and the checksum of the names. (The boxes are left empty: they come from the
+/// meshes.)
+pub fn compiled_from(skeleton: &Skeleton) -> Hierarchy {
+    let order = compiled_node_order(skeleton);
+    let mut h = Hierarchy { version: VERSION, ..Hierarchy::default() };
+    for &b in &order {
+        let parent = skeleton.parents.get(b).copied().flatten().and_then(|p| order.iter().position(|&o| o == p));
+        let local = skeleton.bind_local.get(b).copied().unwrap_or_default().to_matrix();
+        let mut transform = source_local_to_engine(local, parent.is_none());
+        if parent.is_none() {
+            h.root_translation = transform.w_axis.truncate();
+            transform.w_axis = glam::Vec4::W;
+        }
+        h.nodes.push(Node {
+            name: skeleton.names.get(b).map(|n| n.to_uppercase()).unwrap_or_default(),
+            parent,
+            transform,
+        });
+    }
+    h.checksum = node_list_checksum(h.nodes.iter().map(|n| n.name.as_str()));
+    h
 }
 
 pub fn read(bytes: &[u8]) -> Result<Hierarchy, LoadError> {
