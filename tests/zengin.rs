@@ -118,6 +118,14 @@ fn mesh0_holds_what_zenkit_states() {
     assert_eq!((sub.wedges[0].position, sub.wedges[1].position, sub.wedges[31].position), (4, 4, 7));
     let asset = load_path(&file("mesh0.mrm").unwrap(), &LoadOptions::default()).unwrap();
     assert_eq!((asset.vertex_count(), asset.triangle_count(), asset.materials.len()), (32, 16, 1));
+    // The triangles wind clockwise seen from the side their wedge normals face (Direct3D's front), in the file's
+    // frame: every face's normal points against (b − a) × (c − a).
+    for t in &sub.triangles {
+        let [a, b, c] = t.map(|w| mesh.positions[usize::from(sub.wedges[usize::from(w)].position)]);
+        let n: Vec3 = t.iter().map(|&w| sub.wedges[usize::from(w)].normal).sum();
+        assert!((b - a).cross(c - a).dot(n) < 0.0, "{t:?}");
+    }
+    assert!(asset.meshes[0].clockwise);
     assert_eq!(asset.materials[0].texture.as_ref().map(|t| t.name.as_str()), Some("OCODFLGATELI.TGA"));
 }
 
@@ -146,6 +154,63 @@ fn morph0_holds_what_zenkit_states() {
     let (date, name) = &m.sources[1];
     assert_eq!((date.year, date.month, date.day, date.hour, date.minute, date.second), (2000, 5, 8, 9, 13, 58));
     assert_eq!(name, "ITRWSMALLBOWSHOOT.ASC");
+    // As a character: each animation a clip, each frame a morph target, played by tweening weights.
+    let asset = load_path(&file("morph0.mmb").unwrap(), &LoadOptions::default()).unwrap();
+    let names: Vec<&str> = asset.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["S_NORMAL", "S_SHOOT", "S_READY", "S_RELAX"]);
+    let shoot = asset.clip("S_SHOOT").unwrap();
+    assert_eq!((shoot.frame_count, shoot.frame_rate), (10, 25.0));
+    assert!((shoot.duration - 0.36).abs() < 1e-6);
+    let weight = |clip: &bonescope::scene::Clip, target: &str, t: f32| {
+        clip.morph_tracks
+            .iter()
+            .find(|m| m.target == target)
+            .and_then(|m| bonescope::anim::curve::sample(&m.weights, t))
+            .unwrap_or(0.0)
+    };
+    assert_eq!(weight(shoot, "S_SHOOT frame 9", 0.36), 1.0);
+    assert_eq!(weight(shoot, "S_SHOOT frame 5", 0.36), 0.0);
+    assert!((weight(shoot, "S_SHOOT frame 5", 0.22) - 0.5).abs() < 1e-4, "halfway between frames 5 and 6");
+    // Frame 9 moves the string's three middle positions by the stored difference.
+    let mesh = &asset.meshes[0];
+    let target = mesh.morph_targets.iter().find(|t| t.name == "S_SHOOT frame 9").unwrap();
+    assert!(!target.vertices.is_empty());
+    for d in &target.position_deltas {
+        assert!(close(*d, a.samples[27]) || close(*d, a.samples[28]) || close(*d, a.samples[29]), "{d}");
+    }
+    // A one-frame animation's target is named after it; the reference shape itself moves nothing.
+    let ready = mesh.morph_targets.iter().find(|t| t.name == "S_READY").unwrap();
+    assert!((ready.position_deltas[0].length() - 43.97).abs() < 0.01);
+    assert!(!mesh.morph_targets.iter().any(|t| t.name == "S_NORMAL"));
+    let script = asset.model_script.as_deref().unwrap();
+    assert_eq!(script.sequences[1].hold, Some(0.4));
+    assert!((script.sequences[1].blend_in - 0.1).abs() < 1e-4 && (script.sequences[1].blend_out - 0.1).abs() < 1e-4);
+    assert!(script.sequences[2].looping, "S_READY loops (flag L)");
+}
+
+#[test]
+fn a_model_is_a_hierarchy_and_its_mesh_in_one_file() {
+    // An .MDL as the engine writes it (`LoadModelASC`: SaveMDH, then SaveMDM into the same file): the mill's
+    // hierarchy and the secret door's node mesh, moved onto the mill's hub node.
+    let (Some(h), Some(door)) = (bytes("hierarchy0.mdh"), bytes("secretdoor.mdm")) else { return };
+    let at = door.windows(10).position(|w| w == b"BIP01 DOOR").unwrap();
+    let mut mesh = door.clone();
+    mesh[at..at + 10].copy_from_slice(b"BIP01 NABE");
+    let mdl: Vec<u8> = h.iter().chain(&mesh).copied().collect();
+    assert_eq!(zengin::sniff(&mdl), Some(Format::ZenMdl));
+    let asset = bonescope::io::load_format(Format::ZenMdl, &mdl, &LoadOptions::default()).unwrap();
+    assert_eq!((asset.skeleton.len(), asset.meshes.len()), (7, 1));
+    assert!(asset.warnings.is_empty(), "{:?}", asset.warnings);
+    let hub = asset.skeleton.find("BIP01 NABE").unwrap();
+    assert!(asset.meshes[0].joints.iter().all(|j| j[0] as usize == hub));
+    // Each vertex stands where the hub's bind matrix puts the stored position.
+    let alone = bonescope::io::load_format(Format::ZenMdm, &door, &LoadOptions::default()).unwrap();
+    let m = asset.skeleton.bind_to_root()[hub];
+    for (p, q) in asset.meshes[0].positions.iter().zip(&alone.meshes[0].positions) {
+        assert!(close(*p, m.transform_point3(*q)), "{p} {q}");
+    }
+    // A GoldSrc model is not taken for one.
+    assert_eq!(zengin::sniff(b"IDST\x0a\0\0\0rest of a studio header"), None);
 }
 
 /// The node indices ZenKit's test states for both games' `s_FistRun`.

@@ -75,14 +75,22 @@ pub struct ModelMesh {
 }
 
 impl ModelMesh {
-    /// The highest hierarchy node index the soft skins name, plus one.
+    /// The highest hierarchy node index the soft skins name, plus one. Weights name nodes by a byte, and the
+    /// engine refuses models of more than [`MAX_NODES`] nodes (`ReadSoftSkinVertList`), so node-list entries
+    /// past that are not counted.
     pub fn node_count(&self) -> usize {
         let weights = self.soft_skins.iter().flat_map(|s| s.weights.iter()).map(|w| usize::from(w.node) + 1);
-        let listed =
-            self.soft_skins.iter().flat_map(|s| s.nodes.iter()).map(|&n| usize::try_from(n).map_or(0, |n| n + 1));
+        let listed = self
+            .soft_skins
+            .iter()
+            .flat_map(|s| s.nodes.iter())
+            .filter_map(|&n| usize::try_from(n).ok().filter(|&n| n < MAX_NODES).map(|n| n + 1));
         weights.chain(listed).max().unwrap_or(0)
     }
 }
+
+/// The most nodes a model may have (its weights name nodes by a byte).
+pub const MAX_NODES: usize = 256;
 
 /// Bytes of one weight: `f32`, three `f32`, `u8`.
 const WEIGHT_LEN: usize = 17;

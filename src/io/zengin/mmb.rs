@@ -17,10 +17,10 @@
 use glam::Vec3;
 
 use crate::io::{LoadError, LoadErrorKind, LoadOptions};
-use crate::scene::vertex_animation::{frame_target, tween_tracks};
+use crate::scene::vertex_animation::{MOVED_TOLERANCE, tween_tracks};
 use crate::scene::{
-    Asset, BodyChoice, BodyGroup, Clip, ClipScript, ClipVertexFrames, Format, ModelScript, Position, Reading,
-    ScriptLanguage, ScriptSequence, SequenceKind, Transform, VertexFrame, Warning,
+    Asset, BodyChoice, BodyGroup, Clip, ClipScript, ClipVertexFrames, Format, ModelScript, MorphTarget, Position,
+    Reading, ScriptLanguage, ScriptSequence, SequenceKind, Transform, VertexFrame, Warning,
 };
 
 use super::chunk::{Chunks, ZenDate, ZenRead};
@@ -40,6 +40,18 @@ pub const FLAG_DISCONTINUOUS: u8 = 1;
 pub const FLAG_LOOPING: u8 = 2;
 pub const FLAG_SHAPE: u8 = 4;
 pub const FLAG_REFERENCE_SHAPE: u8 = 8;
+
+/// The most vertices, over all frames of all animations, kept as full frames on the clips
+/// (`ClipScript::vertex_frames`): a few hundred faces of a head; a file of long animations on a large mesh keeps
+/// only its (sparse) targets.
+pub const MAX_DENSE_FRAME_VERTICES: usize = 1 << 22;
+
+/// The diagonal of the box around `positions` (0 when there are none or it is not finite).
+fn mesh_size(positions: &[Vec3]) -> f32 {
+    let (lo, hi) = positions.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (hi - lo).length();
+    if size.is_finite() { size } else { 0.0 }
+}
 
 /// A morph-mesh animation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -212,28 +224,63 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         file: 0,
         line: 0,
     });
+    // Reference position → the render vertices standing at it.
+    let mut vertices_at: Vec<Vec<u32>> = vec![Vec::new(); m.proto.positions.len()];
+    for (v, &p) in wedge_positions.iter().enumerate() {
+        if let Some(list) = vertices_at.get_mut(usize::from(p)) {
+            list.push(v as u32);
+        }
+    }
+    let tolerance = mesh_size(&mesh.positions) * MOVED_TOLERANCE;
     let mut warnings = Vec::new();
     let mut clips = Vec::new();
+    let mut dense_left = MAX_DENSE_FRAME_VERTICES;
     for (index, a) in m.animations.iter().enumerate() {
         let fps = a.fps();
-        let frames = a.frame_count as usize;
+        // Frames without animated positions hold no data: only their count (the clip's length) is used.
+        let frames = if a.vertices.is_empty() { 0 } else { a.frame_count as usize };
         let mut bad = 0usize;
-        let mut vertex_frames = Vec::with_capacity(frames);
+        let single = a.frame_count == 1;
+        let target_name = |f: usize| if single { a.name.clone() } else { format!("{} frame {f}", a.name) };
+        // The full frames are kept on the clip while they are small (a face's); the targets are built sparse.
+        let dense = frames.saturating_mul(mesh.positions.len()) <= dense_left;
+        if dense {
+            dense_left -= frames * mesh.positions.len();
+        }
+        let mut vertex_frames = Vec::new();
+        let mut names: Vec<Option<String>> = Vec::with_capacity(frames);
         for f in 0..frames {
-            // Full positions of this frame for every reference position, then per render vertex.
-            let mut positions: Vec<Vec3> =
-                (0..m.proto.positions.len()).map(|i| base(i as u16).unwrap_or_default()).collect();
+            let mut target = MorphTarget { name: target_name(f), ..MorphTarget::default() };
+            let mut full = if dense { mesh.positions.clone() } else { Vec::new() };
             for (k, &v) in a.vertices.iter().enumerate() {
                 let sample = a.samples.get(f * a.vertices.len() + k).copied().unwrap_or_default();
-                match positions.get_mut(v as usize) {
-                    Some(p) if a.flags & FLAG_REFERENCE_SHAPE != 0 => *p = sample,
-                    Some(p) => *p += sample,
-                    None => bad += 1,
+                let (Some(reference), Some(at)) =
+                    (base(v as u16).filter(|_| v <= u32::from(u16::MAX)), vertices_at.get(v as usize))
+                else {
+                    bad += 1;
+                    continue;
+                };
+                let moved = if a.flags & FLAG_REFERENCE_SHAPE != 0 { sample } else { reference + sample };
+                let delta = moved - reference;
+                for &r in at {
+                    if let Some(p) = full.get_mut(r as usize) {
+                        *p = moved;
+                    }
+                    if delta.is_finite() && delta.abs().max_element() > tolerance {
+                        target.vertices.push(r);
+                        target.position_deltas.push(delta);
+                    }
                 }
             }
-            let per_vertex =
-                wedge_positions.iter().map(|&i| positions.get(usize::from(i)).copied().unwrap_or_default()).collect();
-            vertex_frames.push(VertexFrame { time: f as f32 / fps, positions: per_vertex, normals: Vec::new() });
+            if dense {
+                vertex_frames.push(VertexFrame { time: f as f32 / fps, positions: full, normals: Vec::new() });
+            }
+            if target.vertices.is_empty() {
+                names.push(None);
+            } else {
+                names.push(Some(target.name.clone()));
+                mesh.morph_targets.push(target);
+            }
         }
         if bad > 0 {
             warnings.push(Warning::new(
@@ -244,21 +291,9 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
                 ),
             ));
         }
-        let single = frames == 1;
-        let target_name = |f: usize| if single { a.name.clone() } else { format!("{} frame {f}", a.name) };
-        let mut names: Vec<Option<String>> = Vec::with_capacity(frames);
-        for (f, frame) in vertex_frames.iter().enumerate() {
-            let target = frame_target(&mesh, target_name(f), &frame.positions, &[]);
-            if target.vertices.is_empty() {
-                names.push(None);
-            } else {
-                names.push(Some(target.name.clone()));
-                mesh.morph_targets.push(target);
-            }
-        }
-        let times: Vec<f32> = vertex_frames.iter().map(|f| f.time).collect();
+        let times: Vec<f32> = (0..frames).map(|f| f as f32 / fps).collect();
         let targets: Vec<Option<&str>> = names.iter().map(Option::as_deref).collect();
-        let duration = frames.saturating_sub(1) as f32 / fps;
+        let duration = a.frame_count.saturating_sub(1) as f32 / fps;
         let (blend_in, blend_out) =
             (MorphAnimation::seconds(a.blend_in_speed), MorphAnimation::seconds(a.blend_out_speed));
         let clip = Clip {
@@ -273,8 +308,8 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
                 blend_in,
                 blend_out,
                 first_frame: 0,
-                last_frame: i32::try_from(frames.saturating_sub(1)).unwrap_or(i32::MAX),
-                vertex_frames: Some(ClipVertexFrames { mesh: 0, frames: vertex_frames }),
+                last_frame: i32::try_from(a.frame_count.saturating_sub(1)).unwrap_or(i32::MAX),
+                vertex_frames: dense.then_some(ClipVertexFrames { mesh: 0, frames: vertex_frames }),
                 ..ClipScript::default()
             })),
             ..Clip::default()
@@ -287,7 +322,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Asset, LoadError> {
         seq.flags = a.flags_text();
         seq.looping = a.looping();
         seq.first_frame = Some(0);
-        seq.last_frame = Some(i32::try_from(frames.saturating_sub(1)).unwrap_or(i32::MAX));
+        seq.last_frame = Some(i32::try_from(a.frame_count.saturating_sub(1)).unwrap_or(i32::MAX));
         seq.frame_count = a.frame_count;
         seq.loaded = true;
         if let Some((_, file)) = m.sources.get(index) {

@@ -176,7 +176,10 @@ fn load_animation(bytes: &[u8], path: Option<&Path>, opts: &LoadOptions) -> Resu
         Some(found) => {
             let skeleton = found.hierarchy.skeleton();
             asset.readings.push(found.reading());
-            let node = |n: usize| skeleton.names.get(n).map(|name| (name.clone(), skeleton.parents[n].is_none()));
+            let node = |n: usize| {
+                let root = skeleton.parents.get(n).copied().flatten().is_none();
+                skeleton.names.get(n).map(|name| (name.clone(), root))
+            };
             let (clip, warnings) = man::clip(&a, &man::Binding { frame: Frame::Engine, node: &node });
             asset.skeleton = skeleton;
             (clip, warnings)
