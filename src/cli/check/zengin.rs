@@ -13,16 +13,16 @@ use bonescope::scene::{Asset, Format};
 use super::report::Grouping;
 use super::run::{Loaded, bind_all};
 
+/// Each file of a folder with what loading it gave.
+type Results = Vec<(PathBuf, Result<Asset, LoadError>)>;
+
 /// The upper-case file name without extension.
 fn stem(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().to_uppercase()).unwrap_or_default()
 }
 
 /// Takes the compiled Gothic files out of `results` and makes characters of them.
-pub(super) fn characters(
-    results: Vec<(PathBuf, Result<Asset, LoadError>)>,
-    opts: &LoadOptions,
-) -> (Vec<(PathBuf, Result<Asset, LoadError>)>, Vec<Loaded>) {
+pub(super) fn characters(results: Results, opts: &LoadOptions) -> (Results, Vec<Loaded>) {
     let compiled =
         |r: &Result<Asset, LoadError>| r.as_ref().is_ok_and(|a| bonescope::io::zengin::compiler::is_compiled(a.format));
     let (zen, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|(_, r)| compiled(r));

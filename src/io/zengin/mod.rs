@@ -263,10 +263,7 @@ fn find_hierarchy(path: &Path, preferred: &[&str], checksum: Option<u32>, opts: 
     };
     let read = |name: &str| -> Option<Hierarchy> {
         let full = dir.join(name);
-        let size = match opts.files.kind(&full) {
-            Ok(crate::files::Kind::File { len }) => len,
-            _ => return None,
-        };
+        let Ok(crate::files::Kind::File { len: size }) = opts.files.kind(&full) else { return None };
         if size > MAX_SCANNED_BYTES {
             return None;
         }
