@@ -26,7 +26,7 @@
 //!   store the checksum of the hierarchy they were made for, and `LoadMAN` rejects an animation whose checksum
 //!   differs. CRC-32 of `HUM_BODY_NAKED0.ASC`'s 34 kept names is 3325331650, the value in both corpus MANs.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 use crate::scene::{Asset, AxisConversion, Format, Skeleton, Transform};
 
@@ -181,6 +181,27 @@ impl NodeMap {
     }
 }
 
+/// A compiled local rotation and translation (an animation sample, in glam's sense) as the skeleton's frame wants
+/// it: [`local_in`] without the matrices, for the many samples of an animation. A reflection `M` turns a rotation
+/// into `(−M) R (−M)⁻¹`, a rotation by the proper rotation `−M`: so `D R D` is the quaternion `p q p⁻¹` with
+/// `p` the rotation `−D`, and the root's `C⁻¹ R D` is `r q r⁻¹ · s` with `r` the rotation `−C⁻¹` and `s` the
+/// rotation `C⁻¹ D` (a half turn about Z).
+pub fn sample_in(frame: Frame, rotation: Quat, translation: Vec3, is_root: bool) -> Transform {
+    match frame {
+        Frame::Engine => Transform::from_translation_rotation(translation, rotation),
+        Frame::Source if is_root => {
+            let c_inv = max_to_engine().transpose();
+            let r = Quat::from_mat3(&-c_inv);
+            let s = Quat::from_mat3(&(c_inv * node_basis()));
+            Transform::from_translation_rotation(c_inv * translation, (r * rotation * r.conjugate() * s).normalize())
+        }
+        Frame::Source => {
+            let p = Quat::from_mat3(&-node_basis());
+            Transform::from_translation_rotation(node_basis() * translation, (p * rotation * p.conjugate()).normalize())
+        }
+    }
+}
+
 /// A compiled local transform as the skeleton's frame wants it.
 pub fn local_in(frame: Frame, local: Mat4, is_root: bool) -> Transform {
     let m = match frame {
@@ -219,6 +240,20 @@ mod tests {
         assert!(
             engine_axes().to_viewer.transform_point3(engine).abs_diff_eq(z_up.to_viewer.transform_point3(max), 1e-6)
         );
+    }
+
+    #[test]
+    fn samples_turn_into_the_source_frame_as_their_matrices_do() {
+        for (i, axis) in [Vec3::X, Vec3::new(0.3, -0.8, 0.5), Vec3::Z].into_iter().enumerate() {
+            let q = Quat::from_axis_angle(axis.normalize(), 0.4 + i as f32);
+            let t = Vec3::new(1.0, -2.0, 3.5);
+            for root in [false, true] {
+                let by_matrix = local_in(Frame::Source, Mat4::from_rotation_translation(q, t), root);
+                let direct = sample_in(Frame::Source, q, t, root);
+                assert!(direct.translation.abs_diff_eq(by_matrix.translation, 1e-5), "{root}");
+                assert!(direct.rotation.dot(by_matrix.rotation).abs() > 1.0 - 1e-5, "{root}");
+            }
+        }
     }
 
     #[test]

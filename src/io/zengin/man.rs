@@ -18,14 +18,14 @@
 //! finds by name (`HUMANS-S_FISTRUN.MAN` belongs to `HUMANS.MDH`, `SaveMAN`'s `model-ani.MAN`) and checks with
 //! the checksum. [`clip`] turns it into tracks for a given skeleton ([`super::compiler::NodeMap`]).
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use crate::io::LoadError;
 use crate::io::LoadErrorKind;
 use crate::scene::{BoneTrack, CallbackKey, Clip, ClipScript, Curve, Position, SharedTimes, Warning};
 
 use super::chunk::{Chunks, ZenDate, ZenRead};
-use super::compiler::{Frame, local_in};
+use super::compiler::{Frame, sample_in};
 
 pub const CHUNK_MARKER: u16 = 0xA000;
 pub const CHUNK_SOURCE: u16 = 0xA010;
@@ -238,7 +238,7 @@ pub fn clip(a: &Animation, binding: &Binding<'_>) -> (Clip, Vec<Warning>) {
         for f in 0..frames {
             let (q, t) = a.sample(f, k).unwrap_or((Quat::IDENTITY, Vec3::ZERO));
             // The engine's quaternion turns the other way than glam's (see the module notes).
-            let local = local_in(binding.frame, Mat4::from_rotation_translation(q.normalize().conjugate(), t), is_root);
+            let local = sample_in(binding.frame, q.normalize().conjugate(), t, is_root);
             // Neighbouring keys on the same side of the quaternion sphere, so interpolation takes the short way.
             let mut r = local.rotation;
             if rotations.last().is_some_and(|p| p.dot(r) < 0.0) {
