@@ -157,7 +157,7 @@ pub fn detect_file_format(bytes: &[u8], path: &Path) -> Result<Format, LoadError
     }
     detect_format(bytes, Some(path)).ok_or_else(|| {
         LoadError::whole_file(
-            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), DMX (`<!-- dmx encoding`), ASE (`*3DSMAX_ASCIIEXPORT`), a GoldSrc MDL (`IDST`), an MRTK recording or a QC/MDS/MMS model script",
+            "unknown format: not PSK/PSA (ACTRHEAD/ANIMHEAD), SMD/VTA (`version 1`), DMX (`<!-- dmx encoding`), ASE (`*3DSMAX_ASCIIEXPORT`), a GoldSrc MDL (`IDST`), an MRTK recording, a QC/MDS/MMS model script or a compiled Gothic file (MDH, MDM, MDL, MAN, MMB, MRM, MSB)",
         )
         .with_kind(LoadErrorKind::UnknownFormat)
     })
@@ -222,6 +222,9 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
     if zengin::msb::is_msb(bytes) {
         return Some(Format::ZenMsb);
     }
+    if let Some(format) = zengin::sniff(bytes) {
+        return Some(format);
+    }
     let head = text::decode_text(&bytes[..bytes.len().min(4096)]).into_owned();
     let first_token = text::Tokens::new(&head).next_token().unwrap_or_default().to_ascii_lowercase();
     if first_token.starts_with(b"*3dsmax_asciiexport") {
@@ -244,6 +247,7 @@ pub fn detect_format(bytes: &[u8], path: Option<&Path>) -> Option<Format> {
         "vta" => Some(Format::Vta),
         "ase" => Some(Format::Ase),
         "bin" | "mrtk" => Some(Format::Mrtk),
+        other if zengin::format_from_extension(other).is_some() => zengin::format_from_extension(other),
         // A model script under another name (`.txt`, `.qci`): recognised by its first words.
         _ => script::sniff(&bytes[..bytes.len().min(4096)]),
     }
@@ -261,6 +265,9 @@ pub fn load_format(format: Format, bytes: &[u8], opts: &LoadOptions) -> Result<A
         Format::Dmx => dmx::load(bytes, opts),
         Format::Qc | Format::Mds | Format::Mms | Format::ZenMsb => script::load(format, bytes, None, opts),
         Format::HlMdl => mdl::load(bytes, None, opts),
+        Format::ZenMdh | Format::ZenMdm | Format::ZenMdl | Format::ZenMan | Format::ZenMmb | Format::ZenMrm => {
+            zengin::load(format, bytes, None, opts)
+        }
     }
 }
 
@@ -299,7 +306,13 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: &LoadOptions) -> Result<Asset
             None => e.in_file(path),
         });
     }
-    let mut asset = load_format(format, bytes, &opts).map_err(fail)?;
+    // A compiled Gothic file looks for the files it belongs with (its hierarchy) beside it.
+    let loaded = if zengin::is_zengin(format) {
+        zengin::load(format, bytes, Some(path), &opts)
+    } else {
+        load_format(format, bytes, &opts)
+    };
+    let mut asset = loaded.map_err(fail)?;
     if matches!(format, Format::Smd | Format::Dmx) {
         smd::name_after_file(&mut asset, path);
     }
@@ -482,6 +495,10 @@ pub fn bind(asset: &mut Asset, other: Asset, opts: &LoadOptions) -> Result<BindR
         Some(p) => e.in_file(p),
         None => e,
     };
+    if zengin::binds_itself(&other) {
+        // A compiled animation or mesh is rebuilt on the model's skeleton by hierarchy node index.
+        return zengin::bind(asset, other, opts).map_err(in_file);
+    }
     let first_clip = asset.clips.len();
     let mut report = match joining(asset, &other) {
         Joining::VertexAnimation => {

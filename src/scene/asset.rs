@@ -30,6 +30,18 @@ pub enum Format {
     HlMdl,
     /// Gothic MSB: an MDS compiled by the engine (`io::zengin::msb`).
     ZenMsb,
+    /// ZenGin compiled model hierarchy (`.MDH`).
+    ZenMdh,
+    /// ZenGin compiled model mesh (`.MDM`: soft-skin and node meshes).
+    ZenMdm,
+    /// ZenGin compiled model (`.MDL`: hierarchy and mesh in one file).
+    ZenMdl,
+    /// ZenGin compiled model animation (`.MAN`).
+    ZenMan,
+    /// ZenGin compiled morph mesh (`.MMB`) with its animations.
+    ZenMmb,
+    /// ZenGin compiled multi-resolution (static) mesh (`.MRM`).
+    ZenMrm,
 }
 
 impl Format {
@@ -47,6 +59,12 @@ impl Format {
             Format::Dmx => "Valve DMX",
             Format::HlMdl => "GoldSrc compiled model (MDL v10)",
             Format::ZenMsb => "Gothic MSB compiled model script",
+            Format::ZenMdh => "Gothic compiled model hierarchy (MDH)",
+            Format::ZenMdm => "Gothic compiled model mesh (MDM)",
+            Format::ZenMdl => "Gothic compiled model (MDL)",
+            Format::ZenMan => "Gothic compiled model animation (MAN)",
+            Format::ZenMmb => "Gothic compiled morph mesh (MMB)",
+            Format::ZenMrm => "Gothic compiled multi-resolution mesh (MRM)",
         }
     }
 }

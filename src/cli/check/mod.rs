@@ -26,6 +26,7 @@ mod text;
 #[cfg(feature = "gui")]
 mod thumbnail;
 mod walk;
+mod zengin;
 
 use std::path::PathBuf;
 use std::sync::Mutex;

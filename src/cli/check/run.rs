@@ -234,6 +234,8 @@ fn script_character(
 fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let results: Vec<(PathBuf, Result<Asset, LoadError>)> =
         files.par_iter().map(|path| (path.clone(), io::load_path(path, opts))).collect();
+    // Compiled Gothic files are put together by their names ([`super::zengin`]).
+    let (results, compiled) = super::zengin::characters(results, opts);
     let mut failed = Vec::new();
     let mut meshes: Vec<Asset> = Vec::new();
     let mut animations: Vec<Asset> = Vec::new();
@@ -244,7 +246,7 @@ fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterRep
             Ok(asset) => animations.push(asset),
         }
     }
-    let mut loaded = Vec::new();
+    let mut loaded = compiled;
     if meshes.is_empty() && !animations.is_empty() {
         let first = animations.remove(0);
         let mut character = bind_all(first, animations, Grouping::Animations, opts);
@@ -285,7 +287,7 @@ fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterRep
 }
 
 /// `main` with every animation bound to it, with the origin of each mesh and clip.
-fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &LoadOptions) -> Loaded {
+pub(super) fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &LoadOptions) -> Loaded {
     let main_path = main.path.clone().unwrap_or_default();
     let mut report = CharacterReport::new(file_name(&main_path), grouping, &main_path);
     let mut asset = main;

@@ -17,11 +17,15 @@ overlay without a mesh of its own: its animations on the base model it overlays)
 are grouped by folder: each reference mesh (a file with triangles) with the other meshes of the same character (same \
 bone names, same bind pose: a modular character's parts) and every animation of its folder, bound by bone name; a \
 folder of animations without a mesh is checked against the first animation's skeleton; a compiled GoldSrc model \
-(.mdl) is a character of its own, its texture and sequence-group files (nameT.mdl, name01.mdl) part of it; a file \
-that does not load is reported on its own";
+(.mdl) is a character of its own, its texture and sequence-group files (nameT.mdl, name01.mdl) part of it; compiled \
+Gothic files make a character of each model (MODEL.MDL or MODEL.MDH) with the meshes made for it and its animations \
+MODEL-ANI.MAN; a file that does not load is reported on its own";
 
 /// Extensions of the mesh and animation files looked at (any case). MRTK recordings (`.bin`) are not characters.
-const MODEL_EXTENSIONS: [&str; 8] = ["smd", "vta", "dmx", "psk", "pskx", "psa", "ase", "asc"];
+/// Compiled Gothic files (`.mdh`, `.mdm`, `.mdl`, `.man`, `.mmb`, `.mrm`) are grouped by their names
+/// (`zengin`); a GoldSrc `.mdl` is told from a Gothic one by its first bytes (`sort_compiled`).
+const MODEL_EXTENSIONS: [&str; 14] =
+    ["smd", "vta", "dmx", "psk", "pskx", "psa", "ase", "asc", "mdh", "mdm", "mdl", "man", "mmb", "mrm"];
 
 /// Folders below a root are followed this deep at most (and symbolic links to folders not at all, so a link
 /// loop cannot make the walk endless).

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::asc_index::AscIndex;
+use super::compiled::{self, CompiledFiles};
 use super::cut::{Cut, cut_clip, cut_vertex_frame_times, event_keys, reverse_clip};
 use super::load::{Job, Loaded, job_of, load_all, release, take};
 use super::mds::{DEFAULT_FPS, ParsedMds};
@@ -28,8 +29,8 @@ use crate::io::ase::{corner_map, remap_frame};
 use crate::io::{LoadError, LoadOptions};
 use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
-    Asset, CallbackKey, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptEvent, ScriptLanguage,
-    ScriptSequence, SequenceKind, VertexFrame, Warning,
+    Asset, AxisConversion, CallbackKey, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptEvent,
+    ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame, Warning,
 };
 
 /// `dir` is the script's folder and `stem` its file name without extension (empty for in-memory bytes): where
@@ -47,8 +48,15 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
 
     let mut jobs: Vec<Job> = Vec::new();
     let skeleton_path = resolve_paths(&mut script, skeleton.as_ref(), &index);
+    // Where a source is absent, the engine's compiled file stands in for it (`compiled`).
+    let model = if stem.is_empty() { script.name.clone() } else { stem.to_owned() };
+    let compiled = if mms { CompiledFiles::default() } else { CompiledFiles::find(&opts.files, &index.root, dir) };
+    let compiled_skeleton =
+        if skeleton.is_some() && skeleton_path.is_none() { compiled.hierarchy(&model).cloned() } else { None };
+    let mut compiled_used: Vec<PathBuf> = Vec::new();
     let skeleton_job = match (&skeleton, skeleton_path) {
         (Some(_), Some(path)) => Some(job_of(&path, DEFAULT_FPS, &mut jobs)),
+        (Some(_), None) if compiled_skeleton.is_some() => None,
         (Some((name, _, line)), None) => {
             missing.push((*line, not_found(if mms { "morphRef" } else { "meshAndTree" }, name)));
             None
@@ -56,12 +64,22 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
         (None, _) => None,
     };
     let mut body_jobs: Vec<Vec<Option<usize>>> = Vec::new();
-    for group in &mut script.body_groups {
+    let mut compiled_choices: Vec<(usize, usize, PathBuf)> = Vec::new();
+    for (g, group) in script.body_groups.iter_mut().enumerate() {
         let mut row = Vec::new();
-        for choice in &mut group.choices {
+        for (c, choice) in group.choices.iter_mut().enumerate() {
+            if choice.path.is_none()
+                && let Some(mdm) = compiled.mesh(&choice.name)
+            {
+                compiled_choices.push((g, c, mdm.clone()));
+                row.push(None);
+                continue;
+            }
             let Some(path) = &choice.path else {
                 // `meshAndTree`'s mesh is also its first body choice: one file, said once.
-                let said = skeleton.as_ref().is_some_and(|(n, _, l)| *l == choice.line && *n == choice.name);
+                // (Unless a compiled hierarchy stood in for the skeleton: then only the mesh is missing.)
+                let said = compiled_skeleton.is_none()
+                    && skeleton.as_ref().is_some_and(|(n, _, l)| *l == choice.line && *n == choice.name);
                 if !said {
                     missing.push((choice.line, not_found(&group.name, &choice.name)));
                 }
@@ -76,8 +94,14 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
         warnings.push(Warning::error(position(&files, 0, *line), format!("{problem}; the model is shown without it")));
     }
     let mut sequence_jobs: Vec<Option<usize>> = Vec::new();
+    let mut compiled_sequences: Vec<Option<PathBuf>> = Vec::new();
     for seq in &mut script.sequences {
-        sequence_jobs.push(seq.paths.first().cloned().flatten().map(|p| job_of(&p, DEFAULT_FPS, &mut jobs)));
+        let path = seq.paths.first().cloned().flatten();
+        let stand_in = (path.is_none() && seq.kind == SequenceKind::Ani && !seq.files.is_empty())
+            .then(|| compiled.animation(&model, &seq.name).cloned())
+            .flatten();
+        compiled_sequences.push(stand_in);
+        sequence_jobs.push(path.map(|p| job_of(&p, DEFAULT_FPS, &mut jobs)));
     }
     let mut results: Vec<Option<Result<Loaded, LoadError>>> = load_all(&jobs, opts).into_iter().map(Some).collect();
     let mut uses = vec![0usize; jobs.len()];
@@ -99,6 +123,18 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
             warnings.append(&mut part.warnings);
             add_skeleton_only(&mut character, &part, name, &mut warnings);
         }
+    }
+    // The skeleton of a compiled hierarchy, when the `meshAndTree` source is absent.
+    let mut own_map = None;
+    if let (Some(path), Some((name, _, line))) = (&compiled_skeleton, &skeleton) {
+        let (bones, map) = compiled::skeleton(path, opts).map_err(|e| {
+            error_at(&files, 0, *line, format!("\"{name}\" stands in as {}, which did not load: {e}", path.display()))
+                .with_kind(e.kind)
+        })?;
+        character.skeleton = bones;
+        character.axes = AxisConversion::z_up_right_handed();
+        own_map = Some(map);
+        compiled_used.push(path.clone());
     }
     for (g, group) in script.body_groups.iter_mut().enumerate() {
         for (c, choice) in group.choices.iter_mut().enumerate() {
@@ -124,6 +160,23 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
         }
     }
 
+    for (g, c, path) in compiled_choices {
+        let Some(choice) = script.body_groups.get_mut(g).and_then(|group| group.choices.get_mut(c)) else { continue };
+        if character.skeleton.is_empty() {
+            missing.push((choice.line, format!("\"{}\" has a compiled mesh but no skeleton to hang on", choice.name)));
+            continue;
+        }
+        let name = choice.name.rsplit_once('.').map_or(choice.name.as_str(), |(s, _)| s).to_owned();
+        let meshes = compiled::add_meshes(&mut character, own_map.as_ref(), &path, &name, opts, &mut warnings)
+            .map_err(|e| {
+                error_at(&files, 0, choice.line, format!("\"{}\": the compiled mesh did not load: {e}", choice.name))
+                    .with_kind(e.kind)
+            })?;
+        choice.meshes = meshes;
+        choice.path = Some(path.clone());
+        compiled_used.push(path);
+    }
+
     let head_mesh = script.body_groups.first().and_then(|g| g.choices.first()).and_then(|c| c.meshes.first().copied());
     let mut built: Vec<Option<Clip>> = vec![None; script.sequences.len()];
     for i in 0..script.sequences.len() {
@@ -132,6 +185,20 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
         }
         let seq = &mut script.sequences[i];
         let at = position(&files, seq.file, seq.line);
+        if let Some(path) = compiled_sequences[i].clone().filter(|_| !character.skeleton.is_empty()) {
+            match compiled::clip(&character, own_map.as_ref(), seq, i, &path, opts, &mut warnings) {
+                Ok(clip) => {
+                    built[i] = Some(clip);
+                    compiled_used.push(path);
+                }
+                Err(e) => {
+                    let problem = format!("compiled animation file did not load: {e}");
+                    warnings.push(Warning::new(at, format!("ani \"{}\": {problem}", seq.name)));
+                    seq.problem = Some(problem);
+                }
+            }
+            continue;
+        }
         let Some(job) = sequence_jobs[i] else {
             let problem = format!(
                 "\"{}\" not found in the ASC_* folders of {}",
@@ -183,6 +250,21 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
         // Nothing the script names is there: not a model with parts missing, but none at all.
         return Err(error_at(&files, 0, *line, problem.clone())
             .with_kind(crate::io::LoadErrorKind::Io(std::io::ErrorKind::NotFound)));
+    }
+    if !compiled_used.is_empty() {
+        let names: Vec<String> = compiled_used
+            .iter()
+            .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+            .collect();
+        warnings.push(Warning::new(
+            "",
+            format!(
+                "the sources of {} part(s) are not there; the engine's compiled files stand in for them (sources win \
+                 where both are): {}",
+                names.len(),
+                names.join(", ")
+            ),
+        ));
     }
     warn_unmatched_tracks(&character.skeleton, &clips, &mut warnings);
     warn_ambiguous_names(&script, skeleton.as_ref(), &index, &files, &mut warnings);

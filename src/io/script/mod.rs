@@ -21,6 +21,7 @@
 mod asc_index;
 mod build_gothic;
 mod build_qc;
+mod compiled;
 mod conditionals;
 mod cut;
 mod delta;

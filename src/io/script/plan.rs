@@ -111,7 +111,18 @@ fn plan_script(
             parsed.script.files.push(path.to_path_buf());
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
             let index = AscIndex::build(files, &dir, stem, &parsed.script.name);
-            let skeleton_path = build_gothic::resolve_paths(&mut parsed.script, parsed.skeleton.as_ref(), &index);
+            let mut skeleton_path = build_gothic::resolve_paths(&mut parsed.script, parsed.skeleton.as_ref(), &index);
+            // The compiled files that stand in for sources not found are what loading reads.
+            let model = if stem.is_empty() { parsed.script.name.clone() } else { stem.to_owned() };
+            super::compiled::fill_in_stand_ins(
+                &mut parsed.script,
+                &mut skeleton_path,
+                parsed.skeleton.is_some(),
+                files,
+                &index.root,
+                &dir,
+                &model,
+            );
             let skeleton = parsed.skeleton.as_ref().map(|(name, _, line)| NamedFile {
                 name: name.clone(),
                 role: NamedRole::Mesh,

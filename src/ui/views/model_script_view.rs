@@ -98,6 +98,16 @@ pub fn sequence_summary(s: &ScriptSequence) -> String {
     if let Some(next) = s.next.as_deref().filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case(&s.name)) {
         parts.push(format!("next {next}"));
     }
+    // A compiled animation that stood in for a source not found (`io::script::compiled`).
+    let compiled = s
+        .paths
+        .first()
+        .cloned()
+        .flatten()
+        .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("man")));
+    if let Some(file) = compiled.as_deref().and_then(std::path::Path::file_name) {
+        parts.push(format!("compiled {}", file.to_string_lossy()));
+    }
     match (&s.problem, s.loaded) {
         (Some(problem), _) => parts.push(format!("⚠ {problem}")),
         (None, false) => parts.push("not loaded".to_owned()),
@@ -153,6 +163,11 @@ mod tests {
             ..base()
         };
         assert_eq!(sequence_summary(&qc), "run · 24 fps · loop · ACT_RUN 1 · LX");
+        let compiled = ScriptSequence { paths: vec![Some("_compiled/HUMANS-T_RUN.MAN".into())], ..base() };
+        assert_eq!(
+            sequence_summary(&compiled),
+            "t_Run · 25 fps · once · frames 0–20 · next s_Run · compiled HUMANS-T_RUN.MAN"
+        );
         let missing = ScriptSequence { loaded: false, problem: Some("walk.smd: not found".into()), ..base() };
         assert!(sequence_summary(&missing).ends_with("· ⚠ walk.smd: not found"));
     }
