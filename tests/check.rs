@@ -100,7 +100,10 @@ fn a_tree_with_known_defects_gives_exactly_those_findings() {
             })
             .unwrap_or_default()
     };
-    assert_eq!(pairing("hero_ref.smd"), [("run.smd".into(), "skeleton".into()), ("walk.smd".into(), "skeleton".into())]);
+    assert_eq!(
+        pairing("hero_ref.smd"),
+        [("run.smd".into(), "skeleton".into()), ("walk.smd".into(), "skeleton".into())]
+    );
     assert_eq!(pairing("ghoul_ref.smd"), [("ghoul_idle.smd".to_owned(), "prefix".to_owned())]);
 
     let character =

@@ -143,7 +143,9 @@ fn past_a_hundred_defects_of_a_kind_the_counts_still_add_up() {
     let infos = if infos == 1 { "1 info".to_owned() } else { format!("{infos} infos") };
     assert!(out.contains(&format!("findings: 1 error, 131 warnings, {infos} (one per defect)")), "{out}");
     assert!(out.contains("occurrences: 110 errors, 155 warnings"), "{out}");
-    assert!(out.lines().any(|l| l.split_whitespace().take(4).collect::<Vec<_>>() == ["unmatched_track", "0", "130", "0"]));
+    assert!(
+        out.lines().any(|l| l.split_whitespace().take(4).collect::<Vec<_>>() == ["unmatched_track", "0", "130", "0"])
+    );
     assert!(out.contains("FAIL: 1 finding at --fail-on error"), "{out}");
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.contains("<tr><td>unmatched_track</td><td class=n>0</td><td class=n>130</td><td class=n>0</td>"));

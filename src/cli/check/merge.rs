@@ -36,6 +36,7 @@ pub fn merge_defects(characters: &mut [CharacterReport]) {
         }
     }
     let mut removed: Vec<Vec<usize>> = vec![Vec::new(); characters.len()];
+    let mut grown: Vec<bool> = vec![false; characters.len()];
     let mut keys: Vec<_> = by_key.into_iter().filter(|(_, at)| at.iter().any(|(c, _)| *c != at[0].0)).collect();
     // Deterministic whatever the hash order.
     keys.sort_by(|a, b| a.0.cmp(&b.0));
@@ -53,11 +54,12 @@ pub fn merge_defects(characters: &mut [CharacterReport]) {
             removed[c].push(i);
         }
         let owner_name = characters[owner].name.clone();
+        grown[owner] = true;
         let Some(kept) = characters[owner].findings.get_mut(target) else { continue };
         absorb(kept, &owner_name, others);
     }
-    for (character, mut gone) in characters.iter_mut().zip(removed) {
-        if gone.is_empty() {
+    for ((character, mut gone), grown) in characters.iter_mut().zip(removed).zip(grown) {
+        if gone.is_empty() && !grown {
             continue;
         }
         gone.sort_unstable();
@@ -93,9 +95,8 @@ fn absorb(kept: &mut CheckFinding, owner: &str, others: Vec<(String, CheckFindin
         }
         kept.clips = clips;
     }
-    kept.clips.sort_by(|a, b| {
-        a.severity.cmp(&b.severity).then(b.value.unwrap_or(0.0).total_cmp(&a.value.unwrap_or(0.0)))
-    });
+    kept.clips
+        .sort_by(|a, b| a.severity.cmp(&b.severity).then(b.value.unwrap_or(0.0).total_cmp(&a.value.unwrap_or(0.0))));
     let shown: Vec<&str> = characters.iter().take(4).map(String::as_str).collect();
     let more = characters.len().saturating_sub(4);
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };

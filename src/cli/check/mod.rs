@@ -147,13 +147,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         },
         None => None,
     };
-    let setup = Setup {
-        jobs,
-        thumbnails: args.thumbnails,
-        load: &load,
-        options: &options,
-        cache: cache.as_ref(),
-    };
+    let setup = Setup { jobs, thumbnails: args.thumbnails, load: &load, options: &options, cache: cache.as_ref() };
     let characters = match check_all(tree.units, &setup) {
         Ok(mut c) => {
             merge::merge_defects(&mut c);

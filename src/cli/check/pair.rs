@@ -77,7 +77,8 @@ pub fn by_name(file: &Path, meshes: &[&Path], group_of: &dyn Fn(usize) -> usize)
     let file_words = words(&stem(file));
     let file_core = core(&file_words, &ANIMATION_WORDS).to_vec();
     let folder_words = file.parent().and_then(Path::file_name).map(|f| words(&f.to_string_lossy()));
-    let folder_says = folder_words.as_ref().filter(|w| w.len() > 1 && ANIMATION_WORDS.contains(&w[w.len() - 1].as_str()));
+    let folder_says =
+        folder_words.as_ref().filter(|w| w.len() > 1 && ANIMATION_WORDS.contains(&w[w.len() - 1].as_str()));
     let mut best: Option<(usize, usize, Pairing)> = None;
     let mut tied = false;
     for (i, mesh) in meshes.iter().enumerate() {
@@ -89,7 +90,11 @@ pub fn by_name(file: &Path, meshes: &[&Path], group_of: &dyn Fn(usize) -> usize)
                 1000,
                 Pairing {
                     method: "name",
-                    detail: format!("{} and {}: the same name but for the words saying which is which", shown(file), shown(mesh)),
+                    detail: format!(
+                        "{} and {}: the same name but for the words saying which is which",
+                        shown(file),
+                        shown(mesh)
+                    ),
                 },
             ))
         } else if let Some(folder) = folder_says.filter(|w| core(w, &ANIMATION_WORDS) == mesh_core) {
@@ -105,7 +110,12 @@ pub fn by_name(file: &Path, meshes: &[&Path], group_of: &dyn Fn(usize) -> usize)
                 mesh_core.len(),
                 Pairing {
                     method: "prefix",
-                    detail: format!("{} starts with the name of {} ({})", shown(file), shown(mesh), mesh_core.join("_")),
+                    detail: format!(
+                        "{} starts with the name of {} ({})",
+                        shown(file),
+                        shown(mesh),
+                        mesh_core.join("_")
+                    ),
                 },
             ))
         } else {
@@ -164,11 +174,13 @@ impl Signature {
                 }
             }
         }
-        let mut tracks: Vec<String> = asset.clips.iter().flat_map(|c| c.tracks.iter().map(|t| t.bone_name.clone())).collect();
+        let mut tracks: Vec<String> =
+            asset.clips.iter().flat_map(|c| c.tracks.iter().map(|t| t.bone_name.clone())).collect();
         tracks.sort();
         tracks.dedup();
         let bones: Vec<u16> = (0..used.len()).filter(|&b| used[b]).filter_map(|b| u16::try_from(b).ok()).collect();
-        let mut reduced = Asset { skeleton: skeleton.clone(), axes: asset.axes, format: asset.format, ..Asset::default() };
+        let mut reduced =
+            Asset { skeleton: skeleton.clone(), axes: asset.axes, format: asset.format, ..Asset::default() };
         if !bones.is_empty() {
             reduced.meshes.push(Mesh {
                 positions: vec![glam::Vec3::ZERO; bones.len()],

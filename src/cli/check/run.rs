@@ -429,7 +429,11 @@ fn locate(finding: &Finding, asset: &Asset, origins: &Origins) -> CheckFinding {
         });
     }
     let frame_of = |c: usize, time: f32| {
-        asset.clips.get(c).filter(|c| c.frame_rate.is_finite() && c.frame_rate > 0.0).map(|c| (time * c.frame_rate).round().max(0.0) as u32)
+        asset
+            .clips
+            .get(c)
+            .filter(|c| c.frame_rate.is_finite() && c.frame_rate > 0.0)
+            .map(|c| (time * c.frame_rate).round().max(0.0) as u32)
     };
     f.clips = finding
         .clips

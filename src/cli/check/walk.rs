@@ -74,7 +74,9 @@ impl Unit {
                 .chain(plan.base.as_deref())
                 .flat_map(|p| p.script_files.iter().cloned().chain(p.found().into_iter().map(Path::to_path_buf)))
                 .collect(),
-            Unit::Script { path, .. } | Unit::Unreadable { path, .. } | Unit::Unpaired { path, .. } => vec![path.clone()],
+            Unit::Script { path, .. } | Unit::Unreadable { path, .. } | Unit::Unpaired { path, .. } => {
+                vec![path.clone()]
+            }
             Unit::Character { main, parts, animations, companions, if_they_fit } => std::iter::once(main.clone())
                 .chain(parts.iter().chain(animations).chain(companions).map(|(p, _)| p.clone()))
                 .chain(if_they_fit.iter().cloned())
@@ -282,7 +284,11 @@ fn pair_loose(loose: Vec<(PathBuf, Role)>, opts: &LoadOptions) -> Vec<Unit> {
             (Role::Animation, Some((i, how))) => groups[index_of_group[&group_of[i]]].animations.push((path, how)),
             (Role::Companion, Some((i, how))) => match fits_vertices(&path, &meshes[i], opts) {
                 true => groups[index_of_group[&group_of[i]]].companions.push((path, vertex_pairing(how))),
-                false => unpaired.push((path, role, format!("its name says {}, but its vertices are not that mesh's", shown(&meshes[i])))),
+                false => unpaired.push((
+                    path,
+                    role,
+                    format!("its name says {}, but its vertices are not that mesh's", shown(&meshes[i])),
+                )),
             },
             _ => by_skeleton.push((path, role)),
         }
@@ -303,11 +309,8 @@ fn pair_loose(loose: Vec<(PathBuf, Role)>, opts: &LoadOptions) -> Vec<Unit> {
         }
         _ => true,
     });
-    let mains_needed: HashSet<usize> = by_skeleton
-        .iter()
-        .flat_map(|(p, _)| mains_of(p))
-        .filter(|i| signatures[*i].is_none())
-        .collect();
+    let mains_needed: HashSet<usize> =
+        by_skeleton.iter().flat_map(|(p, _)| mains_of(p)).filter(|i| signatures[*i].is_none()).collect();
     let extra: Vec<(usize, Option<Signature>)> = mains_needed
         .into_iter()
         .collect::<Vec<_>>()
@@ -330,7 +333,13 @@ fn pair_loose(loose: Vec<(PathBuf, Role)>, opts: &LoadOptions) -> Vec<Unit> {
                     .flat_map(|&m| std::iter::once(m).chain(groups[index_of_group[&m]].parts.iter().map(|(p, _)| *p)))
                     .find(|&i| fits_vertices(path, &meshes[i], opts))
                     .map(|i| {
-                        (i, Pairing { method: "vertices", detail: format!("its vertices are those of {}", shown(&meshes[i])) })
+                        (
+                            i,
+                            Pairing {
+                                method: "vertices",
+                                detail: format!("its vertices are those of {}", shown(&meshes[i])),
+                            },
+                        )
                     })
                     .ok_or_else(|| "its vertices are no mesh's in its folder".to_owned()),
                 _ => best_skeleton(path, &mains, &signatures, &meshes, opts),
@@ -401,10 +410,21 @@ fn best_skeleton(
     }
 }
 
-/// Whether the VTA at `path` moves the vertices of the mesh at `mesh` (binding it succeeds).
+/// Whether the VTA at `path` moves the vertices of the mesh at `mesh`: nearly all the vertices it moves (nine
+/// in ten) are that mesh's, by corner or by position — a VTA of another model may share a point or two with a
+/// collision hull, never its surface.
 fn fits_vertices(path: &Path, mesh: &Path, opts: &LoadOptions) -> bool {
     let (Ok(mut model), Ok(vta)) = (io::load_path(mesh, opts), io::load_path(path, opts)) else { return false };
-    io::bind(&mut model, vta, opts).is_ok()
+    if vta.format != Some(Format::Vta) {
+        return false;
+    }
+    match io::smd::attach_vta(&mut model, &vta) {
+        Ok(b) => {
+            let matched = b.by_corner + b.by_position;
+            matched > 0 && matched * 10 >= (matched + b.unmatched) * 9
+        }
+        Err(_) => false,
+    }
 }
 
 /// Reads a script and finds the files it names.
