@@ -204,3 +204,46 @@ fn a_vta_pairs_only_with_the_mesh_whose_vertices_it_moves() {
         let _ = std::fs::remove_dir_all(&root);
     }
 }
+
+/// The viewer's Diagnostics tab runs the same checks on the character it opens: its findings, one per defect, are
+/// counted as `check` counts that character's rig findings.
+#[test]
+fn the_viewer_counts_a_character_as_check_does() {
+    use bonescope::anim::diagnostics::{DiagnoseOptions, FindingKind, Severity, diagnose};
+    let (root, keep) = tree_dir("viewer-counts");
+    let dir = root.join("tree/scientist");
+    write(&dir.join("scientist_ref.smd"), &reference("scientist.bmp"));
+    for i in 0..8 {
+        write(&dir.join(format!("anim{i}.smd")), &animation(6, |f| 10.0 + f as f32, &["Bip01 Prop1"]));
+    }
+    write(&dir.join("torn.smd"), &animation(6, |f| if f == 3 { 400.0 } else { 10.0 }, &[]));
+    let (json, _) = check(&root.join("tree"), &root.join("report.json"));
+    let scientist = &characters(&json)[0];
+    let rig: Vec<&str> = FindingKind::ALL.iter().map(|k| k.name()).collect();
+    let mut from_check = [0u64; 3];
+    for f in scientist["findings"].as_array().unwrap() {
+        if rig.contains(&f["kind"].as_str().unwrap()) {
+            let slot = ["error", "warning", "info"].iter().position(|s| f["severity"] == *s).unwrap();
+            from_check[slot] += f["count"].as_u64().unwrap();
+        }
+    }
+    // The folder opened in the viewer as a user drops it (the reference first, then the animations).
+    let files = bonescope::source::files_to_open(&bonescope::io::Files::disk(), std::slice::from_ref(&dir));
+    let (asset, _) =
+        bonescope::source::load_files(&files, &bonescope::io::LoadOptions::default()).into_result().unwrap();
+    let mut from_viewer = [0u64; 3];
+    for f in diagnose(&asset, &DiagnoseOptions::default()) {
+        let slot = match f.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Info => 2,
+        };
+        from_viewer[slot] += f.count as u64;
+    }
+    let shown: Vec<String> = diagnose(&asset, &DiagnoseOptions::default()).iter().map(ToString::to_string).collect();
+    assert_eq!(from_viewer, from_check, "{shown:#?}\n{:#}", scientist["findings"]);
+    assert_eq!(from_check[0], 1, "the torn clip");
+    if !keep {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
