@@ -329,7 +329,7 @@ fn cause(case: &str) -> Option<(FindingKind, &'static str)> {
             Some((FindingKind::JointApart, "a bone moves off its joint"))
         }
         "split_knee" => Some((FindingKind::SurfaceOpens, "the surface opens")),
-        "shin_flung" => Some((FindingKind::VertexFlies, "the skin flies off")),
+        "shin_flung" | "hand_flung" | "head_flung" => Some((FindingKind::VertexFlies, "the skin flies off")),
         _ => None,
     }
 }
@@ -727,7 +727,34 @@ mod humanoid {
         let mut skirted = Mesh::default();
         body(&mut skirted, false);
         skirt(&mut skirted);
+        let mut flung = Mesh::default();
+        body(&mut flung, false);
+        arm(&mut flung);
         vec![
+            // Torn: the hand flung 400 units off the forearm and back (a key far from the bind pose).
+            Case {
+                name: "hand_flung",
+                label: Label::Torn,
+                reference: flung.smd(),
+                clip: animation(|k, b| match b {
+                    HAND_L => ([400.0 * (k * PI).sin(), 0.0, 0.0], [0.0; 3]),
+                    _ => ([0.0; 3], [0.0; 3]),
+                }),
+            },
+            // Torn: the head thrown 300 units up.
+            Case {
+                name: "head_flung",
+                label: Label::Torn,
+                reference: {
+                    let mut m = Mesh::default();
+                    body(&mut m, false);
+                    m.smd()
+                },
+                clip: animation(|k, b| match b {
+                    HEAD => ([0.0, 0.0, 300.0 * (k * PI).sin()], [0.0; 3]),
+                    _ => ([0.0; 3], [0.0; 3]),
+                }),
+            },
             // Dead, lying on its back with the arm flung up past its head: the armpit's web pulled long.
             case(
                 "armpit_dead_pose",

@@ -78,8 +78,12 @@ pub struct BoneColors {
 }
 
 impl BoneColors {
-    /// Colours for `count` bones where the bone pairs in `neighbours` must be told apart at a glance.
-    pub fn assign(count: usize, neighbours: &[(usize, usize)]) -> Self {
+    /// Colours for `count` bones where the bone pairs in `neighbours` must be told apart at a glance. Bones
+    /// marked in `shown` (those that dominate a vertex: the colours on screen) share out the palette; the others
+    /// get colours past it.
+    pub fn assign(count: usize, neighbours: &[(usize, usize)], shown: &[bool]) -> Self {
+        let on_screen = |b: usize| shown.get(b).copied().unwrap_or(true);
+        let visible = (0..count).filter(|&b| on_screen(b)).count();
         let palette: Vec<[f32; 3]> = bone_palette(count);
         let lab: Vec<[f32; 3]> = palette.iter().map(|c| srgb_to_oklab(*c)).collect();
         let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); count];
@@ -89,14 +93,16 @@ impl BoneColors {
                 adjacent[b].push(a);
             }
         }
-        // The most connected bones first: they have the most colours to keep away from.
+        // The bones on screen first, the most connected first: they have the most colours to keep away from.
         let mut order: Vec<usize> = (0..count).collect();
-        order.sort_by_key(|&b| (std::cmp::Reverse(adjacent[b].len()), b));
+        order.sort_by_key(|&b| (!on_screen(b), std::cmp::Reverse(adjacent[b].len()), b));
         let mut slot: Vec<Option<usize>> = vec![None; count];
         let mut used = vec![false; palette.len()];
         for &bone in &order {
             let taken: Vec<usize> = adjacent[bone].iter().filter_map(|&n| slot[n]).collect();
-            let pick = (0..palette.len()).filter(|&p| !used[p]).max_by(|&p, &q| {
+            // Bones on screen choose among the first `visible` colours, the most spread; the rest after them.
+            let range = if on_screen(bone) { 0..visible } else { visible..palette.len() };
+            let pick = range.filter(|&p| !used[p]).max_by(|&p, &q| {
                 let nearest = |c: usize| taken.iter().map(|&t| distance(lab[c], lab[t])).fold(f32::INFINITY, f32::min);
                 // Farthest from the neighbours' colours; among equals the palette's order.
                 nearest(p).total_cmp(&nearest(q)).then(q.cmp(&p))
@@ -135,7 +141,15 @@ impl BoneColors {
         }
         let mut pairs: Vec<(usize, usize)> = pairs.into_iter().collect();
         pairs.sort_unstable();
-        Self::assign(asset.skeleton.len(), &pairs)
+        let mut shown = vec![false; asset.skeleton.len()];
+        for mesh in &asset.meshes {
+            for (j, w) in mesh.joints.iter().zip(&mesh.weights) {
+                if let Some(s) = shown.get_mut(usize::from(dominant(*j, *w))) {
+                    *s = true;
+                }
+            }
+        }
+        Self::assign(asset.skeleton.len(), &pairs, &shown)
     }
 
     /// The colour of `bone` (white for a bone the table does not know).
@@ -150,7 +164,8 @@ impl BoneColors {
     }
 }
 
-/// `count` colours spread over hue (the golden angle apart) and three lightness levels, in OKLab.
+/// `count` colours spread over hue (the golden angle apart) and three lightness levels, in OKLab: any first
+/// `n` of them are as far apart as `n` colours of this kind can be.
 fn bone_palette(count: usize) -> Vec<[f32; 3]> {
     (0..count)
         .map(|i| {
@@ -271,7 +286,7 @@ mod tests {
         // pair of neighbours clearly apart.
         let mut neighbours: Vec<(usize, usize)> = (1..44).map(|b| (b - 1, b)).collect();
         neighbours.extend((0..40).step_by(4).map(|b| (b, b + 3)));
-        let colors = BoneColors::assign(44, &neighbours);
+        let colors = BoneColors::assign(44, &neighbours, &[]);
         assert_eq!(colors.colors.len(), 44);
         let lab: Vec<[f32; 3]> = colors.colors.iter().map(|c| srgb_to_oklab(*c)).collect();
         for (i, a) in colors.colors.iter().enumerate() {

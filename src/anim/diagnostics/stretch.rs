@@ -85,6 +85,8 @@ impl Hit {
 struct ClipWorst {
     edges: Vec<Vec<Option<Hit>>>,
     seams: Vec<Vec<Option<Hit>>>,
+    /// Per set, the vertex furthest from where the held pose puts it, when past the character's reach.
+    flung: Vec<Option<Hit>>,
     /// The clip's worst edge of all, with its set: its largest stretch when nothing is visibly wrong.
     overall: Option<(usize, Hit)>,
 }
@@ -94,6 +96,7 @@ impl ClipWorst {
         Self {
             edges: sets.iter().map(|s| vec![None; s.places.len()]).collect(),
             seams: sets.iter().map(|s| vec![None; s.places.len()]).collect(),
+            flung: vec![None; sets.len()],
             overall: None,
         }
     }
@@ -408,6 +411,42 @@ impl EdgeSet {
                 *slot = Some(hit);
             }
         }
+        // A vertex beyond the character's reach: a piece that moves whole (a head flung away) stretches no edge.
+        // Bones' translations add up along a chain at most, so while they stray less than the reach in all no
+        // vertex can be past it and the held pose need not be skinned.
+        if strays.total >= measure.fly() {
+            for c in 0..self.vertex.len() {
+                let now = self.skinned.get(c).copied().unwrap_or(Vec3A::ZERO);
+                let away = (now - self.skin_one(c, held)).length();
+                let away = if away.is_nan() { f32::INFINITY } else { away };
+                if away < measure.fly() {
+                    continue;
+                }
+                let bones = {
+                    let (j, w) = (
+                        self.joints.get(c).copied().unwrap_or([0; 4]),
+                        self.weights.get(c).copied().unwrap_or([0.0; 4]),
+                    );
+                    j.into_iter().zip(w).filter(|(_, w)| *w > 0.0).map(|(j, _)| j)
+                };
+                let hit = Hit {
+                    verdict: Verdict {
+                        score: f32::INFINITY.min(1.0 + away / measure.size),
+                        kind: FindingKind::VertexFlies,
+                    },
+                    ratio_sq: away,
+                    item: c,
+                    time,
+                    lengths: (0.0, away, 0.0),
+                    culprit: strays.culprit(bones),
+                };
+                if let Some(slot) = worst.flung.get_mut(s)
+                    && (slot.is_none_or(|h| away > h.ratio_sq))
+                {
+                    *slot = Some(hit);
+                }
+            }
+        }
         if let Some(hit) = pose_worst
             && hit.worse_than(&worst.overall.map(|(_, h)| h))
         {
@@ -460,6 +499,8 @@ impl EdgeSet {
 struct Strays<'a> {
     parents: &'a [Option<usize>],
     distance: &'a [f32],
+    /// The sum of every bone's stray: no vertex ends up further from its held place than this.
+    total: f32,
 }
 
 impl Strays<'_> {
@@ -675,7 +716,9 @@ fn evaluate(
     for ((stray, local), held) in scratch.strays.iter_mut().zip(&scratch.local).zip(&scratch.held_local) {
         *stray = (local.translation - held.translation).length();
     }
-    let strays = Strays { parents: &skeleton.parents, distance: &scratch.strays };
+    let total = scratch.strays.iter().filter(|d| d.is_finite()).sum::<f32>()
+        + if scratch.strays.iter().any(|d| !d.is_finite()) { f32::INFINITY } else { 0.0 };
+    let strays = Strays { parents: &skeleton.parents, distance: &scratch.strays, total };
     let mut pose_worst: Option<Hit> = None;
     for (s, set) in sets.iter_mut().enumerate() {
         set.skin(&scratch.palette);
@@ -739,6 +782,9 @@ fn clip_findings(
             if let Some(hit) = hit {
                 findings.push(seam_finding(asset, measure, c, clip, set, place, hit));
             }
+        }
+        if let Some(Some(hit)) = worst.flung.get(s) {
+            findings.push(flung_finding(asset, measure, c, clip, set, hit));
         }
     }
     if findings.is_empty()
@@ -851,6 +897,36 @@ fn edge_finding(
         .with_value(if ratio.is_nan() { f32::INFINITY } else { ratio });
     finding.extent = Some(extent);
     finding.edge = Some([a, b]);
+    finding.in_clip(c, Some(hit.time)).in_region(region)
+}
+
+/// The finding of the vertex furthest beyond the character's reach in clip `c`.
+fn flung_finding(asset: &Asset, measure: &TearMeasure, c: usize, clip: &Clip, set: &EdgeSet, hit: &Hit) -> Finding {
+    let v = set.vertex.get(hit.item).copied().unwrap_or(0);
+    let away = hit.lengths.1;
+    let off = hit.culprit.map_or_else(|| "a bone".to_owned(), |b| format!("'{}'", bone_name(asset, b)));
+    let message = format!(
+        "{}: the skin flies off at {} s{}: vertex {v} of {} is {} units from where joints that hold together put it \
+         — beyond the character's {}-unit size ({off} flung off its joint)",
+        clip_label(asset, c),
+        fmt_num(hit.time),
+        frame_note(clip, hit.time),
+        mesh_label(asset, set.mesh),
+        fmt_num(away),
+        fmt_num(measure.size)
+    );
+    let mut finding = Finding::new(
+        Severity::Error,
+        FindingKind::VertexFlies,
+        Subject::Vertex { mesh: set.mesh, index: v as usize },
+        message,
+    )
+    .with_value(away);
+    finding.extent = Some(away / measure.size);
+    let region = match hit.culprit {
+        Some(bone) => Region::new(Some(set.mesh), [bone_name(asset, bone)]),
+        None => Region::new(Some(set.mesh), ["flung".to_owned()]),
+    };
     finding.in_clip(c, Some(hit.time)).in_region(region)
 }
 

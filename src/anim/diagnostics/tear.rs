@@ -16,9 +16,9 @@
 //!   between its bones, so by the triangle inequality the edge is at most as long as the path from one end
 //!   through those joints to the other. A rigidly skinned knee bent double stays within it; a bone that comes off
 //!   its parent (a translation key far from the bind pose, an animation for other proportions) does not.
-//! - **a vertex flies off** (`vertex_flies`, an error): a skinned position that is not a number, or a gap of
-//!   `fly_reach` of the size — the skin ends up further from where intact joints hold it than the character is
-//!   big.
+//! - **a vertex flies off** (`vertex_flies`, an error): a skinned position that is not a number, or a vertex
+//!   (or an edge's gap) `fly_reach` of the size away from where intact joints put it — the skin ends up further
+//!   off than the character is big, even a piece that moves whole and stretches no edge (a head flung away).
 //! - **distortion** (`clip_stretch`): how far an edge grows at all, its *reach*, a web of skin stretched at a bent
 //!   joint, a crease, a spike pulled by a vertex on another bone than its neighbours (as rigidly skinned game
 //!   models have along every border between bones). The surface stays closed: at most a warning, from
@@ -95,6 +95,13 @@ impl TearMeasure {
             return Verdict { score: gap.max(reach), kind };
         }
         Verdict { score: reach, kind: distortion }
+    }
+
+    /// How far a vertex may end up from where joints that hold together put it before it has flown beyond the
+    /// character's reach (`fly_reach` of the size).
+    #[inline]
+    pub fn fly(&self) -> f32 {
+        self.fly
     }
 
     /// The score of a seam whose two sides are `separation` apart (1 at `open_gap`).

@@ -161,20 +161,27 @@ fn draw_dominant(
     colors: &BoneColors,
 ) {
     let rows = dominant_rows(dominant);
-    egui::Area::new(egui::Id::unique("dominant-bone-legend"))
-        .order(egui::Order::Foreground)
-        .pivot(egui::Align2::LEFT_BOTTOM)
-        .fixed_pos(corner)
-        .show(ui.ctx(), |ui| {
+    // Placed by its top, from the height it will take: an area sized from its bottom gets the room below the
+    // corner to lay out in, which is none.
+    const ROW: f32 = 18.0;
+    const HEADER: f32 = 52.0;
+    let list = (rows.len() as f32 * ROW).min(DOMINANT_LIST_HEIGHT);
+    let top = Pos2::new(corner.x, corner.y - list - HEADER);
+    egui::Area::new(egui::Id::unique("dominant-bone-legend")).order(egui::Order::Foreground).fixed_pos(top).show(
+        ui.ctx(),
+        |ui| {
             egui::Frame::popup(ui.style()).fill(ui.visuals().panel_fill.gamma_multiply(0.92)).show(ui, |ui| {
                 ui.set_width(230.0);
                 ui.label(egui::RichText::new("Bone with the largest weight").size(12.0));
                 ui.label(egui::RichText::new(format!("{} bones on screen", rows.len())).size(11.0).weak());
-                egui::ScrollArea::vertical().max_height(DOMINANT_LIST_HEIGHT).auto_shrink([false, true]).show(
-                    ui,
-                    |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(list)
+                    .min_scrolled_height(list)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
                         for (bone, vertices) in &rows {
                             ui.horizontal(|ui| {
+                                ui.set_height(ROW - ui.spacing().item_spacing.y);
                                 let (swatch, _) = ui.allocate_exact_size(Vec2::splat(11.0), egui::Sense::hover());
                                 ui.painter().rect_filled(swatch, 2.0, rgb(colors.get(*bone)));
                                 let name = asset.skeleton.names.get(*bone).map_or("?", String::as_str);
@@ -182,10 +189,10 @@ fn draw_dominant(
                                 ui.label(if Some(*bone) == selected { text.strong() } else { text.weak() });
                             });
                         }
-                    },
-                );
+                    });
             });
-        });
+        },
+    );
 }
 
 #[cfg(test)]
