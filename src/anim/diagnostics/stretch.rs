@@ -783,8 +783,16 @@ fn clip_findings(
                 findings.push(seam_finding(asset, measure, c, clip, set, place, hit));
             }
         }
+        // A vertex flung off is said by itself only where no torn edge says it already (a piece moving whole).
         if let Some(Some(hit)) = worst.flung.get(s) {
-            findings.push(flung_finding(asset, measure, c, clip, set, hit));
+            let said = worst.edges.get(s).into_iter().flatten().flatten().any(|h| {
+                matches!(h.verdict.kind, FindingKind::VertexFlies | FindingKind::JointApart)
+                    && measure.severity(h.verdict.score) == Severity::Error
+                    && h.culprit == hit.culprit
+            });
+            if !said {
+                findings.push(flung_finding(asset, measure, c, clip, set, hit));
+            }
         }
     }
     if findings.is_empty()
