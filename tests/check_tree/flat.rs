@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! A flat folder of a UE1 game's characters re-exported as `<name>Mesh.psk` + `<name>Anims.psa`, as the issue
 //! found them: real-shaped characters (a skinned body of thousands of vertices on a chain of tens of bones, all
 //! named alike — `Root`, `Bone1`, … — as exporters name them, in each character's own proportions) and

@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! A Gothic `Anims` tree of the shape of the game's humans: `HUMANS.MDS` with its body and an armour as
 //! registered meshes, and overlays in `MDS_OVERLAY` that add animations of their own, every file a GothicSourcer
 //! ASC (world samples). The armour's sleeve is a separate piece welded to its shoulder cap by position, the cap's

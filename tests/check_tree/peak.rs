@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Running a command and measuring its peak resident memory, from the kernel's account of the process itself
 //! (`wait4`'s resource usage, `ru_maxrss`): what `/usr/bin/time -v` reports as "Maximum resident set size".
 

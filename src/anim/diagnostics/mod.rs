@@ -556,8 +556,8 @@ mod tests {
     #[test]
     fn meshes_are_named_by_their_file_and_body_group() {
         use crate::scene::{BodyChoice, BodyGroup, Mesh, ModelScript, ScriptLanguage};
-        let mut asset = Asset::default();
-        asset.meshes = vec![Mesh { name: "zm_Skin".into(), ..Mesh::default() }; 2];
+        let mut asset =
+            Asset { meshes: vec![Mesh { name: "zm_Skin".into(), ..Mesh::default() }; 2], ..Asset::default() };
         let mut script = ModelScript::new(ScriptLanguage::GothicMds);
         let choice = |name: &str, mesh: usize| BodyChoice {
             name: name.into(),

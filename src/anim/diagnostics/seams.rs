@@ -56,7 +56,7 @@ pub(super) fn seam_pairs(mesh: &Mesh, size: f32) -> Vec<[u32; 2]> {
         for (i, (_, a)) in copies.iter().enumerate() {
             for (_, b) in &copies[i + 1..] {
                 let overlap = overlap(mesh, *a, *b);
-                if overlap >= MIN_OVERLAP && overlap < 1.0 - 1e-4 {
+                if (MIN_OVERLAP..1.0 - 1e-4).contains(&overlap) {
                     candidates.push([(*a).min(*b), (*a).max(*b)]);
                 }
             }

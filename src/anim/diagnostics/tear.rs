@@ -87,7 +87,7 @@ impl TearMeasure {
         if ratio_sq < self.min_ratio_sq {
             return Verdict { score: 0.0, kind: distortion };
         }
-        let reach = ((length - bind) * self.inv_reach * self.warn).min(REACH_CAP).max(0.0);
+        let reach = ((length - bind) * self.inv_reach * self.warn).clamp(0.0, REACH_CAP);
         let gap_length = length - allowed.max(bind);
         let gap = gap_length * self.inv_gap;
         if gap >= self.warn {

@@ -13,7 +13,9 @@ use bonescope::anim::diagnostics::FindingKind;
 
 /// What makes two findings of different characters one defect: the kind (a bone off its joint whether it opens
 /// the skin or flings it), the mesh's file and the place.
-fn defect_key(f: &CheckFinding) -> Option<(&'static str, PathBuf, String)> {
+type DefectKey = (&'static str, PathBuf, String);
+
+fn defect_key(f: &CheckFinding) -> Option<DefectKey> {
     if f.summary {
         return None;
     }
@@ -27,7 +29,7 @@ fn defect_key(f: &CheckFinding) -> Option<(&'static str, PathBuf, String)> {
 
 /// Merges the findings of one defect found by several characters into the character that owns the mesh.
 pub fn merge_defects(characters: &mut [CharacterReport]) {
-    let mut by_key: HashMap<(&'static str, PathBuf, String), Vec<(usize, usize)>> = HashMap::new();
+    let mut by_key: HashMap<DefectKey, Vec<(usize, usize)>> = HashMap::new();
     for (c, character) in characters.iter().enumerate() {
         for (i, f) in character.findings.iter().enumerate() {
             if let Some(key) = defect_key(f) {
@@ -44,7 +46,7 @@ pub fn merge_defects(characters: &mut [CharacterReport]) {
         // The owner: a character that is not an overlay and reads the mesh's file, else the first.
         let owns = |c: usize| {
             let ch = &characters[c];
-            ch.overlay_of.is_none() && ch.files.iter().any(|f| *f == mesh_file)
+            ch.overlay_of.is_none() && ch.files.contains(&mesh_file)
         };
         let &(owner, target) = at.iter().find(|(c, _)| owns(*c)).unwrap_or(&at[0]);
         let mut others: Vec<(String, CheckFinding)> = Vec::new();

@@ -365,7 +365,7 @@ fn pair_loose(loose: Vec<(PathBuf, Role)>, opts: &LoadOptions) -> Vec<Unit> {
         });
     }
     units.extend(unpaired.into_iter().map(|(path, role, why)| Unit::Unpaired { path, role, why }));
-    units.sort_by(|a, b| a.label().cmp(&b.label()));
+    units.sort_by_key(Unit::label);
     units
 }
 

@@ -362,7 +362,6 @@ fn held_pose(asset: &Asset, first: i32, last: Option<i32>, fps: f32) -> Clip {
             translation: Curve::constant(local.translation),
             rotation: Curve::constant(local.rotation),
             scale: Curve::constant(local.scale),
-            ..BoneTrack::default()
         })
         .collect();
     Clip { name: String::new(), duration, frame_rate: fps, frame_count: frames, tracks, ..Clip::default() }
