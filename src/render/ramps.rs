@@ -66,10 +66,13 @@ pub fn dominant(joints: [u16; 4], weights: [f32; 4]) -> u16 {
     joints[best]
 }
 
-/// Lightness levels of the bone palette: hues repeat at each, so a palette of many bones stays apart.
-const BONE_LIGHTNESS: [f32; 3] = [0.74, 0.58, 0.86];
+/// The range of lightness of the bone palette (OKLab): dark enough to read on white, light enough on black.
+const BONE_LIGHTNESS: [f32; 2] = [0.5, 0.9];
 /// Chroma of the bone palette (OKLab): vivid, within sRGB for most hues.
 const BONE_CHROMA: f32 = 0.13;
+
+/// The fewest colours the bones on screen choose from.
+const CHOICES: usize = 16;
 
 /// A character's dominant-bone colours: one sRGB colour per bone.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -84,7 +87,11 @@ impl BoneColors {
     pub fn assign(count: usize, neighbours: &[(usize, usize)], shown: &[bool]) -> Self {
         let on_screen = |b: usize| shown.get(b).copied().unwrap_or(true);
         let visible = (0..count).filter(|&b| on_screen(b)).count();
-        let palette: Vec<[f32; 3]> = bone_palette(count);
+        // Twice as many colours as bones on screen (at least CHOICES) to choose from, so the ones chosen are the
+        // well spread ones; the bones off screen take what is left.
+        let choices = (2 * visible).max(CHOICES);
+        let palette: Vec<[f32; 3]> = bone_palette(count + choices);
+        let visible = choices;
         let lab: Vec<[f32; 3]> = palette.iter().map(|c| srgb_to_oklab(*c)).collect();
         let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); count];
         for &(a, b) in neighbours {
@@ -102,10 +109,16 @@ impl BoneColors {
             let taken: Vec<usize> = adjacent[bone].iter().filter_map(|&n| slot[n]).collect();
             // Bones on screen choose among the first `visible` colours, the most spread; the rest after them.
             let range = if on_screen(bone) { 0..visible } else { visible..palette.len() };
+            let others: Vec<usize> = (0..palette.len()).filter(|&c| used[c]).collect();
             let pick = range.filter(|&p| !used[p]).max_by(|&p, &q| {
-                let nearest = |c: usize| taken.iter().map(|&t| distance(lab[c], lab[t])).fold(f32::INFINITY, f32::min);
-                // Farthest from the neighbours' colours; among equals the palette's order.
-                nearest(p).total_cmp(&nearest(q)).then(q.cmp(&p))
+                let nearest = |c: usize, among: &[usize]| {
+                    among.iter().map(|&t| distance(lab[c], lab[t])).fold(f32::INFINITY, f32::min)
+                };
+                // Farthest from the neighbours' colours, and not too near any other bone's (that counts half as
+                // much: a legend must tell every bone apart, the skin above all its neighbours); among equals the
+                // palette's order.
+                let score = |c: usize| nearest(c, &taken).min(2.0 * nearest(c, &others));
+                score(p).total_cmp(&score(q)).then(q.cmp(&p))
             });
             if let Some(p) = pick {
                 used[p] = true;
@@ -164,14 +177,26 @@ impl BoneColors {
     }
 }
 
-/// `count` colours spread over hue (the golden angle apart) and three lightness levels, in OKLab: any first
-/// `n` of them are as far apart as `n` colours of this kind can be.
+/// `count` colours spread evenly over hue and lightness in OKLab: any first `n` of them are about as far apart as
+/// `n` colours of this chroma can be.
 fn bone_palette(count: usize) -> Vec<[f32; 3]> {
     (0..count)
         .map(|i| {
-            let hue = (i as f32 * 0.381_966 + 0.08).fract() * std::f32::consts::TAU;
-            let lightness = BONE_LIGHTNESS[i % BONE_LIGHTNESS.len()];
-            oklab_to_srgb([lightness, BONE_CHROMA * hue.cos(), BONE_CHROMA * hue.sin()])
+            // Hue and lightness from the plastic-number sequence (R2): any first n points spread evenly over both.
+            let hue = (0.5 + i as f32 * 0.754_877_7).fract() * std::f32::consts::TAU;
+            let lightness =
+                BONE_LIGHTNESS[0] + (BONE_LIGHTNESS[1] - BONE_LIGHTNESS[0]) * (0.5 + i as f32 * 0.569_840_3).fract();
+            // The most chroma up to BONE_CHROMA that sRGB can show at this hue and lightness: clipping a colour
+            // into the gamut instead would make neighbouring hues alike.
+            let (mut lo, mut hi) = (0.0f32, BONE_CHROMA);
+            if !in_gamut([lightness, hi * hue.cos(), hi * hue.sin()]) {
+                for _ in 0..20 {
+                    let mid = 0.5 * (lo + hi);
+                    if in_gamut([lightness, mid * hue.cos(), mid * hue.sin()]) { lo = mid } else { hi = mid }
+                }
+                hi = lo;
+            }
+            oklab_to_srgb([lightness, hi * hue.cos(), hi * hue.sin()])
         })
         .collect()
 }
@@ -179,6 +204,24 @@ fn bone_palette(count: usize) -> Vec<[f32; 3]> {
 /// Perceptual distance of two OKLab colours.
 pub fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// Whether an OKLab colour is inside the sRGB gamut.
+fn in_gamut(lab: [f32; 3]) -> bool {
+    oklab_to_linear(lab).iter().all(|c| (-1e-4..=1.0 + 1e-4).contains(c))
+}
+
+/// OKLab (Björn Ottosson's, 2020) → linear sRGB, unclamped.
+fn oklab_to_linear([l, a, b]: [f32; 3]) -> [f32; 3] {
+    let l_ = l + 0.396_337_78 * a + 0.215_803_76 * b;
+    let m_ = l - 0.105_561_346 * a - 0.063_854_17 * b;
+    let s_ = l - 0.089_484_18 * a - 1.291_485_5 * b;
+    let (l3, m3, s3) = (l_.powi(3), m_.powi(3), s_.powi(3));
+    [
+        4.076_741_7 * l3 - 3.307_711_6 * m3 + 0.230_969_94 * s3,
+        -1.268_438 * l3 + 2.609_757_4 * m3 - 0.341_319_38 * s3,
+        -0.004_196_086_3 * l3 - 0.703_418_6 * m3 + 1.707_614_7 * s3,
+    ]
 }
 
 /// OKLab (Björn Ottosson's, 2020) → sRGB, clamped into the gamut.

@@ -191,8 +191,8 @@ mod tests {
         let pose = crate::anim::Pose::from_clip(&asset.skeleton, clip, clip.duration * 0.5);
         let mut stretch =
             Finding::new(Severity::Warning, FindingKind::ClipStretch, Subject::Triangle { mesh: 0, index: 2 }, "");
-        let top = asset.meshes[0].positions.len() as u32 - 1;
-        stretch.edge = Some([top - 1, top]);
+        let tri = &asset.meshes[0].indices[6..9];
+        stretch.edge = Some([tri[0], tri[1]]);
         let h = Highlight::of(&stretch, &asset).unwrap();
         let radius = 3.0;
         let framed = h.framing(&asset, &pose.palette, radius, 0.25).unwrap();
