@@ -162,6 +162,8 @@ struct VsIn {
     @location(3) uv: vec2<f32>,
     @location(4) joints: vec4<u32>,
     @location(5) weights: vec4<f32>,
+    // The vertex's dominant bone's colour (sRGB), from the character's bone colours (src/render/ramps.rs).
+    @location(6) bone_color: vec4<f32>,
 }
 
 struct VsOut {
@@ -175,8 +177,8 @@ struct VsOut {
     // them (not a blend of its corner colours): the selected bone's weight, the stretch ratio, or the morph
     // displacement over its range.
     @location(4) analysis: f32,
-    // The dominant bone, one per triangle (its first vertex's), so every pixel is a bone's legend colour.
-    @location(5) @interpolate(flat) bone: u32,
+    // The dominant bone's colour, one per triangle (its first vertex's), so every pixel is a legend colour.
+    @location(5) @interpolate(flat) bone_color: vec3<f32>,
 }
 
 fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
@@ -192,16 +194,12 @@ fn linear_to_srgb(c: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, x <= vec3<f32>(0.0031308));
 }
 
-// The colour ramps (`ramp_heat`, `ramp_bone`, `ramp_stretch`) are generated from `src/render/ramps.rs` and put in
-// front of this file, so the legends and the egui painter use the same numbers. They are sRGB, as a legend shows
+// The colour ramps (`ramp_heat`, `ramp_stretch`) are generated from `src/render/ramps.rs` and put in front of this
+// file, so the legends and the egui painter use the same numbers; bone colours come with each vertex. They are sRGB, as a legend shows
 // them; analysis colours are turned linear here and lit by ANALYSIS_LIGHT_FLOOR..1, so a surface facing the light
 // shows exactly its legend colour.
 fn heat(w: f32) -> vec3<f32> {
     return srgb_to_linear(ramp_heat(w));
-}
-
-fn bone_color(bone: u32) -> vec3<f32> {
-    return srgb_to_linear(ramp_bone(bone));
 }
 
 fn stretch_color(ratio: f32) -> vec3<f32> {
@@ -230,21 +228,11 @@ fn analysis_value(in: VsIn, vertex: u32, inst: Instance) -> f32 {
     }
 }
 
-fn dominant_bone(in: VsIn) -> u32 {
-    var best = 0u;
-    for (var i = 1u; i < 4u; i = i + 1u) {
-        if (in.weights[i] > in.weights[best]) {
-            best = i;
-        }
-    }
-    return in.joints[best];
-}
-
 // The analysis colour of a fragment (linear), from its interpolated value or its triangle's bone.
 fn analysis_fragment(in: VsOut) -> vec3<f32> {
     switch camera.mode {
         case MODE_DOMINANT_BONE: {
-            return bone_color(in.bone);
+            return srgb_to_linear(in.bone_color);
         }
         case MODE_STRETCH: {
             return stretch_color(in.analysis);
@@ -266,7 +254,7 @@ fn skinned_vertex(in: VsIn, position: vec3<f32>, normal: vec3<f32>, vertex: u32,
     out.uv = in.uv;
     out.color = vec4<f32>(srgb_to_linear(in.color.rgb), in.color.a);
     out.analysis = analysis_value(in, vertex, inst);
-    out.bone = dominant_bone(in);
+    out.bone_color = in.bone_color.rgb;
     return out;
 }
 

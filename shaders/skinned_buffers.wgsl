@@ -50,7 +50,7 @@ struct MeshVertex {
     position: vec3<f32>,
     color: u32,
     normal: vec3<f32>,
-    _pad: u32,
+    bone_color: u32,
     uv: vec2<f32>,
     joints: vec2<u32>,
     weights: vec4<f32>,

@@ -231,7 +231,7 @@ fn name_a_model(files: &io::Files, path: &Path) -> Option<LoadError> {
 const COMPANION_EXTENSIONS: [&str; 11] = ["tga", "png", "bmp", "dds", "jpg", "jpeg", "gif", "vtf", "vmt", "qci", "txt"];
 
 /// Extensions of files a folder is searched for.
-const OPENABLE_EXTENSIONS: [&str; 13] =
+const OPENABLE_EXTENSIONS: [&str; 14] =
     ["qc", "mds", "mms", "psk", "pskx", "ase", "asc", "smd", "dmx", "psa", "vta", "bin", "mrtk", "mdl"];
 
 /// How deep a dropped folder is searched, and how many files at most: a folder dropped by mistake (a whole

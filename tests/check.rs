@@ -32,7 +32,7 @@ fn finding_set(json: &Value) -> BTreeSet<(String, String, String)> {
 
 fn expected() -> BTreeSet<(String, String, String)> {
     [
-        ("crab_ref.smd", "error", "clip_stretch"),
+        ("crab_ref.smd", "error", "vertex_flies"),
         ("ghoul_ref.smd", "warning", "missing_texture"),
         ("imp_ref.smd", "warning", "unmatched_track"),
         ("half.smd", "error", "load_error"),
@@ -66,7 +66,7 @@ fn a_tree_with_known_defects_gives_exactly_those_findings() {
     // JSON: the characters, and exactly the planted findings with their locations.
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_eq!(json["schema"], "bonescope-check");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
     let names: BTreeSet<&str> =
         json["characters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     let want: BTreeSet<&str> =
@@ -78,10 +78,33 @@ fn a_tree_with_known_defects_gives_exactly_those_findings() {
     assert_eq!(json["summary"]["other_files"], 5, "4 textures and the notes");
     assert_eq!(json["summary"]["findings"]["error"], 3);
     assert_eq!(json["summary"]["findings"]["warning"], 2);
-    // Each clip's worst stretch is an info when it is harmless: walk, run, idle (torn), ghoul_idle, imp_wave,
-    // idle (knight); the torn clip's is the error.
-    assert_eq!(json["summary"]["findings"]["info"], 6);
-    assert_eq!(json["summary"]["by_kind"]["clip_stretch"], serde_json::json!({"error": 1, "warning": 0, "info": 6}));
+    // Each clip's worst stretch is an info when it is harmless, one per place of each character: hero's walk and
+    // run (one place, 2 occurrences), the torn crab's idle, ghoul_idle, imp_wave, the knight's idle; the torn
+    // clip's tip flies 1,000 units off a 30-unit strip: the error.
+    assert_eq!(json["summary"]["findings"]["info"], 5);
+    assert_eq!(json["summary"]["occurrences"]["info"], 6);
+    assert_eq!(json["summary"]["by_kind"]["clip_stretch"], serde_json::json!({"error": 0, "warning": 0, "info": 5}));
+    assert_eq!(json["summary"]["by_kind"]["vertex_flies"], serde_json::json!({"error": 1, "warning": 0, "info": 0}));
+    // The loose files were paired by what they hold (one mesh in each folder, the skeletons fit) or by name.
+    let pairing = |name: &str| -> Vec<(String, String)> {
+        let c = json["characters"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap();
+        c["pairing"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| {
+                        let file = p["file"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+                        (file, p["method"].as_str().unwrap().to_owned())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        pairing("hero_ref.smd"),
+        [("run.smd".into(), "skeleton".into()), ("walk.smd".into(), "skeleton".into())]
+    );
+    assert_eq!(pairing("ghoul_ref.smd"), [("ghoul_idle.smd".to_owned(), "prefix".to_owned())]);
 
     let character =
         |name: &str| json["characters"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap().clone();
@@ -117,8 +140,8 @@ fn a_tree_with_known_defects_gives_exactly_those_findings() {
 
     // Text: the summary table and the worst findings with their places.
     assert!(out.contains("checked 6 characters (5 loaded) from 14 files"), "{out}");
-    assert!(out.contains("findings: 3 errors, 2 warnings, 6 infos"), "{out}");
-    for kind in ["clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
+    assert!(out.contains("findings: 3 errors, 2 warnings, 5 infos (one per defect)"), "{out}");
+    for kind in ["vertex_flies", "clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
         assert!(out.lines().any(|l| l.trim_start().starts_with(kind)), "{kind} in the table: {out}");
     }
     assert!(out.contains("clip \"explode\""), "{out}");
@@ -174,11 +197,12 @@ fn browser_renders(page: &Path, names: &BTreeSet<&str>) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(dom.matches("<tr class=\"character ").count(), 6, "one row per character");
-    assert_eq!(dom.matches("<tr class=\"finding\"").count(), 11, "one line per finding (5 problems, 6 infos)");
+    assert_eq!(dom.matches("<tr class=\"finding\"").count(), 10, "one line per finding (5 problems, 5 infos)");
+    assert!(dom.contains("(2 occurrences)"), "the walk and run stretch is one finding standing for two clips");
     for name in names {
         assert!(dom.contains(&format!("<summary>{name}</summary>")), "{name} has its row");
     }
-    for kind in ["clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
+    for kind in ["vertex_flies", "clip_stretch", "missing_texture", "unmatched_track", "load_error", "missing_file"] {
         assert!(dom.contains(&format!("<td>{kind}</td>")), "{kind} listed");
     }
     assert_eq!(dom.matches("class=\"character has-error\"").count(), 3, "three rows flagged with errors");
@@ -454,13 +478,23 @@ fn a_gothic_overlay_without_a_mesh_is_checked_on_its_base_model() {
     let kinds: Vec<(&str, &str)> =
         findings.iter().map(|f| (f["kind"].as_str().unwrap(), f["clip"].as_str().unwrap_or(""))).collect();
     assert!(kinds.contains(&("overlay_on_base", "")), "{kinds:?}");
-    // The clip was checked on the base's mesh: its worst stretch is computed and placed in its file.
-    let stretch =
-        findings.iter().find(|f| f["kind"] == "clip_stretch" && f["clip"] == "s_Swim").expect("s_Swim checked");
-    assert!(stretch["file"].as_str().unwrap().ends_with("MDS_OVERLAY/HUM_SWIM.ASC"), "{stretch}");
+    // The clip was checked on the base's mesh: its worst stretch is at the same place of the base's mesh as the
+    // base's own clip's, so it is one finding, the base's, listing the overlay's clip with its file.
+    let base = characters.iter().find(|c| c["main"].as_str().unwrap().ends_with("Humans.mds")).unwrap();
+    let stretch = base["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "clip_stretch")
+        .unwrap_or_else(|| panic!("{base:#}"));
+    let swim = stretch["clips"].as_array().unwrap().iter().find(|c| c["clip"] == "s_Swim").expect("s_Swim checked");
+    assert!(swim["file"].as_str().unwrap().ends_with("MDS_OVERLAY/HUM_SWIM.ASC"), "{swim}");
+    assert_eq!(stretch["occurrences"], 2, "{stretch}");
+    assert!(stretch["mesh"].as_str().unwrap().contains("HUM_BODY.ASC"), "named by its file: {stretch}");
+    assert!(!kinds.iter().any(|(k, _)| *k == "clip_stretch"), "not repeated by the overlay: {kinds:?}");
     // Its bone is the base's: nothing unmatched; and the base's own mesh and bones are the base's findings.
     assert!(!kinds.iter().any(|(k, _)| *k == "unmatched_track" || *k == "unused_bone"), "{kinds:?}");
-    let base = characters.iter().find(|c| c["main"].as_str().unwrap().ends_with("Humans.mds")).unwrap();
     assert_eq!(base["clips"], serde_json::json!(["s_Run"]));
+    assert_eq!(overlay["overlay_of"].as_str().map(|p| p.ends_with("Humans.mds")), Some(true));
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -59,11 +59,13 @@ fn counts_object(c: &Value) -> Counts {
 }
 
 #[test]
-fn past_a_hundred_findings_of_a_kind_the_counts_still_add_up() {
+fn past_a_hundred_defects_of_a_kind_the_counts_still_add_up() {
     let root = temp_dir("counts");
     let tree = root.join("tree");
-    // One character with 165 clips: 110 tear (error), 25 turn its tip about an intact joint (warning), 30 are
-    // sound (info). The diagnostics list 100 clip findings; the other 65, of all three severities, are summed up.
+    // One character with 295 clips: 110 fling its tip off (one defect: the tip off its joint, 110 times), 25
+    // turn its tip about an intact joint (one visible stretch, 25 times), 30 are sound, and 130 each animate a
+    // bone of their own that the skeleton lacks (130 different facts). The unmatched tracks list 100 defects;
+    // the other 30 are summed up.
     write(&tree.join("crab/crab_ref.smd"), &reference("crab.bmp"));
     write(&tree.join("crab/crab.bmp"), "BM");
     for i in 0..110 {
@@ -74,6 +76,10 @@ fn past_a_hundred_findings_of_a_kind_the_counts_still_add_up() {
     }
     for i in 0..30 {
         write(&tree.join(format!("crab/idle{i:03}.smd")), &animation(4, |_| 10.0, &[]));
+    }
+    for i in 0..130 {
+        let extra = format!("Extra{i:03}");
+        write(&tree.join(format!("crab/extra{i:03}.smd")), &animation(4, |_| 10.0, &[extra.as_str()]));
     }
     let (json_path, html_path) = (root.join("report.json"), root.join("report.html"));
     let args = |fail_on: &'static str| {
@@ -94,8 +100,14 @@ fn past_a_hundred_findings_of_a_kind_the_counts_still_add_up() {
     };
     let (code, out, err) = run("error");
     let json = read_json(&json_path);
-    let by_kind = &json["summary"]["by_kind"]["clip_stretch"];
-    assert_eq!(*by_kind, serde_json::json!({"error": 110, "warning": 25, "info": 30}), "{out}\n{err}");
+    let by_kind = &json["summary"]["by_kind"];
+    let occurrences = &json["summary"]["occurrences_by_kind"];
+    assert_eq!(by_kind["vertex_flies"], serde_json::json!({"error": 1, "warning": 0, "info": 0}), "{out}\n{err}");
+    assert_eq!(occurrences["vertex_flies"]["error"], 110);
+    assert_eq!(by_kind["clip_stretch"]["warning"], 1, "{by_kind}");
+    assert_eq!(occurrences["clip_stretch"]["warning"], 25);
+    assert_eq!(by_kind["unmatched_track"], serde_json::json!({"error": 0, "warning": 130, "info": 0}));
+    assert_eq!(occurrences["unmatched_track"]["warning"], 130);
 
     // Every total is the sum of the findings listed, each counted as many times as it stands for.
     let (per_character, per_kind) = sums(&json);
@@ -110,38 +122,45 @@ fn past_a_hundred_findings_of_a_kind_the_counts_still_add_up() {
     let total = counts_object(&json["summary"]["findings"]);
     let crab = &characters[0];
     assert_eq!(total, counts_object(&crab["counts"]));
-    // 100 clip findings listed one by one, the rest in one summing-up line per severity.
-    let clip: Vec<&Value> =
-        crab["findings"].as_array().unwrap().iter().filter(|f| f["kind"] == "clip_stretch").collect();
-    let (summaries, listed): (Vec<&Value>, Vec<&Value>) = clip.iter().partition(|f| f["summary"] == true);
+    // 100 unmatched-track defects listed one by one, the rest in one summing-up line.
+    let unmatched: Vec<&Value> =
+        crab["findings"].as_array().unwrap().iter().filter(|f| f["kind"] == "unmatched_track").collect();
+    let (summaries, listed): (Vec<&Value>, Vec<&Value>) = unmatched.iter().partition(|f| f["summary"] == true);
     assert_eq!(listed.len(), 100);
-    assert_eq!(summaries.len(), 3, "one per severity: {summaries:#?}");
-    assert!(summaries.iter().all(|f| f["message"].as_str().unwrap().starts_with("… and ")));
-    let summed: u64 = summaries.iter().map(|f| f["count"].as_u64().unwrap()).sum();
-    assert_eq!(summed, 65);
+    assert_eq!(summaries.len(), 1, "one per severity: {summaries:#?}");
+    assert!(summaries[0]["message"].as_str().unwrap().starts_with("… and 30 more"), "{}", summaries[0]);
+    assert_eq!(summaries[0]["count"], 30);
+    // The flung tip: one finding naming the bone that came off, standing for its 110 clips.
+    let flies = crab["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "vertex_flies").unwrap();
+    assert_eq!((flies["occurrences"].as_u64(), flies["clips"].as_array().unwrap().len()), (Some(110), 110));
+    assert_eq!(flies["bone"], "tip");
 
     // The exit code, the text and the HTML say the same.
     assert_eq!(code, 1, "{out}");
-    let errors = total["error"];
-    assert!(out.contains(&format!("findings: {errors} errors, 25 warnings, {} infos", total["info"])), "{out}");
-    assert!(out.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["clip_stretch", "110", "25", "30"]));
-    assert!(out.contains(&format!("FAIL: {errors} findings at --fail-on error")), "{out}");
+    let (errors, warnings) = (total["error"], total["warning"]);
+    assert_eq!((errors, warnings), (1, 131));
+    let infos = total.get("info").copied().unwrap_or(0);
+    let infos = if infos == 1 { "1 info".to_owned() } else { format!("{infos} infos") };
+    assert!(out.contains(&format!("findings: 1 error, 131 warnings, {infos} (one per defect)")), "{out}");
+    assert!(out.contains("occurrences: 110 errors, 155 warnings"), "{out}");
+    assert!(
+        out.lines().any(|l| l.split_whitespace().take(4).collect::<Vec<_>>() == ["unmatched_track", "0", "130", "0"])
+    );
+    assert!(out.contains("FAIL: 1 finding at --fail-on error"), "{out}");
     let html = std::fs::read_to_string(&html_path).unwrap();
-    assert!(html.contains("<tr><td>clip_stretch</td><td class=n>110</td><td class=n>25</td><td class=n>30</td></tr>"));
-    assert!(html.contains(&format!("{errors} errors, 25 warnings")), "the page's header counts");
-    // The row the page's script builds shows the same counts, and each summing-up line says how many it is.
+    assert!(html.contains("<tr><td>unmatched_track</td><td class=n>0</td><td class=n>130</td><td class=n>0</td>"));
+    assert!(html.contains("1 error, 131 warnings"), "the page's header counts");
+    // The row the page's script builds shows the same counts, and the summing-up line says how many it is.
     if let Some(dom) = rendered_dom(&html_path) {
-        for cell in ["<td class=\"n error\">110</td>", "<td class=\"n warning\">25</td>", "<td class=\"n\">30</td>"] {
+        for cell in ["<td class=\"n error\">1</td>", "<td class=\"n warning\">131</td>"] {
             assert!(dom.contains(cell), "{cell} in the row");
         }
-        assert_eq!(dom.matches("<tr class=\"finding\"").count(), 103, "100 findings and 3 summing-up lines");
-        for n in [10, 25, 30] {
-            assert_eq!(dom.matches(&format!(" ({n} findings)")).count(), 1, "a line standing for {n}");
-        }
+        assert!(dom.contains(" (30 findings)"), "the line standing for 30");
+        assert!(dom.contains(" (110 occurrences)"), "the flung tip's clips");
     }
     let (code, out, _) = run("warning");
     assert_eq!(code, 1);
-    assert!(out.contains(&format!("FAIL: {} findings at --fail-on warning", errors + 25)), "{out}");
+    assert!(out.contains("FAIL: 132 findings at --fail-on warning"), "{out}");
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -170,14 +189,25 @@ fn check_takes_the_load_options_of_every_command() {
     let with_textures = report(&["--textures", textures.to_str().unwrap()]);
     assert!(findings(&with_textures, "ghoul_ref.smd", "missing_texture").is_empty());
     // --fps: SMD animations play at the rate given, so the tear at frame 5 or 6 is at 0.5–0.6 s, not 0.17–0.2.
-    let torn =
-        |json: &Value| findings(json, "crab_ref.smd", "clip_stretch").into_iter().find(|f| f["clip"] == "explode");
+    let torn = |json: &Value| {
+        let c = json["characters"].as_array().unwrap().iter().find(|c| c["name"] == "crab_ref.smd").unwrap();
+        let surface = ["vertex_flies", "joint_apart", "clip_stretch"];
+        c["findings"].as_array().unwrap().iter().find_map(|f| {
+            if !surface.contains(&f["kind"].as_str().unwrap()) {
+                return None;
+            }
+            let clip = f["clips"].as_array()?.iter().find(|c| c["clip"] == "explode")?;
+            Some(serde_json::json!({"kind": f["kind"], "severity": clip["severity"], "time": clip["time"]}))
+        })
+    };
     let at_30 = torn(&plain).unwrap()["time"].as_f64().unwrap();
     let at_10 = torn(&report(&["--fps", "10"])).unwrap()["time"].as_f64().unwrap();
     assert!((at_30 * 3.0 - at_10).abs() < 1e-3 && (0.45..0.65).contains(&at_10), "{at_30} {at_10}");
     // --retarget rotation-only: the bones keep the model's translations, so the tip no longer flies off.
     assert_eq!(torn(&plain).unwrap()["severity"], "error");
-    assert_eq!(torn(&report(&["--retarget", "rotation-only"])).unwrap()["severity"], "info");
+    assert_eq!(torn(&plain).unwrap()["kind"], "vertex_flies");
+    let held = torn(&report(&["--retarget", "rotation-only"])).unwrap();
+    assert_eq!((held["kind"].as_str(), held["severity"].as_str()), (Some("clip_stretch"), Some("info")));
     // --root: accepted with the values the other commands take.
     let locked = report(&["--root", "lock"]);
     assert_eq!(locked["summary"]["characters"], plain["summary"]["characters"]);

@@ -268,11 +268,14 @@ fn scripted_characters_pass_the_rig_checks_their_files_pass() {
     let anims = mds.parent().unwrap();
     let files = [anims.join("ASC_BODIES/MONSTER/BLO_BODY.ASC"), anims.join("ASC_ANIMS/BLOODFLY/BLO_AMBIENT_M01.ASC")];
     let (direct, _) = bonescope::source::load_files(&files, &LoadOptions::default()).into_result().unwrap();
+    // A finding stands for every clip that shows its place; each clip's own measure is in its list.
     let stretch = |a: &Asset, clip: &str| -> f32 {
         diagnose(a, &DiagnoseOptions::default())
             .iter()
-            .filter(|f| f.kind == FindingKind::ClipStretch && f.message.contains(&format!("clip '{clip}'")))
-            .filter_map(|f| f.value)
+            .filter(|f| f.kind == FindingKind::ClipStretch)
+            .flat_map(|f| &f.clips)
+            .filter(|hit| a.clips.get(hit.clip).is_some_and(|c| c.name == clip))
+            .filter_map(|hit| hit.value)
             .fold(0.0, f32::max)
     };
     let (scripted, file) = (stretch(&fly, "s_FistRun"), stretch(&direct, "BLO_AMBIENT_M01"));
@@ -1219,5 +1222,39 @@ fn delta_sequences_play_their_difference_on_the_bind_pose_instead_of_tipping_ove
         ["idle", "nod", "breathe"].iter().map(|c| asset.clip(c).unwrap().script.as_ref().unwrap().additive).collect();
     assert_eq!(additive, [false, true, true]);
     assert!(asset.warnings.iter().any(|w| w.message.contains("2 delta sequence(s)")), "{:?}", asset.warnings);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Gothic `_USE.ASC`: the skeleton in one pose over frames 0–20, with no key changes (no `*TM_ANIMATION`).
+fn static_pose_asc() -> String {
+    format!(
+        "{ASC_HEADER}{}*HELPEROBJECT {{\n\t*NODE_NAME \"Bip01\"\n{}}}\n",
+        asc_scene(0, 20, 25, 192),
+        node_tm("Bip01", Vec3::new(3.0, 0.0, 0.0))
+    )
+}
+
+#[test]
+fn a_static_pose_file_is_a_held_clip_as_the_engine_plays_it() {
+    let dir = temp_dir("mds-static");
+    let anims = dir.join("_work/Data/Anims");
+    write(&anims.join("ASC_BODIES/HUMAN/HUM_BODY.ASC"), &body_asc());
+    write(&anims.join("ASC_ANIMS/HUMAN/HUM_BENCH_USE.ASC"), &static_pose_asc());
+    let mds = "Model (\"Hum\")\n{\n\tmeshAndTree (\"Hum_Body.asc\")\n\taniEnum\n\t{\n\
+               \t\tani (\"s_Bench_S1\" 1 \"s_Bench_S1\" 0.1 0.1 M. \"Hum_Bench_Use.asc\" F 0 20)\n\
+               \t\taniAlias (\"t_Bench_Back\" 1 \"\" 0.1 0.1 M. \"s_Bench_S1\t\" R)\n\t}\n}\n";
+    write(&anims.join("HUMANS.MDS"), mds);
+    let a = load(&anims.join("HUMANS.MDS"));
+    let s = a.model_script.as_deref().unwrap();
+    let bench = s.sequence("s_Bench_S1").unwrap();
+    assert!(bench.loaded && bench.problem.is_none(), "{bench:?}\n{:?}", a.warnings);
+    let clip = a.clip("s_Bench_S1").unwrap();
+    assert_eq!((clip.frame_count, clip.frame_rate), (21, 25.0));
+    // Held: the file's pose over the whole clip.
+    let x = |t: f32| sample_vec3(&clip.track_for("Bip01").unwrap().translation, t).unwrap().x;
+    assert!((x(0.0) - 3.0).abs() < 1e-4 && (x(0.8) - 3.0).abs() < 1e-4);
+    assert!(a.readings.iter().any(|r| r.choice.contains("holds one pose")), "{:?}", a.readings);
+    // The alias whose target ends in a tab finds it.
+    assert!(a.clip("t_Bench_Back").is_some(), "{:?}", a.warnings);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -622,8 +622,9 @@ fn analysis_modes_draw_their_legends_colours() {
         (neutral - 12..=neutral + 3).contains(&i32::from(brightest[0])),
         "stretch: brightest {brightest:?}, legend {neutral}"
     );
-    // Dominant bone: the legend's colour of each bone.
-    let bones: Vec<[f32; 3]> = (0..asset.skeleton.len() as u32).map(ramps::bone_color).collect();
+    // Dominant bone: the legend's colour of each bone (the character's own table, which the vertices carry).
+    let table = ramps::BoneColors::of(&asset);
+    let bones: Vec<[f32; 3]> = (0..asset.skeleton.len()).map(|b| table.get(b)).collect();
     let (p95, _) = legend_fit(&render_asset_bind(&asset, ShadingMode::DominantBone), &bones);
     assert!(p95 < 0.02, "dominant bone: 95 % of pixels within {p95} of a bone's legend colour");
     // Weights: points of the heat ramp.

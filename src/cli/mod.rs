@@ -4,6 +4,8 @@
 pub mod check;
 pub mod export;
 pub mod info;
+#[cfg(feature = "gui")]
+pub mod marks;
 pub mod morph_args;
 pub mod pose;
 #[cfg(feature = "gui")]

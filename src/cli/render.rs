@@ -12,6 +12,7 @@ use image::RgbaImage;
 
 use bonescope::AppError;
 use bonescope::anim::MorphLayout;
+use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, diagnose};
 use bonescope::render::headless::{BACKGROUND, Framing, Scene, time_frames};
 use bonescope::render::posed::heaviest_bone;
 use bonescope::render::{
@@ -74,6 +75,10 @@ pub struct RenderArgs {
     /// Output image (PNG); with --frames, the name of the sequence (out.png → out_0000.png, …).
     #[arg(short = 'o', long, default_value = "render.png")]
     pub output: PathBuf,
+    /// Show the N-th finding of the rig checks (1: the worst, as `info --check` lists them): its clip at its
+    /// worst moment (unless --clip or --time say otherwise), what it is about ringed in red, the camera on it.
+    #[arg(long, value_name = "N")]
+    pub finding: Option<usize>,
     /// Render the clip as N frames spread over its length (a PNG sequence, or the GIF's frames).
     #[arg(long)]
     pub frames: Option<u32>,
@@ -108,7 +113,16 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
     }
     eprintln!("rendering {}", opened.summary());
     let animated = args.frames.is_some() || args.gif.is_some() || args.bench_frames.is_some() || args.grid.is_some();
-    let clip = opened.clip_to_play(args.clip.as_deref(), animated || args.time.is_some());
+    let finding = match args.finding {
+        Some(n) => Some(nth_finding(asset, n)?),
+        None => None,
+    };
+    let finding_clip =
+        finding.as_ref().and_then(|f| f.at).and_then(|at| asset.clips.get(at.clip)).map(|c| c.name.clone());
+    let clip = match (&finding_clip, &args.clip) {
+        (Some(name), None) => Some(name.clone()),
+        _ => opened.clip_to_play(args.clip.as_deref(), animated || args.time.is_some()),
+    };
     if clip.is_none() && args.grid.is_none() {
         if let Some(t) = args.time {
             eprintln!("warning: --time {t}: the file has no clips to play; rendering the bind pose");
@@ -116,7 +130,7 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
             eprintln!("note: the file has no clips; rendering the bind pose");
         }
     }
-    let time = args.time.unwrap_or(0.0);
+    let time = args.time.or(finding.as_ref().and_then(|f| f.at).map(|at| at.time)).unwrap_or(0.0);
 
     let ctx = GpuContext::headless()?;
     let samples = if args.no_msaa { 1 } else { ctx.msaa_samples(OFFSCREEN_FORMAT) };
@@ -199,10 +213,54 @@ pub fn run(args: &RenderArgs) -> Result<(), AppError> {
         return opened.finish();
     }
     scene.build(time);
+    if let Some(f) = &finding {
+        // The camera on what the finding is about, with what is around it, and the place ringed.
+        let points = super::marks::points(&scene, asset, Some(f.subject), f.edge);
+        // The character's own size (its bind pose), not the posed box a flung piece stretches far out.
+        let bind = bonescope::scene::Bounds::from_points(
+            asset.meshes.iter().flat_map(|m| &m.positions).map(|p| asset.axes.to_viewer.transform_point3(*p)),
+        );
+        let character = if bind.is_empty() { scene.bounds.radius() } else { bind.radius() }.max(1e-3);
+        // Skin flung far off: the place it leaves, the red line running out of the picture after it.
+        let near =
+            points.iter().copied().min_by(|a, b| a.distance(bind.center()).total_cmp(&b.distance(bind.center())));
+        let spread = bonescope::scene::Bounds::from_points(points.iter().copied()).radius();
+        let framed = if spread > character { near.into_iter().collect::<Vec<_>>() } else { points.clone() };
+        // A piece flung whole (one vertex marked): it and the body it left.
+        let flung = f.kind == bonescope::anim::diagnostics::FindingKind::VertexFlies && points.len() == 1;
+        let region = if flung {
+            points.first().map(|p| {
+                let mut b = bind;
+                b.add(*p);
+                b
+            })
+        } else {
+            super::marks::around(&framed, character, 0.45)
+        };
+        if let Some(region) = region {
+            let aspect = w as f32 / h.max(1) as f32;
+            scene.camera.frame(&region, aspect);
+            scene.frame.camera = scene.camera.matrices(aspect);
+            scene.build(time);
+        }
+        super::marks::ring(&mut scene, &points, character * 0.03);
+        eprintln!("finding {}: {}", args.finding.unwrap_or(0), f);
+    }
     let image = target.render_image(&mut renderer, &scene.frame, BACKGROUND)?;
     save_png(&args.output, &image)?;
     println!("wrote {} ({w}x{h})", args.output.display());
     opened.finish()
+}
+
+/// The `n`-th finding (1-based) of the rig checks on `asset`, worst first.
+fn nth_finding(asset: &Asset, n: usize) -> Result<Finding, AppError> {
+    let findings = diagnose(asset, &DiagnoseOptions::default());
+    let count = findings.len();
+    n.checked_sub(1).and_then(|i| findings.into_iter().nth(i)).ok_or_else(|| {
+        AppError::Invalid(format!(
+            "--finding {n}: the rig checks have {count} finding(s) for these files (1 to {count})"
+        ))
+    })
 }
 
 fn default_frame_count(scene: &Scene<'_>) -> u32 {

@@ -213,7 +213,7 @@ pub fn compiled_name(name: &str) -> Option<String> {
 /// then by name in the volume. Folders looked in are added to `searched`.
 fn find_compiled(
     opts: &LoadOptions,
-    script_dirs: &[PathBuf],
+    script_dirs: &[(PathBuf, TextureFolder)],
     tree: &GothicTree,
     compiled: &str,
     searched: &mut Vec<PathBuf>,

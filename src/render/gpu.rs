@@ -126,7 +126,8 @@ pub struct MeshVertex {
     /// sRGB RGBA8 vertex colour (white when the file has none).
     pub color: [u8; 4],
     pub normal: [f32; 3],
-    pub _pad: u32,
+    /// sRGB RGBA8 colour of the vertex's dominant bone in the dominant-bone mode (`ramps::BoneColors`).
+    pub bone_color: [u8; 4],
     pub uv: [f32; 2],
     /// Four bone indices; in WGSL storage they are two `u32` holding two indices each (little-endian halves).
     pub joints: [u16; 4],
@@ -205,13 +206,14 @@ const _: () = {
 /// Vertex buffer layout of [`MeshVertex`] for the skinned pipelines (locations as in `VsIn`; offsets by hand
 /// because of the padding word).
 pub fn mesh_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    const ATTRIBUTES: [wgpu::VertexAttribute; 6] = [
+    const ATTRIBUTES: [wgpu::VertexAttribute; 7] = [
         attr(wgpu::VertexFormat::Float32x3, offset_of!(MeshVertex, position), 0),
         attr(wgpu::VertexFormat::Unorm8x4, offset_of!(MeshVertex, color), 1),
         attr(wgpu::VertexFormat::Float32x3, offset_of!(MeshVertex, normal), 2),
         attr(wgpu::VertexFormat::Float32x2, offset_of!(MeshVertex, uv), 3),
         attr(wgpu::VertexFormat::Uint16x4, offset_of!(MeshVertex, joints), 4),
         attr(wgpu::VertexFormat::Float32x4, offset_of!(MeshVertex, weights), 5),
+        attr(wgpu::VertexFormat::Unorm8x4, offset_of!(MeshVertex, bone_color), 6),
     ];
     wgpu::VertexBufferLayout {
         array_stride: size_of::<MeshVertex>() as u64,

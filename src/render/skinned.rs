@@ -200,17 +200,21 @@ pub fn groups_for(vertex_count: u32) -> u32 {
 }
 
 /// Builds the render vertices of one mesh (white when the file has no colours; missing arrays get neutral values so
-/// a mesh that passed validation but lacks e.g. UVs still draws).
-pub fn mesh_vertices(mesh: &Mesh) -> Vec<MeshVertex> {
+/// a mesh that passed validation but lacks e.g. UVs still draws), each with its dominant bone's colour of `bones`.
+pub fn mesh_vertices(mesh: &Mesh, bones: &super::ramps::BoneColors) -> Vec<MeshVertex> {
     (0..mesh.positions.len())
-        .map(|i| MeshVertex {
-            position: mesh.positions[i].to_array(),
-            color: mesh.colors.get(i).copied().unwrap_or([255; 4]),
-            normal: mesh.normals.get(i).copied().unwrap_or(Vec3::Y).to_array(),
-            _pad: 0,
-            uv: mesh.uvs.get(i).map(|uv| uv.to_array()).unwrap_or([0.0; 2]),
-            joints: mesh.joints.get(i).copied().unwrap_or([0; 4]),
-            weights: mesh.weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]),
+        .map(|i| {
+            let joints = mesh.joints.get(i).copied().unwrap_or([0; 4]);
+            let weights = mesh.weights.get(i).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+            MeshVertex {
+                position: mesh.positions[i].to_array(),
+                color: mesh.colors.get(i).copied().unwrap_or([255; 4]),
+                normal: mesh.normals.get(i).copied().unwrap_or(Vec3::Y).to_array(),
+                bone_color: bones.rgba8(usize::from(super::ramps::dominant(joints, weights))),
+                uv: mesh.uvs.get(i).map(|uv| uv.to_array()).unwrap_or([0.0; 2]),
+                joints,
+                weights,
+            }
         })
         .collect()
 }
@@ -382,6 +386,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
     };
     let mirrors = asset.axes.mirrors();
     let default_material = asset.materials.len();
+    let bone_colors = super::ramps::BoneColors::of(asset);
     let mut vertices: Vec<MeshVertex> = Vec::new();
     let mut positions: Vec<Vec3> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
@@ -401,7 +406,7 @@ pub(crate) fn upload_asset(cx: &UploadContext<'_>, asset: &Asset) -> ModelGpu {
         if let Some(slot) = mesh_bases.last_mut() {
             *slot = Some(base);
         }
-        vertices.extend(mesh_vertices(mesh));
+        vertices.extend(mesh_vertices(mesh, &bone_colors));
         positions.extend_from_slice(&mesh.positions);
         let first = indices.len() as u32;
         indices.extend(mesh.indices.iter().map(|i| i + base));
@@ -610,7 +615,7 @@ impl ComputeSkinner {
             return Ok(ComputeResult { skinned: Vec::new(), stretch: Vec::new() });
         }
         mesh.validate(usize::MAX)?;
-        let vertices = mesh_vertices(mesh);
+        let vertices = mesh_vertices(mesh, &super::ramps::BoneColors::default());
         let palette_data: Vec<Mat4> = if palette.is_empty() { vec![Mat4::IDENTITY] } else { palette.to_vec() };
         let path = PalettePath::StorageBuffers;
         let tables = MorphTables::build([(mesh, Some(0))], path.budget(device));

@@ -1,15 +1,26 @@
 //! Rig diagnostics: checks an [`Asset`] for the problems that make a skinned character look wrong and are hard
-//! to see by watching it — bone offset matrices that do not invert the bind pose, weights that do not sum to 1
-//! or were trimmed, unweighted vertices, bones that drive nothing, tracks that bind to no bone, mirrored or
-//! non-uniform scale, degenerate triangles, missing textures, and edges that stretch in the current pose or in
-//! any clip (the worst clip time and edge are found without playing the clip).
+//! to see by watching it — bone offset matrices that do not invert the bind pose, weights out of range or that
+//! do not sum to 1, unweighted vertices, bones that drive nothing, tracks that bind to no bone (or bones no
+//! track animates), mirrored or non-uniform scale, degenerate triangles, missing textures, and what every clip
+//! does to the surface: where it opens, where a joint comes apart or a vertex flies off, and how far it
+//! stretches (the worst moment and place of each clip are found without playing it).
+//!
+//! What counts as an error is what a render of the character shows and a shipped, working asset does not
+//! (docs/findings.md): the surface opening where the bind pose is closed, a joint coming apart, a vertex flying
+//! off, a broken bind pose, weights or indices out of range. A closed surface that only stretches, creases or
+//! pulls a spike is a warning ranked by how far it moves, never an error.
 //!
 //! Each problem is a [`Finding`] whose [`Subject`] names what it is about (a bone, a vertex, a triangle, a
-//! material, a clip, a track), so a UI can select it in the viewport and a script can read it as JSON.
+//! material, a clip, a track), so a UI can select it in the viewport and a script can read it as JSON. One
+//! defect is one finding: the same kind at the same place ([`Region`]: a mesh and the bones there, or a set of
+//! track names) in several clips, vertices or tracks is merged into the worst of them, with the clips it shows
+//! in ([`Finding::clips`]) and how many instances it stands for ([`Finding::occurrences`]) — `collect` does it.
 //! Pure computation over `scene` data: reads the asset, never changes it, no I/O, no GPU.
 
+mod collect;
 mod geometry;
 mod rig;
+mod seams;
 mod stretch;
 mod tear;
 
@@ -18,13 +29,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::scene::Asset;
 
+use collect::Collector;
+
 /// How bad a finding is. Ordered most severe first, so sorting puts errors on top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
-    /// The character will render wrongly (e.g. a bone offset that moves the skin at the bind pose).
+    /// A render of the character shows it broken (the surface opens, a joint comes apart, the skin moves at
+    /// the bind pose, a vertex flies off), or its data is out of range.
     Error,
-    /// Probably unintended; worth a look (e.g. trimmed influences, a track for a bone that is not there).
+    /// Probably unintended; worth a look (e.g. a visibly stretched joint, trimmed influences, a track for a
+    /// bone that is not there).
     Warning,
     /// Worth knowing, often fine (e.g. a helper bone that drives no vertex).
     Info,
@@ -44,10 +59,18 @@ impl Severity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
-    /// Arrays that disagree, indices out of range, non-finite numbers, keys out of order.
+    /// Arrays that disagree, indices or weights out of range, non-finite numbers, keys out of order.
     InvalidData,
     /// `|offset × to-root(bind) − I|` above the tolerance: the skin moves at the bind pose.
     BindPose,
+    /// In a clip, vertices that coincide in the bind pose (the two sides of a seam of one surface) move apart:
+    /// the surface opens.
+    SurfaceOpens,
+    /// In a clip, a vertex goes to infinity or beyond the character's reach.
+    VertexFlies,
+    /// In a clip, a bone comes off its joint: the skin across it opens further than bending at joints that hold
+    /// together can open it.
+    JointApart,
     /// A vertex's weights do not sum to 1 (or the file's did not and were renormalised on load).
     WeightSum,
     /// Vertices had more than four influences in the file; the smallest were dropped.
@@ -72,14 +95,18 @@ pub enum FindingKind {
     MissingTexture,
     /// An edge stretched beyond the threshold in the current pose.
     PoseStretch,
-    /// The largest edge stretch over a clip, with its time and edge.
+    /// The largest distortion of a closed surface in a clip (stretch, a crease, a spike that stays attached):
+    /// a warning when it is large enough to see, ranked by how far it moves; never an error.
     ClipStretch,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 15] = [
+    pub const ALL: [FindingKind; 18] = [
         FindingKind::InvalidData,
         FindingKind::BindPose,
+        FindingKind::SurfaceOpens,
+        FindingKind::VertexFlies,
+        FindingKind::JointApart,
         FindingKind::WeightSum,
         FindingKind::TrimmedInfluences,
         FindingKind::UnweightedVertex,
@@ -100,6 +127,9 @@ impl FindingKind {
         match self {
             FindingKind::InvalidData => "invalid_data",
             FindingKind::BindPose => "bind_pose",
+            FindingKind::SurfaceOpens => "surface_opens",
+            FindingKind::VertexFlies => "vertex_flies",
+            FindingKind::JointApart => "joint_apart",
             FindingKind::WeightSum => "weight_sum",
             FindingKind::TrimmedInfluences => "trimmed_influences",
             FindingKind::UnweightedVertex => "unweighted_vertex",
@@ -121,19 +151,35 @@ impl FindingKind {
         match self {
             FindingKind::InvalidData => "invalid entries",
             FindingKind::BindPose => "bones failing the bind-pose check",
-            FindingKind::WeightSum => "vertices whose weights do not sum to 1",
+            FindingKind::SurfaceOpens => "places where the surface opens",
+            FindingKind::VertexFlies => "places where vertices fly off",
+            FindingKind::JointApart => "joints that come apart",
+            FindingKind::WeightSum => "places whose weights do not sum to 1",
             FindingKind::TrimmedInfluences => "meshes with trimmed influences",
             FindingKind::UnweightedVertex => "unweighted vertices",
             FindingKind::UnusedBone => "bones that influence no vertex",
-            FindingKind::UnmatchedTrack => "tracks with no matching bone",
+            FindingKind::UnmatchedTrack => "sets of tracks with no matching bone",
             FindingKind::DuplicateTrack => "duplicate tracks",
-            FindingKind::UnanimatedBone => "bones without a track",
+            FindingKind::UnanimatedBone => "sets of bones without a track",
             FindingKind::MirroredScale => "mirrored scales",
             FindingKind::NonUniformScale => "non-uniform scales",
-            FindingKind::DegenerateTriangle => "degenerate triangles",
+            FindingKind::DegenerateTriangle => "places with degenerate triangles",
             FindingKind::MissingTexture => "missing textures",
-            FindingKind::PoseStretch => "stretched edges",
-            FindingKind::ClipStretch => "clip stretch results",
+            FindingKind::PoseStretch => "stretched places",
+            FindingKind::ClipStretch => "stretched places",
+        }
+    }
+
+    /// What one instance of the kind is, for "… in 3 {}" notes of merged findings.
+    fn instance(self) -> &'static str {
+        match self {
+            FindingKind::WeightSum
+            | FindingKind::UnweightedVertex
+            | FindingKind::InvalidData
+            | FindingKind::DegenerateTriangle => "entries",
+            FindingKind::MissingTexture => "materials",
+            FindingKind::UnanimatedBone => "bones",
+            _ => "clips",
         }
     }
 }
@@ -187,24 +233,72 @@ pub struct ClipTime {
     pub time: f32,
 }
 
-/// One problem found in an asset.
+/// One clip a merged finding shows in: when, how badly, and its measure there.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ClipHit {
+    pub clip: usize,
+    /// Seconds from the clip's start (0 for findings without a moment, such as a track).
+    pub time: f32,
+    pub severity: Severity,
+    /// The finding's measure in this clip (its `value` there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<f32>,
+    /// How far the surface moved there, as a fraction of the character's size (its `extent` there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extent: Option<f32>,
+}
+
+/// Where on the character a finding is, as far as telling one defect from another goes: the mesh, and the
+/// names that place it (the bones carrying a stretched edge or a seam, a vertex's bone, the names of unmatched
+/// tracks, a texture). Two findings of one kind with equal regions are one defect.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Region {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<usize>,
+    pub names: Vec<String>,
+}
+
+impl Region {
+    /// A region of mesh `mesh` (if any) placed by `names` (sorted, so their order does not matter).
+    pub fn new(mesh: Option<usize>, names: impl IntoIterator<Item = String>) -> Self {
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort();
+        names.dedup();
+        Self { mesh, names }
+    }
+}
+
+/// One problem found in an asset: one defect, with every place it was seen merged in.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
     pub kind: FindingKind,
     pub subject: Subject,
-    /// A sentence a user can act on; names bones, meshes and clips by name.
+    /// A sentence a user can act on; names bones, meshes (by their file) and clips by name.
     pub message: String,
     /// The measured quantity (bind-pose error, weight sum, stretch ratio, a count), for sorting and filtering.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<f32>,
-    /// Where in which clip it happens (clip stretch).
+    /// Surface findings of clips: how far the surface moved at the worst moment (the opening, the gap or the
+    /// growth of the edge), as a fraction of the character's size — what warnings are ranked by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extent: Option<f32>,
+    /// Where in which clip it happens, at its worst.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<ClipTime>,
-    /// The two vertices (indices into the subject's mesh) of the edge concerned (stretch findings).
+    /// The two vertices (indices into the subject's mesh) of the edge or seam concerned.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edge: Option<[u32; 2]>,
-    /// How many findings this one stands for: 1, or for a line that sums up the findings of a kind and severity
+    /// Where it is, for telling defects apart ([`Region`]); `None` for facts that are their own place (a bone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<Region>,
+    /// Every clip it shows in, worst first (findings about clips).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clips: Vec<ClipHit>,
+    /// How many instances this defect stands for: the clips it shows in, the vertices, triangles or materials
+    /// of its region (1 for a single fact).
+    pub occurrences: usize,
+    /// How many defects this one stands for: 1, or for a line that sums up the defects of a kind and severity
     /// past the first [`DiagnoseOptions::max_per_kind`], how many it sums up. Counts per severity add these.
     pub count: usize,
     /// True for a line that sums up findings left out of the list (its `count` says how many).
@@ -220,8 +314,12 @@ impl Finding {
             subject,
             message: message.into(),
             value: None,
+            extent: None,
             at: None,
             edge: None,
+            region: None,
+            clips: Vec::new(),
+            occurrences: 1,
             count: 1,
             summary: false,
         }
@@ -231,6 +329,36 @@ impl Finding {
         self.value = Some(value);
         self
     }
+
+    /// Placed in `region`: merged with the other findings of its kind there.
+    pub fn in_region(mut self, region: Region) -> Self {
+        self.region = Some(region);
+        self
+    }
+
+    /// A finding about clip `clip` (at `time` when it has a moment): it lists that clip.
+    pub fn in_clip(mut self, clip: usize, time: Option<f32>) -> Self {
+        if let Some(time) = time {
+            self.at = Some(ClipTime { clip, time });
+        }
+        self.clips = vec![ClipHit {
+            clip,
+            time: time.unwrap_or(0.0),
+            severity: self.severity,
+            value: self.value,
+            extent: self.extent,
+        }];
+        self
+    }
+
+    /// Worst first: severity, then the larger extent (how far the surface moved), then the larger value.
+    pub fn rank(&self, other: &Self) -> std::cmp::Ordering {
+        let measure = |v: Option<f32>| v.map_or(f32::NEG_INFINITY, |x| if x.is_nan() { f32::INFINITY } else { x });
+        self.severity
+            .cmp(&other.severity)
+            .then(measure(other.extent).total_cmp(&measure(self.extent)))
+            .then(measure(other.value).total_cmp(&measure(self.value)))
+    }
 }
 
 impl std::fmt::Display for Finding {
@@ -239,7 +367,8 @@ impl std::fmt::Display for Finding {
     }
 }
 
-/// Thresholds and limits. `Default` gives values suited to characters in any unit.
+/// Thresholds and limits. `Default` gives values suited to characters in any unit: every length is a fraction
+/// of the character's size (the largest side of the box around its bind pose).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiagnoseOptions {
     /// Largest allowed element of `offset × to-root(bind) − I` (rotation/scale part; the translation part is
@@ -255,21 +384,28 @@ pub struct DiagnoseOptions {
     /// whatever it grows by (a long edge growing a little is a stretched panel, not an opening); the current
     /// pose lists the edges above it.
     pub stretch_threshold: f32,
-    /// Growth of an edge, as a fraction of the character's size, at which it is a tear (an error) whatever
-    /// the joints allow: a spike or slab reaching this far out is visible in any full-body view (`tear`).
+    /// Growth of an edge at which a closed surface is visibly distorted (a warning, never an error): a spike or
+    /// a web of skin stretched this far out is plain in a full-body view.
     pub tear_reach: f32,
-    /// Growth of an edge beyond what bending at intact joints can make it (its hinge length), as a fraction of
-    /// the character's size, at which it is a tear: the skin comes apart at a joint (`tear`).
+    /// Growth of an edge beyond what bending at intact joints can make it (its allowance) at which a joint has
+    /// come apart: an error (`joint_apart`).
     pub tear_gap: f32,
-    /// The fraction of either tear limit at which a stretch is a warning (visible in a close look).
+    /// Separation of vertices that coincide in the bind pose (a seam of one surface) at which the surface has
+    /// visibly opened: an error (`surface_opens`).
+    pub open_gap: f32,
+    /// Gap at which a vertex has flown beyond the character's reach (`vertex_flies`): the skin there ends up
+    /// further from where intact joints put it than the whole character is big.
+    pub fly_reach: f32,
+    /// The fraction of an error's limit at which the same measure is a warning (visible in a close look).
     pub warn_fraction: f32,
-    /// Whether to sample every clip for edge stretch (the only check whose cost grows with clip count).
+    /// Whether to sample every clip for what it does to the surface (the only check whose cost grows with clip
+    /// count).
     pub clip_stretch: bool,
     /// Poses sampled per clip (every source frame when the clip has no more frames than this).
     pub samples_per_clip: usize,
     /// Edges measured per mesh at most; larger meshes are measured on an even sample of their triangles.
     pub max_edges: usize,
-    /// Findings listed per kind at most; the rest are summed up in one finding.
+    /// Defects listed per kind at most; the rest are summed up in one finding per severity.
     pub max_per_kind: usize,
     /// The skinning palette of the pose on screen (`Pose::palette`), to check for stretch in it.
     pub current_palette: Option<Vec<Mat4>>,
@@ -284,7 +420,9 @@ impl Default for DiagnoseOptions {
             degenerate_area_ratio: 1e-6,
             stretch_threshold: 2.0,
             tear_reach: 0.15,
-            tear_gap: 0.04,
+            tear_gap: 0.10,
+            open_gap: 0.02,
+            fly_reach: 1.0,
             warn_fraction: 0.5,
             clip_stretch: true,
             samples_per_clip: 30,
@@ -295,7 +433,8 @@ impl Default for DiagnoseOptions {
     }
 }
 
-/// Runs every check on `asset`. Findings come most severe first, grouped by kind, in asset order within a kind.
+/// Runs every check on `asset`. Findings come most severe first, grouped by kind, worst first within a kind;
+/// one finding per defect ([`Region`]).
 pub fn diagnose(asset: &Asset, opts: &DiagnoseOptions) -> Vec<Finding> {
     let mut out = Collector::new(opts.max_per_kind);
     rig::check_structure(asset, &mut out);
@@ -307,75 +446,11 @@ pub fn diagnose(asset: &Asset, opts: &DiagnoseOptions) -> Vec<Finding> {
     geometry::check_triangles(asset, opts, &mut out);
     geometry::check_materials(asset, &mut out);
     stretch::check_stretch(asset, opts, &mut out);
-    out.finish()
+    out.finish(asset)
 }
 
 /// Every severity, most severe first (the order of [`Severity`]).
 const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
-
-/// Counts findings per kind and keeps the first `max` of each, so a mesh with a million bad vertices gives a
-/// readable list plus a summary instead of a million lines. The findings left out are summed up per severity
-/// (one line each, with its [`Finding::count`]): a summary at one severity would count warnings as errors,
-/// and the counts, exit codes and reports built on them would not add up.
-struct Collector {
-    max: usize,
-    findings: Vec<Finding>,
-    counts: [usize; FindingKind::ALL.len()],
-    /// Findings left out, per kind and severity.
-    left_out: [[usize; 3]; FindingKind::ALL.len()],
-}
-
-impl Collector {
-    fn new(max: usize) -> Self {
-        Self {
-            max,
-            findings: Vec::new(),
-            counts: [0; FindingKind::ALL.len()],
-            left_out: [[0; 3]; FindingKind::ALL.len()],
-        }
-    }
-
-    fn push(&mut self, finding: Finding) {
-        let k = finding.kind as usize;
-        self.counts[k] += 1;
-        if self.counts[k] <= self.max {
-            self.findings.push(finding);
-        } else {
-            self.left_out[k][finding.severity as usize] += 1;
-        }
-    }
-
-    fn finish(mut self) -> Vec<Finding> {
-        for kind in FindingKind::ALL {
-            let k = kind as usize;
-            for severity in SEVERITIES {
-                let more = self.left_out[k][severity as usize];
-                if more == 0 {
-                    continue;
-                }
-                let mut summary = Finding::new(
-                    severity,
-                    kind,
-                    Subject::Asset,
-                    format!(
-                        "… and {more} more {} at {} level ({} {} in all)",
-                        kind.plural(),
-                        severity.name(),
-                        self.counts[k],
-                        kind.plural()
-                    ),
-                )
-                .with_value(more as f32);
-                summary.count = more;
-                summary.summary = true;
-                self.findings.push(summary);
-            }
-        }
-        // Stable: within a severity and kind, findings stay in the order the checks made them.
-        self.findings.sort_by_key(|f| (f.severity, f.kind));
-        self.findings
-    }
-}
 
 /// A bone's name for messages ("bone 3 'Bip01 Spine'").
 fn bone_label(asset: &Asset, bone: usize) -> String {
@@ -385,11 +460,62 @@ fn bone_label(asset: &Asset, bone: usize) -> String {
     }
 }
 
-fn mesh_label(asset: &Asset, mesh: usize) -> String {
-    match asset.meshes.get(mesh) {
-        Some(m) if !m.name.is_empty() => format!("mesh {mesh} '{}'", m.name),
-        _ => format!("mesh {mesh}"),
+pub(super) fn mesh_label(asset: &Asset, mesh: usize) -> String {
+    format!("mesh {mesh} {}", mesh_name(asset, mesh))
+}
+
+/// What to call mesh `mesh` so a user knows which file to open: its node name with the file it was read from
+/// and, for a model script, the body group or registered mesh that names it (`'zm_Skin' of HUM_ARMOR.ASC
+/// (registerMesh)`). Every Gothic body mesh is called `zm_Skin` and every ActorX mesh `PSK mesh`: the node name
+/// alone tells nothing.
+pub fn mesh_name(asset: &Asset, mesh: usize) -> String {
+    let node = asset.meshes.get(mesh).map(|m| m.name.trim()).unwrap_or_default();
+    let (file, group) = mesh_source(asset, mesh);
+    let file_name = file.as_deref().and_then(|f| f.rsplit(['/', '\\']).next()).unwrap_or_default().to_owned();
+    let stem = file_name.rsplit_once('.').map_or(file_name.as_str(), |(s, _)| s);
+    let node_says_more = !node.is_empty() && !node.eq_ignore_ascii_case(&file_name) && !node.eq_ignore_ascii_case(stem);
+    let mut label = match (node_says_more, file_name.is_empty()) {
+        (true, false) => format!("'{node}' of {file_name}"),
+        (false, false) => format!("'{file_name}'"),
+        (_, true) if !node.is_empty() => format!("'{node}'"),
+        _ => "(unnamed)".to_owned(),
+    };
+    if let Some(group) = group {
+        label.push_str(&format!(" ({group})"));
     }
+    label
+}
+
+/// The file mesh `mesh` was read from, and the model script's body group that names it: from the script's
+/// body choices, else the parts a modular character was joined from, else the asset's own file.
+fn mesh_source(asset: &Asset, mesh: usize) -> (Option<String>, Option<String>) {
+    let shown = |p: &std::path::Path| p.display().to_string();
+    if let Some(script) = asset.model_script.as_deref() {
+        for group in &script.body_groups {
+            if let Some(choice) = group.choices.iter().find(|c| c.meshes.contains(&mesh)) {
+                let file = choice.path.as_deref().map(shown).unwrap_or_else(|| choice.name.clone());
+                let named = if group.choices.len() > 1 && !choice.name.is_empty() && !file.ends_with(&choice.name) {
+                    format!("{} '{}', choice '{}'", body_word(&group.name), group.name, choice.name)
+                } else {
+                    format!("{} '{}'", body_word(&group.name), group.name)
+                };
+                let named = match group.name.as_str() {
+                    "registerMesh" | "meshAndTree" | "morphRef" => group.name.clone(),
+                    _ => named,
+                };
+                return (Some(file), Some(named));
+            }
+        }
+        return (None, None);
+    }
+    if let Some(part) = asset.parts.iter().find(|p| p.meshes.contains(&mesh)) {
+        return (Some(part.source.as_deref().map(shown).unwrap_or_else(|| part.name.clone())), None);
+    }
+    (asset.path.as_deref().map(shown), None)
+}
+
+fn body_word(group: &str) -> &'static str {
+    if group.is_empty() { "body" } else { "body group" }
 }
 
 fn clip_label(asset: &Asset, clip: usize) -> String {
@@ -404,23 +530,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn collector_caps_each_kind_and_sums_the_rest() {
+    fn regionless_findings_past_the_cap_are_summed_up_per_severity() {
         let mut c = Collector::new(2);
         for i in 0..5 {
             let sev = if i == 4 { Severity::Error } else { Severity::Warning };
-            c.push(Finding::new(sev, FindingKind::DegenerateTriangle, Subject::Triangle { mesh: 0, index: i }, "x"));
+            c.push(Finding::new(sev, FindingKind::BindPose, Subject::Bone(i), "x"));
         }
         c.push(Finding::new(Severity::Info, FindingKind::UnusedBone, Subject::Bone(1), "y"));
-        let f = c.finish();
+        let f = c.finish(&Asset::default());
         // Two kept warnings, the left-out error and the left-out warnings summed up apart, and the info.
         assert_eq!(f.len(), 5, "{f:#?}");
         assert_eq!((f[0].severity, f[0].count), (Severity::Error, 1));
         assert!(f[0].summary && f[0].subject == Subject::Asset);
-        assert!(f[0].message.contains("1 more degenerate triangles at error level (5"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("1 more bones failing the bind-pose check at error level (5"),
+            "{}",
+            f[0].message
+        );
         let warnings: usize = f.iter().filter(|x| x.severity == Severity::Warning).map(|x| x.count).sum();
         assert_eq!(warnings, 4, "every warning is counted once: {f:#?}");
         assert_eq!(f.iter().map(|x| x.count).sum::<usize>(), 6, "the counts add up to the findings pushed");
         assert_eq!(f[4].kind, FindingKind::UnusedBone);
+    }
+
+    #[test]
+    fn meshes_are_named_by_their_file_and_body_group() {
+        use crate::scene::{BodyChoice, BodyGroup, Mesh, ModelScript, ScriptLanguage};
+        let mut asset =
+            Asset { meshes: vec![Mesh { name: "zm_Skin".into(), ..Mesh::default() }; 2], ..Asset::default() };
+        let mut script = ModelScript::new(ScriptLanguage::GothicMds);
+        let choice = |name: &str, mesh: usize| BodyChoice {
+            name: name.into(),
+            path: Some(std::path::PathBuf::from(format!("Anims/ASC_BODIES/{name}"))),
+            meshes: vec![mesh],
+            placement: None,
+            file: 0,
+            line: 3,
+        };
+        script.body_groups.push(BodyGroup {
+            name: "registerMesh".into(),
+            choices: vec![choice("HUM_BODY.ASC", 0), choice("HUM_ARMOR.ASC", 1)],
+            file: 0,
+            line: 3,
+        });
+        asset.model_script = Some(Box::new(script));
+        assert_eq!(mesh_label(&asset, 1), "mesh 1 'zm_Skin' of HUM_ARMOR.ASC (registerMesh)");
+        // A single file: its name; the node name only when it says more.
+        let mut single = Asset { path: Some("models/knightMesh.psk".into()), ..Asset::default() };
+        single.meshes.push(Mesh { name: "knightMesh".into(), ..Mesh::default() });
+        assert_eq!(mesh_name(&single, 0), "'knightMesh.psk'");
     }
 
     #[test]

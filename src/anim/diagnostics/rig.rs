@@ -8,7 +8,9 @@ use glam::{Mat3, Mat4, Vec3};
 
 use crate::scene::{Asset, Curve, match_tracks, normalize_bone_name};
 
-use super::{Collector, DiagnoseOptions, Finding, FindingKind, Severity, Subject, bone_label, clip_label, mesh_label};
+use super::{
+    Collector, DiagnoseOptions, Finding, FindingKind, Region, Severity, Subject, bone_label, clip_label, mesh_label,
+};
 
 /// Arrays that disagree and numbers that are not numbers: everything else assumes these are sound.
 pub(super) fn check_structure(asset: &Asset, out: &mut Collector) {
@@ -66,12 +68,15 @@ pub(super) fn check_structure(asset: &Asset, out: &mut Collector) {
         }
         for (index, p) in mesh.positions.iter().enumerate() {
             if !p.is_finite() {
-                out.push(Finding::new(
-                    Severity::Error,
-                    FindingKind::InvalidData,
-                    Subject::Vertex { mesh: m, index },
-                    format!("vertex {index} of {} has a non-finite position", mesh_label(asset, m)),
-                ));
+                out.push(
+                    Finding::new(
+                        Severity::Error,
+                        FindingKind::InvalidData,
+                        Subject::Vertex { mesh: m, index },
+                        format!("vertex {index} of {} has a non-finite position", mesh_label(asset, m)),
+                    )
+                    .in_region(Region::new(Some(m), ["position".to_owned()])),
+                );
             }
         }
     }
@@ -86,17 +91,26 @@ pub(super) fn check_structure(asset: &Asset, out: &mut Collector) {
         }
         for (t, track) in clip.tracks.iter().enumerate() {
             let problems = [
-                curve_problem("translation", &track.translation, |v| v.is_finite()),
-                curve_problem("rotation", &track.rotation, |q| q.is_finite() && q.length_squared() > 1e-12),
-                curve_problem("scale", &track.scale, |v| v.is_finite()),
+                ("translation", curve_problem("translation", &track.translation, |v| v.is_finite())),
+                (
+                    "rotation",
+                    curve_problem("rotation", &track.rotation, |q| q.is_finite() && q.length_squared() > 1e-12),
+                ),
+                ("scale", curve_problem("scale", &track.scale, |v| v.is_finite())),
             ];
-            for problem in problems.into_iter().flatten() {
-                out.push(Finding::new(
-                    Severity::Error,
-                    FindingKind::InvalidData,
-                    Subject::Track { clip: c, track: t },
-                    format!("{}, track '{}': {problem}", clip_label(asset, c), track.bone_name),
-                ));
+            for (channel, problem) in problems.into_iter().filter_map(|(c, p)| p.map(|p| (c, p))) {
+                // One defect per bone and channel, however many clips carry it.
+                let region = Region::new(None, [format!("track {}", track.bone_name), channel.to_owned()]);
+                out.push(
+                    Finding::new(
+                        Severity::Error,
+                        FindingKind::InvalidData,
+                        Subject::Track { clip: c, track: t },
+                        format!("{}, track '{}': {problem}", clip_label(asset, c), track.bone_name),
+                    )
+                    .in_clip(c, None)
+                    .in_region(region),
+                );
             }
         }
     }
@@ -282,34 +296,43 @@ pub(super) fn check_scale(asset: &Asset, opts: &DiagnoseOptions, out: &mut Colle
     for (c, clip) in asset.clips.iter().enumerate() {
         for (t, track) in clip.tracks.iter().enumerate() {
             let subject = Subject::Track { clip: c, track: t };
+            let region = || Region::new(None, [format!("track {}", track.bone_name)]);
             if let Some((k, s)) = track.scale.values.iter().enumerate().find(|(_, s)| s.x * s.y * s.z < 0.0) {
-                out.push(Finding::new(
-                    Severity::Warning,
-                    FindingKind::MirroredScale,
-                    subject,
-                    format!(
-                        "{}, track '{}': scale key {k} {} is mirrored (at {} s)",
-                        clip_label(asset, c),
-                        track.bone_name,
-                        fmt_vec(*s),
-                        fmt_num(track.scale.times.get(k).copied().unwrap_or(0.0))
-                    ),
-                ));
+                out.push(
+                    Finding::new(
+                        Severity::Warning,
+                        FindingKind::MirroredScale,
+                        subject,
+                        format!(
+                            "{}, track '{}': scale key {k} {} is mirrored (at {} s)",
+                            clip_label(asset, c),
+                            track.bone_name,
+                            fmt_vec(*s),
+                            fmt_num(track.scale.times.get(k).copied().unwrap_or(0.0))
+                        ),
+                    )
+                    .in_clip(c, None)
+                    .in_region(region()),
+                );
             }
             if let Some((k, s)) =
                 track.scale.values.iter().enumerate().find(|(_, s)| non_uniformity(**s, opts.scale_tolerance).is_some())
             {
-                out.push(Finding::new(
-                    Severity::Info,
-                    FindingKind::NonUniformScale,
-                    subject,
-                    format!(
-                        "{}, track '{}': scale key {k} {} is non-uniform",
-                        clip_label(asset, c),
-                        track.bone_name,
-                        fmt_vec(*s)
-                    ),
-                ));
+                out.push(
+                    Finding::new(
+                        Severity::Info,
+                        FindingKind::NonUniformScale,
+                        subject,
+                        format!(
+                            "{}, track '{}': scale key {k} {} is non-uniform",
+                            clip_label(asset, c),
+                            track.bone_name,
+                            fmt_vec(*s)
+                        ),
+                    )
+                    .in_clip(c, None)
+                    .in_region(region()),
+                );
             }
         }
     }
@@ -385,7 +408,10 @@ pub(super) fn check_bone_usage(asset: &Asset, out: &mut Collector) {
 }
 
 /// Binds every clip's tracks to bones by name (the rule `ClipBinding` uses, [`match_tracks`]): tracks that
-/// find no bone, second tracks for one bone, and bones some clip leaves at the bind pose.
+/// find no bone, second tracks for one bone, and bones some clip leaves at the bind pose. Each is one finding
+/// per set of names: the tracks a clip animates that the skeleton lacks (clips with the same set — animation
+/// files that all carry the same extra bones — are one finding), a duplicated bone, the bones left at the bind
+/// pose by the same clips.
 pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
     if asset.clips.is_empty() {
         return;
@@ -399,6 +425,7 @@ pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
     for (c, clip) in asset.clips.iter().enumerate() {
         let mut track_of: Vec<Option<usize>> = vec![None; skeleton.len()];
         let matched = match_tracks(skeleton, clip.tracks.iter().map(|t| t.bone_name.as_str()));
+        let mut unmatched: Vec<usize> = Vec::new();
         for (t, track) in clip.tracks.iter().enumerate() {
             let subject = Subject::Track { clip: c, track: t };
             // A track the rule left out whose name is a bone's is a second track for that bone.
@@ -409,30 +436,53 @@ pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
                 .map(|(bone, _)| bone)
                 .or_else(|| by_name.get(&normalize_bone_name(&track.bone_name)).copied());
             match bone {
-                None => out.push(Finding::new(
-                    Severity::Warning,
-                    FindingKind::UnmatchedTrack,
-                    subject,
-                    format!(
-                        "{}: track {t} animates '{}', which the skeleton does not have (ignored)",
-                        clip_label(asset, c),
-                        track.bone_name
-                    ),
-                )),
+                None => unmatched.push(t),
                 Some(bone) => match track_of[bone] {
                     None => track_of[bone] = Some(t),
-                    Some(first) => out.push(Finding::new(
-                        Severity::Warning,
-                        FindingKind::DuplicateTrack,
-                        subject,
-                        format!(
-                            "{}: track {t} animates {} again (track {first} already does; only the first plays)",
-                            clip_label(asset, c),
-                            bone_label(asset, bone)
-                        ),
-                    )),
+                    Some(first) => out.push(
+                        Finding::new(
+                            Severity::Warning,
+                            FindingKind::DuplicateTrack,
+                            subject,
+                            format!(
+                                "{}: track {t} animates {} again (track {first} already does; only the first plays)",
+                                clip_label(asset, c),
+                                bone_label(asset, bone)
+                            ),
+                        )
+                        .in_clip(c, None)
+                        .in_region(Region::new(None, [bone_label(asset, bone)])),
+                    ),
                 },
             }
+        }
+        if let Some(&first) = unmatched.first() {
+            let names: Vec<String> =
+                unmatched.iter().filter_map(|&t| clip.tracks.get(t)).map(|t| t.bone_name.clone()).collect();
+            let quoted = quoted_list(&names, 8);
+            let message = if names.len() == 1 {
+                format!(
+                    "{}: track {first} animates {quoted}, which the skeleton does not have (ignored)",
+                    clip_label(asset, c)
+                )
+            } else {
+                format!(
+                    "{}: {} tracks animate bones the skeleton does not have (ignored): {quoted}",
+                    clip_label(asset, c),
+                    names.len()
+                )
+            };
+            out.push(
+                Finding::new(
+                    Severity::Warning,
+                    FindingKind::UnmatchedTrack,
+                    Subject::Track { clip: c, track: first },
+                    message,
+                )
+                .with_value(names.len() as f32)
+                .in_clip(c, None)
+                .in_region(Region::new(None, names)),
+            );
         }
         for (bone, track) in track_of.iter().enumerate() {
             if track.is_none() {
@@ -440,27 +490,41 @@ pub(super) fn check_tracks(asset: &Asset, out: &mut Collector) {
             }
         }
     }
+    // Bones left at the bind pose by the same clips are one fact.
+    let mut by_clips: Vec<(&Vec<usize>, Vec<usize>)> = Vec::new();
     for (bone, clips) in missing.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
-        let message = if clips.len() == asset.clips.len() && clips.len() > 1 {
-            format!(
-                "{} has no track in any of the {} clips: it keeps its bind pose",
-                bone_label(asset, bone),
-                clips.len()
-            )
-        } else {
-            let names: Vec<String> = clips.iter().take(5).map(|&c| clip_label(asset, c)).collect();
-            let more = if clips.len() > 5 { format!(" and {} more", clips.len() - 5) } else { String::new() };
-            format!(
-                "{} has no track in {}{more}: it keeps its bind pose there",
-                bone_label(asset, bone),
-                names.join(", ")
-            )
-        };
-        out.push(
-            Finding::new(Severity::Info, FindingKind::UnanimatedBone, Subject::Bone(bone), message)
-                .with_value(clips.len() as f32),
-        );
+        match by_clips.iter_mut().find(|(c, _)| *c == clips) {
+            Some((_, bones)) => bones.push(bone),
+            None => by_clips.push((clips, vec![bone])),
+        }
     }
+    for (clips, bones) in by_clips {
+        let names: Vec<String> = bones.iter().filter_map(|&b| skeleton.names.get(b).cloned()).collect();
+        let who = if bones.len() == 1 {
+            bone_label(asset, bones[0])
+        } else {
+            format!("{} bones ({})", bones.len(), quoted_list(&names, 8))
+        };
+        let verb = if bones.len() == 1 { "has" } else { "have" };
+        let message = if clips.len() == asset.clips.len() && clips.len() > 1 {
+            format!("{who} {verb} no track in any of the {} clips: kept at the bind pose", clips.len())
+        } else {
+            let clip_names: Vec<String> = clips.iter().take(5).map(|&c| clip_label(asset, c)).collect();
+            let more = if clips.len() > 5 { format!(" and {} more", clips.len() - 5) } else { String::new() };
+            format!("{who} {verb} no track in {}{more}: kept at the bind pose there", clip_names.join(", "))
+        };
+        let mut finding = Finding::new(Severity::Info, FindingKind::UnanimatedBone, Subject::Bone(bones[0]), message)
+            .with_value(clips.len() as f32);
+        finding.occurrences = bones.len();
+        out.push(finding);
+    }
+}
+
+/// `'a', 'b', 'c'` for at most `max` names, then "and N more".
+fn quoted_list(names: &[String], max: usize) -> String {
+    let shown: Vec<String> = names.iter().take(max).map(|n| format!("'{n}'")).collect();
+    let more = if names.len() > max { format!(" and {} more", names.len() - max) } else { String::new() };
+    format!("{}{more}", shown.join(", "))
 }
 
 #[cfg(test)]

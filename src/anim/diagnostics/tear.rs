@@ -1,28 +1,33 @@
-//! How bad a stretched edge looks: the measure behind the severities of edge stretch (docs/findings.md).
+//! How bad what a clip does to the surface looks: the measures behind the severities of `surface_opens`,
+//! `joint_apart`, `vertex_flies` and `clip_stretch` (docs/findings.md).
 //!
 //! A ratio of lengths alone cannot tell a tear from a sliver: a 0.2-unit edge in an armpit that grows to 5 units
 //! is "25×" yet invisible on a 180-unit character, while a torso pulled 24 units off its pelvis is plain to see
-//! at any ratio. What a person sees is how far the surface opens compared with the whole character on screen,
-//! and whether it opens the way a bending joint opens it. So an edge is measured by:
+//! at any ratio. What a person sees is how far the surface moves compared with the whole character on screen,
+//! and whether it moves the way bending at joints moves it. So:
 //!
-//! - its *reach*: how much longer it got, as a fraction of the character's size (the largest side of its bind
-//!   pose's bounding box) — a web of skin stretched far at a bent joint;
-//! - its *gap*: how much longer it got than its *allowance*, the length bones turning at intact joints give it.
-//!   For a clip that is its length in the same pose with the joints held together (`stretch` computes it); for
-//!   a bare palette (the pose on screen) the [`hinge`](Joints::hinge) length bounds it: bending keeps every
-//!   vertex at its bind distance from the joints between its bones, so by the triangle inequality the edge is
-//!   at most as long as the path from one end through those joints to the other. A rigidly skinned knee bent
-//!   double stays within it; a bone that comes off its parent (a translation key far from the bind pose) does
-//!   not. An edge with an end bound alone to another bone than its neighbours (a vertex on the wrong bone) has
-//!   its bind length as allowance: it does not bend with a joint, it pulls a spike out of the surface.
+//! - **the surface opens** (`surface_opens`, an error): vertices that coincide in the bind pose — the two sides
+//!   of a seam of one surface, `seams` finds them — move apart by `open_gap` of the character's size. Nothing a
+//!   working rig does opens a closed surface: a hole where there was none is a defect in any view.
+//! - **a joint comes apart** (`joint_apart`, an error from `tear_gap` of the size): an edge grows longer than its
+//!   *allowance*, the length bones turning at intact joints give it. For a clip that is its length in the same
+//!   pose with the joints held together (`stretch` computes it); for a bare palette (the pose on screen) the
+//!   [`hinge`](Joints::hinge) length bounds it: bending keeps every vertex at its bind distance from the joints
+//!   between its bones, so by the triangle inequality the edge is at most as long as the path from one end
+//!   through those joints to the other. A rigidly skinned knee bent double stays within it; a bone that comes off
+//!   its parent (a translation key far from the bind pose, an animation for other proportions) does not.
+//! - **a vertex flies off** (`vertex_flies`, an error): a skinned position that is not a number, or a vertex
+//!   (or an edge's gap) `fly_reach` of the size away from where intact joints put it — the skin ends up further
+//!   off than the character is big, even a piece that moves whole and stretches no edge (a head flung away).
+//! - **distortion** (`clip_stretch`): how far an edge grows at all, its *reach*, a web of skin stretched at a bent
+//!   joint, a crease, a spike pulled by a vertex on another bone than its neighbours (as rigidly skinned game
+//!   models have along every border between bones). The surface stays closed: at most a warning, from
+//!   `tear_reach` of the size, ranked by how far it moves.
 //!
-//! A gap of `tear_gap` of the character's size is a tear (an error), `warn_fraction` of it a visible stretch (a
-//! warning). Reach alone is at most a warning, from `tear_reach` of the size: a rigidly skinned leg bent far
-//! stretches the web between it and the body a long way and looks rough, but whole. The score of an edge is the
-//! larger of gap / `tear_gap` and `warn_fraction` × reach / `tear_reach` (kept below 1), so one number ranks
-//! edges and its thresholds (1, `warn_fraction`) give the severity. Edges stretched less than
-//! `stretch_threshold` times their bind length score 0 whatever their growth: a long edge growing a little is
-//! a stretched panel, not an opening.
+//! Each measure has a score that is 1 at its error limit (distortion's is kept below 1) and `warn_fraction` at
+//! its warning limit, so one number ranks everything and [`TearMeasure::severity`] reads it. Edges stretched less
+//! than `stretch_threshold` times their bind length score 0 whatever their growth: a long edge growing a little
+//! is a stretched panel, not an opening.
 //!
 //! Pure computation over the skeleton and bind positions; no allocation per frame.
 
@@ -30,10 +35,17 @@ use glam::{Vec3, Vec3A};
 
 use crate::scene::{Asset, Skeleton};
 
-use super::{DiagnoseOptions, Severity};
+use super::{DiagnoseOptions, FindingKind, Severity};
 
 /// The highest score reach alone can give: below an error.
 const REACH_CAP: f32 = 0.99;
+
+/// What an edge's or a seam's measure says: how bad (1 = an error) and which kind of finding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Verdict {
+    pub score: f32,
+    pub kind: FindingKind,
+}
 
 /// The character's scale and the thresholds, resolved to units once per diagnosis.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +54,8 @@ pub(super) struct TearMeasure {
     pub size: f32,
     inv_reach: f32,
     inv_gap: f32,
+    inv_open: f32,
+    fly: f32,
     placement: f32,
     min_ratio_sq: f32,
     warn: f32,
@@ -54,27 +68,46 @@ impl TearMeasure {
             size,
             inv_reach: 1.0 / (opts.tear_reach * size),
             inv_gap: 1.0 / (opts.tear_gap * size),
+            inv_open: 1.0 / (opts.open_gap * size),
+            fly: opts.fly_reach * size,
             placement: opts.tear_reach * size,
             min_ratio_sq: opts.stretch_threshold * opts.stretch_threshold,
             warn: opts.warn_fraction,
         }
     }
 
-    /// The score of an edge of bind length `bind` and allowance `allowed`, now `length` long (its squared ratio
-    /// `ratio_sq` given, as the caller has it). NaN (a broken pose) scores infinite.
+    /// The verdict on an edge of bind length `bind` and allowance `allowed`, now `length` long (its squared
+    /// ratio `ratio_sq` given, as the caller has it). `distortion` is the kind a closed surface's stretch is
+    /// reported as (`clip_stretch`, or `pose_stretch` for the pose on screen). NaN (a broken pose) flies.
     #[inline]
-    pub fn score(&self, length: f32, bind: f32, allowed: f32, ratio_sq: f32) -> f32 {
-        if ratio_sq.is_nan() || length.is_nan() {
-            return f32::INFINITY;
+    pub fn verdict(&self, length: f32, bind: f32, allowed: f32, ratio_sq: f32, distortion: FindingKind) -> Verdict {
+        if ratio_sq.is_nan() || !length.is_finite() {
+            return Verdict { score: f32::INFINITY, kind: FindingKind::VertexFlies };
         }
         if ratio_sq < self.min_ratio_sq {
-            return 0.0;
+            return Verdict { score: 0.0, kind: distortion };
         }
-        // Growth the joints explain is at most a warning (a stretched web at a bent joint looks rough but
-        // whole); only a gap is a tear.
-        let reach = ((length - bind) * self.inv_reach * self.warn).min(REACH_CAP);
-        let gap = (length - allowed) * self.inv_gap;
-        reach.max(gap).max(0.0)
+        let reach = ((length - bind) * self.inv_reach * self.warn).clamp(0.0, REACH_CAP);
+        let gap_length = length - allowed.max(bind);
+        let gap = gap_length * self.inv_gap;
+        if gap >= self.warn {
+            let kind = if gap_length >= self.fly { FindingKind::VertexFlies } else { FindingKind::JointApart };
+            return Verdict { score: gap.max(reach), kind };
+        }
+        Verdict { score: reach, kind: distortion }
+    }
+
+    /// How far a vertex may end up from where joints that hold together put it before it has flown beyond the
+    /// character's reach (`fly_reach` of the size).
+    #[inline]
+    pub fn fly(&self) -> f32 {
+        self.fly
+    }
+
+    /// The score of a seam whose two sides are `separation` apart (1 at `open_gap`).
+    #[inline]
+    pub fn opening(&self, separation: f32) -> f32 {
+        if separation.is_nan() { f32::INFINITY } else { separation * self.inv_open }
     }
 
     /// How far a root's child may move from its bind offset and still be placing the body rather than coming
@@ -88,6 +121,12 @@ impl TearMeasure {
     #[inline]
     pub fn min_ratio_sq(&self) -> f32 {
         self.min_ratio_sq
+    }
+
+    /// The score at which a measure is a warning.
+    #[inline]
+    pub fn warn(&self) -> f32 {
+        self.warn
     }
 
     pub fn severity(&self, score: f32) -> Severity {
@@ -249,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn scores_grow_with_reach_and_gap_not_with_the_ratio() {
+    fn verdicts_grow_with_reach_and_gap_not_with_the_ratio() {
         let asset = Asset {
             meshes: vec![crate::scene::Mesh {
                 positions: vec![Vec3::ZERO, Vec3::new(0.0, 100.0, 0.0)],
@@ -259,19 +298,30 @@ mod tests {
         };
         let m = TearMeasure::new(&asset, &DiagnoseOptions::default());
         assert_eq!(m.size, 100.0);
+        let v = |length: f32, bind: f32, allowed: f32| {
+            let r = length / bind;
+            let v = m.verdict(length, bind, allowed, r * r, FindingKind::ClipStretch);
+            (m.severity(v.score), v.kind)
+        };
         // A sliver 0.1 → 3 units (30×) within its hinge: small on a 100-unit character.
-        let sliver = m.score(3.0, 0.1, 4.0, 900.0);
-        assert_eq!(m.severity(sliver), Severity::Info, "{sliver}");
-        // The same growth with no joint to explain it: a gap of 2.9 units is a visible stretch.
-        assert_eq!(m.severity(m.score(3.0, 0.1, 0.1, 900.0)), Severity::Warning);
-        // 5 units past the hinge is a tear.
-        assert_eq!(m.severity(m.score(6.0, 0.5, 1.0, 144.0)), Severity::Error);
-        // 20 units of reach within the hinge is a visible stretch, however far: never a tear on its own.
-        assert_eq!(m.severity(m.score(21.0, 1.0, 30.0, 441.0)), Severity::Warning);
-        assert_eq!(m.severity(m.score(90.0, 1.0, 95.0, 8100.0)), Severity::Warning);
-        assert_eq!(m.severity(m.score(10.0, 1.0, 30.0, 100.0)), Severity::Info);
+        assert_eq!(v(3.0, 0.1, 4.0), (Severity::Info, FindingKind::ClipStretch));
+        // The same growth with no joint to explain it: a gap of 2.9 units is still small.
+        assert_eq!(v(3.0, 0.1, 0.1), (Severity::Info, FindingKind::ClipStretch));
+        // 6 units past the allowance: a joint visibly coming apart; 11 units: apart.
+        assert_eq!(v(6.5, 0.5, 0.5), (Severity::Warning, FindingKind::JointApart));
+        assert_eq!(v(11.5, 0.5, 0.5), (Severity::Error, FindingKind::JointApart));
+        // Past the character's size: the skin flies off.
+        assert_eq!(v(150.0, 1.0, 1.0), (Severity::Error, FindingKind::VertexFlies));
+        // 20 units of reach within the allowance is a visible stretch, however far: never an error.
+        assert_eq!(v(21.0, 1.0, 30.0), (Severity::Warning, FindingKind::ClipStretch));
+        assert_eq!(v(90.0, 1.0, 95.0), (Severity::Warning, FindingKind::ClipStretch));
+        assert_eq!(v(10.0, 1.0, 30.0), (Severity::Info, FindingKind::ClipStretch));
         // A long edge growing by 1.4× is a stretched panel, not an opening.
-        assert_eq!(m.score(70.0, 50.0, 50.0, 1.96), 0.0);
-        assert_eq!(m.severity(m.score(f32::NAN, 1.0, 1.0, f32::NAN)), Severity::Error);
+        assert_eq!(m.verdict(70.0, 50.0, 50.0, 1.96, FindingKind::ClipStretch).score, 0.0);
+        assert_eq!(m.verdict(f32::NAN, 1.0, 1.0, f32::NAN, FindingKind::ClipStretch).kind, FindingKind::VertexFlies);
+        // A seam 2 units open on a 100-unit character is a hole; 1 unit a crack worth a look.
+        assert_eq!(m.severity(m.opening(2.0)), Severity::Error);
+        assert_eq!(m.severity(m.opening(1.0)), Severity::Warning);
+        assert_eq!(m.severity(m.opening(0.2)), Severity::Info);
     }
 }

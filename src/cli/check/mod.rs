@@ -1,13 +1,16 @@
-//! `bonescope check PATH…`: rig QA for a whole asset tree. The paths are walked and their files grouped into
-//! characters (`walk`), each character loaded, bound and checked on a pool of `--jobs` threads (`run`), and
-//! the findings summed up as text (`text`), and on request as JSON (`json`) and a self-contained HTML page
-//! (`html`), with thumbnails drawn headless (`thumbnail`, with the `gui` feature).
+//! `bonescope check PATH…`: rig QA for a whole asset tree. The paths are walked, each file's part decided
+//! (`roles`), and the files grouped into characters: model scripts with what they name, the other files paired
+//! as a user pairs them (`walk`, `pair`); each character is loaded, bound and checked on a pool of `--jobs`
+//! threads (`run`), one defect found by several characters merged into one finding (`merge`), and the findings
+//! summed up as text (`text`), and on request as JSON (`json`) and a self-contained HTML page (`html`), with
+//! thumbnails drawn headless (`thumbnail`, with the `gui` feature).
 //!
 //! Memory stays bounded: `--jobs` workers each take the next character, load it, check it and keep only its
-//! findings, so at most `--jobs` characters are in memory at once (the walk reads only model scripts).
-//! Each mesh and animation file is read once: by the one character it belongs to. Two exceptions, both small
-//! files or rare: a model script's `$include`s are read when grouping and again when the script loads (the
-//! script itself is read once, its bytes kept), and a file that two scripts name is loaded by each.
+//! findings, so at most `--jobs` characters are in memory at once. Each animation is bound to one character
+//! only, so memory and work grow with the files, not with meshes × animations. The walk keeps only small
+//! skeleton signatures of the loose files it pairs by skeleton (each loaded once for it and dropped: those files
+//! are read twice, once to pair and once to check); a model script's `$include`s are read when grouping and again
+//! when the script loads, and a file that two scripts name is loaded by each.
 //!
 //! With `--cache FILE` each unit's reports are kept, keyed by the contents of the files it reads (`cache`): a
 //! unit whose files are unchanged is not loaded at all on the next run.
@@ -18,9 +21,12 @@
 mod cache;
 mod html;
 mod json;
+mod merge;
 mod overlay;
+mod pair;
 mod progress;
 mod report;
+mod roles;
 mod run;
 mod text;
 #[cfg(feature = "gui")]
@@ -107,7 +113,8 @@ pub struct CheckArgs {
 /// Runs the command; returns the process exit code.
 pub fn run(args: &CheckArgs) -> i32 {
     let started = Instant::now();
-    let tree = walk::group(&args.paths);
+    let load = args.load.options();
+    let tree = walk::group(&args.paths, &load);
     for missing in &tree.missing_roots {
         eprintln!("error: {}: no such file or folder", missing.display());
     }
@@ -141,15 +148,12 @@ pub fn run(args: &CheckArgs) -> i32 {
         },
         None => None,
     };
-    let setup = Setup {
-        jobs,
-        thumbnails: args.thumbnails,
-        load: &args.load.options(),
-        options: &options,
-        cache: cache.as_ref(),
-    };
+    let setup = Setup { jobs, thumbnails: args.thumbnails, load: &load, options: &options, cache: cache.as_ref() };
     let characters = match check_all(tree.units, &setup) {
-        Ok(c) => c,
+        Ok(mut c) => {
+            merge::merge_defects(&mut c);
+            c
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;

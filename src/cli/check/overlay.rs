@@ -68,7 +68,14 @@ fn combine(asset: &mut Asset, origins: &mut Origins, base_path: &Path, opts: &Lo
     io::bind(&mut character, overlay, opts)?;
     // Binding's warnings (tracks for bones the base lacks) are the rig check's unmatched tracks.
     character.warnings.clear();
+    // The overlay's script, with the base's bodies: its findings name the base's meshes by their files.
+    let bodies = character.model_script.as_ref().map(|s| s.body_groups.clone()).unwrap_or_default();
     character.model_script = asset.model_script.take();
+    if let Some(script) = character.model_script.as_mut()
+        && script.body_groups.is_empty()
+    {
+        script.body_groups = bodies;
+    }
     origins.meshes = meshes;
     origins.clips = character.clips.iter().map(|c| clip_files.get(&c.name).cloned().flatten()).collect();
     origins.clips_only = true;

@@ -1,6 +1,8 @@
-//! What `check` found, as plain data: one [`CharacterReport`] per character (or per file that did not load),
-//! each with its [`CheckFinding`]s located by file, line or byte, clip, frame and bone. The text summary, the
-//! JSON and the HTML page are all written from this.
+//! What `check` found, as plain data: one [`CharacterReport`] per character (or per file that did not load, or
+//! that paired with no character), each with how its files were paired and its [`CheckFinding`]s located by
+//! file, line or byte, clip, frame, bone and place. One finding is one defect: `occurrences` says how many
+//! instances (clips, vertices, overlays) it stands for, `clips` which clips show it. The text summary, the JSON
+//! and the HTML page are all written from this.
 
 use std::path::{Path, PathBuf};
 
@@ -16,8 +18,9 @@ pub enum CheckKind {
     MissingFile,
     /// An animation that loaded but could not be bound to its character (a VTA whose vertices are not the mesh's).
     BindError,
-    /// Animations in a folder with no reference mesh: checked against the first one's skeleton.
-    NoReferenceMesh,
+    /// An animation or companion file that pairs with no character (by name or by what it holds): checked
+    /// alone.
+    Unpaired,
     /// A Gothic overlay script without a mesh of its own: its animations are checked on its base model.
     OverlayOnBase,
     /// A model script's sequence for which no clip was built (a frame range outside its file, an alias of
@@ -41,7 +44,7 @@ impl CheckKind {
             CheckKind::LoadError,
             CheckKind::MissingFile,
             CheckKind::BindError,
-            CheckKind::NoReferenceMesh,
+            CheckKind::Unpaired,
             CheckKind::OverlayOnBase,
             CheckKind::SequenceNotLoaded,
             CheckKind::BindPoseMoved,
@@ -58,7 +61,7 @@ impl CheckKind {
             CheckKind::LoadError => "load_error",
             CheckKind::MissingFile => "missing_file",
             CheckKind::BindError => "bind_error",
-            CheckKind::NoReferenceMesh => "no_reference_mesh",
+            CheckKind::Unpaired => "unpaired",
             CheckKind::OverlayOnBase => "overlay_on_base",
             CheckKind::SequenceNotLoaded => "sequence_not_loaded",
             CheckKind::BindPoseMoved => "bind_pose_moved",
@@ -118,8 +121,28 @@ pub struct CheckFinding {
     /// The measured quantity (stretch ratio, bind-pose error, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<f32>,
-    /// How many findings this one stands for: more than 1 for the line that sums up the findings of a kind
-    /// past the first hundred at its severity.
+    /// Surface findings: how far the surface moved at the worst moment, as a fraction of the character's size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extent: Option<f32>,
+    /// The mesh it is in, named by its file (and body group or registered mesh).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<String>,
+    /// The file of that mesh.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh_file: Option<PathBuf>,
+    /// Where the defect is, in words: the mesh and the bones there, or the names that place it. The same kind
+    /// at the same place is one defect, wherever else it was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    /// Every clip the defect shows in, worst first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clips: Vec<ClipRef>,
+    /// How many instances this defect stands for: clips (of this character and of others that found it),
+    /// vertices, triangles or materials of its place.
+    #[serde(default = "one")]
+    pub occurrences: usize,
+    /// How many defects this one stands for: more than 1 for the line that sums up the defects of a kind past
+    /// the first hundred at its severity.
     pub count: usize,
     /// True for a line that sums up findings left out of the list.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -142,6 +165,12 @@ impl CheckFinding {
             subject: None,
             edge: None,
             value: None,
+            extent: None,
+            mesh: None,
+            mesh_file: None,
+            place: None,
+            clips: Vec::new(),
+            occurrences: 1,
             count: 1,
             summary: false,
         }
@@ -157,14 +186,56 @@ impl CheckFinding {
         self
     }
 
-    /// Worst first: severity, then kind (file problems before rig problems), then the larger value; a line
-    /// summing up left-out findings after the findings of its severity and kind (its value is a count).
+    /// Worst first: severity, then kind (file problems before rig problems), then how far the surface moved
+    /// (warnings ranked by size), then the larger value; a line summing up left-out findings after the findings
+    /// of its severity and kind (its value is a count).
     pub fn rank(&self, other: &Self) -> std::cmp::Ordering {
-        let value =
-            |f: &Self| f.value.filter(|v| !v.is_nan()).unwrap_or(if f.value.is_some() { f32::INFINITY } else { 0.0 });
+        let measure = |v: Option<f32>| v.map_or(f32::NEG_INFINITY, |x| if x.is_nan() { f32::INFINITY } else { x });
         (self.severity, self.kind, self.summary)
             .cmp(&(other.severity, other.kind, other.summary))
-            .then(value(other).total_cmp(&value(self)))
+            .then(measure(other.extent).total_cmp(&measure(self.extent)))
+            .then(measure(other.value).total_cmp(&measure(self.value)))
+    }
+}
+
+fn one() -> usize {
+    1
+}
+
+/// A clip a defect shows in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClipRef {
+    pub clip: String,
+    /// The file the clip was read from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// The character that played it, when another than the finding's own (an overlay on its base model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<String>,
+    /// The worst moment there, in seconds and as a frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame: Option<u32>,
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<f32>,
+}
+
+/// A file of a character other than its main one, and how it came to be the character's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairedFile {
+    pub file: PathBuf,
+    /// `script` (a model script names it), `part`, `name`, `folder`, `prefix`, `skeleton` or `vertices`
+    /// (docs/check-json.md).
+    pub method: String,
+    /// The evidence, in words.
+    pub detail: String,
+}
+
+impl PairedFile {
+    pub fn new(file: &Path, how: &super::pair::Pairing) -> Self {
+        Self { file: file.to_path_buf(), method: how.method.to_owned(), detail: how.detail.clone() }
     }
 }
 
@@ -174,10 +245,10 @@ impl CheckFinding {
 pub enum Grouping {
     /// A model script (QC/MDS/MMS) and the files it names.
     Script,
-    /// A reference mesh with the animation files of its folder.
-    Folder,
-    /// A folder's animation files with no reference mesh beside them.
-    Animations,
+    /// A mesh with the files paired with it (`pairing` says how each was).
+    Paired,
+    /// An animation or companion file that paired with no character, checked alone.
+    Unpaired,
     /// One file that did not load, on its own.
     File,
 }
@@ -208,12 +279,29 @@ impl Counts {
         }
     }
 
+    /// Defects per severity (a summing-up line counts as the defects it stands for).
     pub fn of(findings: &[CheckFinding]) -> Self {
         let mut counts = Counts::default();
         for f in findings {
             counts.add(f.severity, f.count);
         }
         counts
+    }
+
+    /// Occurrences per severity: the instances the defects stand for.
+    pub fn occurrences_of(findings: &[CheckFinding]) -> Self {
+        let mut counts = Counts::default();
+        for f in findings {
+            counts.add(f.severity, f.occurrences);
+        }
+        counts
+    }
+
+    pub fn plus(mut self, other: &Counts) -> Self {
+        self.error += other.error;
+        self.warning += other.warning;
+        self.info += other.info;
+        self
     }
 }
 
@@ -227,6 +315,13 @@ pub struct CharacterReport {
     pub main: PathBuf,
     /// Every file of the character, the main one first.
     pub files: Vec<PathBuf>,
+    /// How each file other than the main one came to be the character's (loose files; a script's are named
+    /// by it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairing: Vec<PairedFile>,
+    /// For a Gothic overlay checked on its base model: the base's script.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlay_of: Option<PathBuf>,
     /// Whether the character loaded (its rig was checked).
     pub loaded: bool,
     pub bones: usize,
@@ -234,7 +329,11 @@ pub struct CharacterReport {
     pub triangles: usize,
     /// Clip names, in the character's order.
     pub clips: Vec<String>,
+    /// Its defects per severity.
     pub counts: Counts,
+    /// The instances its defects stand for, per severity.
+    #[serde(default)]
+    pub occurrences: Counts,
     /// Worst first.
     pub findings: Vec<CheckFinding>,
     /// A JPEG of the character at its worst clip frame (`--thumbnails`).
@@ -249,12 +348,15 @@ impl CharacterReport {
             grouping,
             main: main.to_path_buf(),
             files: vec![main.to_path_buf()],
+            pairing: Vec::new(),
+            overlay_of: None,
             loaded: false,
             bones: 0,
             vertices: 0,
             triangles: 0,
             clips: Vec::new(),
             counts: Counts::default(),
+            occurrences: Counts::default(),
             findings: Vec::new(),
             thumbnail: None,
         }
@@ -264,6 +366,7 @@ impl CharacterReport {
     pub fn finish(mut self) -> Self {
         self.findings.sort_by(CheckFinding::rank);
         self.counts = Counts::of(&self.findings);
+        self.occurrences = Counts::occurrences_of(&self.findings);
         self
     }
 }
@@ -282,26 +385,27 @@ pub struct Report {
 }
 
 impl Report {
+    /// Defects per severity.
     pub fn counts(&self) -> Counts {
-        let mut total = Counts::default();
-        for c in &self.characters {
-            total.error += c.counts.error;
-            total.warning += c.counts.warning;
-            total.info += c.counts.info;
-        }
-        total
+        self.characters.iter().fold(Counts::default(), |total, c| total.plus(&c.counts))
     }
 
-    /// Counts per kind that occurs, in [`CheckKind::all`] order.
-    pub fn by_kind(&self) -> Vec<(CheckKind, Counts)> {
+    /// The instances the defects stand for, per severity.
+    pub fn occurrences(&self) -> Counts {
+        self.characters.iter().fold(Counts::default(), |total, c| total.plus(&c.occurrences))
+    }
+
+    /// Defects and occurrences per kind that occurs, in [`CheckKind::all`] order.
+    pub fn by_kind(&self) -> Vec<(CheckKind, Counts, Counts)> {
         CheckKind::all()
             .into_iter()
             .filter_map(|kind| {
-                let mut counts = Counts::default();
+                let (mut counts, mut occurrences) = (Counts::default(), Counts::default());
                 for f in self.characters.iter().flat_map(|c| &c.findings).filter(|f| f.kind == kind) {
                     counts.add(f.severity, f.count);
+                    occurrences.add(f.severity, f.occurrences);
                 }
-                (counts != Counts::default()).then_some((kind, counts))
+                (counts != Counts::default()).then_some((kind, counts, occurrences))
             })
             .collect()
     }

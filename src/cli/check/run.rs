@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, Severity, Subject, diagnose};
+use bonescope::anim::diagnostics::{DiagnoseOptions, Finding, FindingKind, Severity, Subject, diagnose, mesh_name};
 use bonescope::io::script::{NamedRole, ScriptPlan};
 use bonescope::io::{self, LoadError, LoadOptions, Position};
 use bonescope::scene::{Asset, Format, Warning};
 
-use super::report::{CharacterReport, CheckFinding, CheckKind, Grouping};
+use super::pair::{self, Pairing};
+use super::report::{CharacterReport, CheckFinding, CheckKind, ClipRef, Grouping, PairedFile};
+use super::roles::Role;
 use super::walk::Unit;
 
 /// What a character's parts were read from, to say which file a finding is in.
@@ -44,15 +46,18 @@ pub fn check_unit(
     let (mut done, loaded) = match unit {
         Unit::Unreadable { path, error } => (vec![load_failure(&path, &error)], Vec::new()),
         Unit::Script { path, format, bytes, plan } => script_character(&path, format, &bytes, plan, load),
-        Unit::Folder { files, .. } => folder_characters(&files, load),
+        Unit::Character { main, parts, animations, companions, if_they_fit } => {
+            paired_character(&main, &parts, &animations, &companions, &if_they_fit, load)
+        }
+        Unit::Unpaired { path, role, why } => unpaired_file(&path, role, &why, load),
+        Unit::Compiled { files, .. } => compiled_folder(&files, load),
     };
     for mut character in loaded {
-        name_meshes(&mut character.asset, &character.origins);
         let findings = diagnose(&character.asset, options);
         let mut findings: Vec<CheckFinding> =
             findings.iter().map(|f| locate(f, &character.asset, &character.origins)).collect();
         if character.origins.clips_only {
-            findings.retain(|f| f.clip.is_some());
+            findings.retain(|f| !f.clips.is_empty());
         }
         character.report.findings.extend(findings);
         character.report.findings.sort_by(CheckFinding::rank);
@@ -60,17 +65,6 @@ pub fn check_unit(
         done.push(character.report);
     }
     done.into_iter().map(CharacterReport::finish).collect()
-}
-
-/// Gives each mesh the loaders left without a name the name of the file it was read from, so findings say
-/// which file they are about (SMD meshes are named after their file by the loader already).
-fn name_meshes(asset: &mut Asset, origins: &Origins) {
-    for (mesh, origin) in asset.meshes.iter_mut().zip(&origins.meshes) {
-        let placeholder = mesh.name.is_empty();
-        if let (true, Some(file)) = (placeholder, origin) {
-            mesh.name = file_name(file);
-        }
-    }
 }
 
 /// A row for a file that did not load: its error is the one finding.
@@ -217,6 +211,7 @@ fn script_character(
     if let Some(base) = plan.base.as_deref().filter(|_| asset.triangle_count() == 0) {
         report.findings.push(super::overlay::on_base(&mut asset, &mut origins, base, opts));
         if origins.clips_only {
+            report.overlay_of = base.script_files.first().cloned();
             for p in base.script_files.iter().take(1).map(PathBuf::as_path).chain(base.found()) {
                 if !report.files.iter().any(|f| f == p) {
                     report.files.push(p.to_path_buf());
@@ -229,67 +224,124 @@ fn script_character(
     (Vec::new(), vec![Loaded { report, asset, origins }])
 }
 
-/// A folder's files: each reference mesh with its parts (other meshes of the same character) and every
-/// animation of the folder; animations alone when there is no mesh; files that do not load on their own.
-fn folder_characters(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
+/// A mesh with the files paired with it: its parts joined, its animations and companions bound, each said in
+/// the report with how it was paired; the animations that go with it only if their skeleton fits are bound when
+/// it does, and checked alone as unpaired when not. A file that does not load is a finding of the character
+/// (the main mesh's failure is the character's only one).
+fn paired_character(
+    main: &Path,
+    parts: &[(PathBuf, Pairing)],
+    animations: &[(PathBuf, Pairing)],
+    companions: &[(PathBuf, Pairing)],
+    if_they_fit: &[PathBuf],
+    opts: &LoadOptions,
+) -> (Vec<CharacterReport>, Vec<Loaded>) {
+    let mesh = match io::load_path(main, opts) {
+        Ok(asset) => asset,
+        Err(error) => {
+            let mut report = load_failure(main, &error);
+            for (path, how) in parts.iter().chain(animations).chain(companions) {
+                report.files.push(path.clone());
+                report.pairing.push(PairedFile::new(path, how));
+            }
+            let (mut reports, mut alone) = (vec![report], Vec::new());
+            for path in if_they_fit {
+                let (r, l) = unpaired_file(path, Role::Animation, "the mesh beside it did not load", opts);
+                reports.extend(r);
+                alone.extend(l);
+            }
+            return (reports, alone);
+        }
+    };
+    let mut done = Vec::new();
+    let mut loaded_alone = Vec::new();
+    // The animations that fit the mesh's skeleton, with the evidence; the others alone.
+    let signature = pair::Signature::of(&mesh);
+    let tried: Vec<(PathBuf, Result<Asset, LoadError>)> =
+        if_they_fit.par_iter().map(|p| (p.clone(), io::load_path(p, opts))).collect();
+    let mut fitting: Vec<(PathBuf, Pairing, Result<Asset, LoadError>)> = Vec::new();
+    for (path, result) in tried {
+        match result {
+            Ok(asset) => match pair::fit(&signature, &pair::Signature::of(&asset)) {
+                Some(fit) => fitting.push((path, Pairing { method: "skeleton", detail: fit.describe() }, Ok(asset))),
+                None => {
+                    let why = "its name says no character's, and its skeleton does not fit the one character beside it";
+                    loaded_alone.push(unpaired_loaded(&path, asset, Role::Animation, why, opts));
+                }
+            },
+            Err(error) => done.push(load_failure(&path, &error)),
+        }
+    }
+    let others: Vec<&(PathBuf, Pairing)> = parts.iter().chain(animations).chain(companions).collect();
+    let mut loaded: Vec<(PathBuf, Pairing, Result<Asset, LoadError>)> =
+        others.par_iter().map(|(path, how)| (path.clone(), how.clone(), io::load_path(path, opts))).collect();
+    // Parts first (they join the mesh), then animations in name order.
+    let part_count = parts.len();
+    let mut rest = loaded.split_off(part_count);
+    rest.extend(fitting);
+    rest.sort_by(|a, b| a.0.cmp(&b.0));
+    loaded.extend(rest);
+    let character = bind_all(mesh, loaded, opts);
+    let mut characters = vec![character];
+    characters.extend(loaded_alone);
+    (done, characters)
+}
+
+/// An animation or companion that pairs with no character: checked alone (its own data), with a finding that
+/// says it is unpaired and why.
+fn unpaired_file(path: &Path, role: Role, why: &str, opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
+    match io::load_path(path, opts) {
+        // A file that does not load is that: its error is the finding.
+        Err(error) => (vec![load_failure(path, &error)], Vec::new()),
+        Ok(asset) => (Vec::new(), vec![unpaired_loaded(path, asset, role, why, opts)]),
+    }
+}
+
+fn unpaired_loaded(path: &Path, asset: Asset, role: Role, why: &str, opts: &LoadOptions) -> Loaded {
+    let mut character = bind_all(asset, Vec::new(), opts);
+    character.report.grouping = Grouping::Unpaired;
+    character.report.findings.push(
+        CheckFinding::new(
+            Severity::Info,
+            CheckKind::Unpaired,
+            format!("{} paired with no character: {why}; checked alone", role_phrase(role)),
+        )
+        .in_file(path),
+    );
+    character
+}
+
+fn role_phrase(role: Role) -> &'static str {
+    match role {
+        Role::Companion => "a companion file (vertex animation)",
+        _ => "an animation",
+    }
+}
+
+/// A folder's compiled Gothic files: each model with the meshes and animations made for it ([`super::zengin`]);
+/// the files of no model checked alone, and those that do not load reported.
+fn compiled_folder(files: &[PathBuf], opts: &LoadOptions) -> (Vec<CharacterReport>, Vec<Loaded>) {
     let results: Vec<(PathBuf, Result<Asset, LoadError>)> =
         files.par_iter().map(|path| (path.clone(), io::load_path(path, opts))).collect();
-    // Compiled Gothic files are put together by their names ([`super::zengin`]).
-    let (results, compiled) = super::zengin::characters(results, opts);
+    let (rest, mut loaded) = super::zengin::characters(results, opts);
     let mut failed = Vec::new();
-    let mut meshes: Vec<Asset> = Vec::new();
-    let mut animations: Vec<Asset> = Vec::new();
-    for (path, result) in results {
+    for (path, result) in rest {
         match result {
             Err(error) => failed.push(load_failure(&path, &error)),
-            Ok(asset) if asset.triangle_count() > 0 => meshes.push(asset),
-            Ok(asset) => animations.push(asset),
+            Ok(asset) => loaded.push(bind_all(asset, Vec::new(), opts)),
         }
-    }
-    let mut loaded = compiled;
-    if meshes.is_empty() && !animations.is_empty() {
-        let first = animations.remove(0);
-        let mut character = bind_all(first, animations, Grouping::Animations, opts);
-        character.report.findings.push(
-            CheckFinding::new(
-                Severity::Info,
-                CheckKind::NoReferenceMesh,
-                "no reference mesh in this folder: the animations are checked against the first one's skeleton",
-            )
-            .in_file(&character.report.main),
-        );
-        loaded.push(character);
-        return (failed, loaded);
-    }
-    // The skeletal meshes of one character (a modular character's body, shirt and head, each its own file) are
-    // one character: a mesh that is a part of an earlier one, on the same skeleton in the same bind pose, joins
-    // it as the viewer and `info` join files given together.
-    let mut characters: Vec<(Asset, Vec<Asset>)> = Vec::new();
-    for mesh in meshes {
-        match characters.iter_mut().find(|(main, _)| bonescope::scene::parts::same_character(main, &mesh)) {
-            Some((_, parts)) => parts.push(mesh),
-            None => characters.push((mesh, Vec::new())),
-        }
-    }
-    let count = characters.len();
-    for (i, (mesh, mut parts)) in characters.into_iter().enumerate() {
-        // The last reference takes the animations; the others get copies (each file was still read once),
-        // without the files' load warnings, which are the files' and reported once, with the last.
-        let anims: Vec<Asset> = if i + 1 == count {
-            std::mem::take(&mut animations)
-        } else {
-            animations.iter().map(|a| Asset { warnings: Vec::new(), ..a.clone() }).collect()
-        };
-        parts.extend(anims);
-        loaded.push(bind_all(mesh, parts, Grouping::Folder, opts));
     }
     (failed, loaded)
 }
 
-/// `main` with every animation bound to it, with the origin of each mesh and clip.
-pub(super) fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, opts: &LoadOptions) -> Loaded {
+/// `main` with every other file joined or bound to it, with the origin of each mesh and clip.
+pub(super) fn bind_all(
+    main: Asset,
+    others: Vec<(PathBuf, Pairing, Result<Asset, LoadError>)>,
+    opts: &LoadOptions,
+) -> Loaded {
     let main_path = main.path.clone().unwrap_or_default();
-    let mut report = CharacterReport::new(file_name(&main_path), grouping, &main_path);
+    let mut report = CharacterReport::new(file_name(&main_path), Grouping::Paired, &main_path);
     let mut asset = main;
     for w in std::mem::take(&mut asset.warnings) {
         report.findings.extend(warning_finding(&w, &main_path));
@@ -299,20 +351,24 @@ pub(super) fn bind_all(main: Asset, animations: Vec<Asset>, grouping: Grouping, 
         clips: vec![Some(main_path.clone()); asset.clips.len()],
         clips_only: false,
     };
-    for mut animation in animations {
-        let path = animation.path.clone().unwrap_or_default();
+    for (path, how, loaded) in others {
         report.files.push(path.clone());
+        report.pairing.push(PairedFile::new(&path, &how));
+        let mut other = match loaded {
+            Ok(other) => other,
+            Err(error) => {
+                report.findings.push(load_error_finding(&path, &error));
+                continue;
+            }
+        };
         // Taken before binding, which adds the file's warnings to the character's without saying whose.
-        for w in std::mem::take(&mut animation.warnings) {
+        for w in std::mem::take(&mut other.warnings) {
             report.findings.extend(warning_finding(&w, &path));
         }
-        match io::bind(&mut asset, animation, opts) {
-            Ok(_) => {}
-            Err(error) => {
-                let mut f = load_error_finding(&path, &error);
-                f.kind = CheckKind::BindError;
-                report.findings.push(f);
-            }
+        if let Err(error) = io::bind(&mut asset, other, opts) {
+            let mut f = load_error_finding(&path, &error);
+            f.kind = CheckKind::BindError;
+            report.findings.push(f);
         }
         origins.clips.resize(asset.clips.len(), Some(path.clone()));
         origins.meshes.resize(asset.meshes.len(), Some(path));
@@ -374,8 +430,47 @@ fn locate(finding: &Finding, asset: &Asset, origins: &Origins) -> CheckFinding {
     // A line summing up the findings of a kind and severity past the first hundred stands for all of them.
     f.count = finding.count;
     f.summary = finding.summary;
+    f.occurrences = finding.occurrences;
+    f.extent = finding.extent;
     let mesh_file = |m: usize| origins.meshes.get(m).cloned().flatten();
     let clip_file = |c: usize| origins.clips.get(c).cloned().flatten();
+    // Where it is, named so that a user knows which file to open, and so that the same place of the same mesh
+    // found by another character (an overlay on its base model) is known for the same defect.
+    let mesh = match finding.subject {
+        Subject::Mesh(m) | Subject::Vertex { mesh: m, .. } | Subject::Triangle { mesh: m, .. } => Some(m),
+        _ => finding.region.as_ref().and_then(|r| r.mesh),
+    };
+    f.mesh = mesh.map(|m| mesh_name(asset, m));
+    f.mesh_file = mesh.and_then(mesh_file);
+    if let Some(region) = &finding.region {
+        let names = region.names.join(", ");
+        f.place = Some(match &f.mesh {
+            Some(m) => format!("{m}: {names}"),
+            None => names,
+        });
+    }
+    let frame_of = |c: usize, time: f32| {
+        asset
+            .clips
+            .get(c)
+            .filter(|c| c.frame_rate.is_finite() && c.frame_rate > 0.0)
+            .map(|c| (time * c.frame_rate).round().max(0.0) as u32)
+    };
+    f.clips = finding
+        .clips
+        .iter()
+        .filter_map(|hit| {
+            Some(ClipRef {
+                clip: asset.clips.get(hit.clip)?.name.clone(),
+                file: clip_file(hit.clip),
+                character: None,
+                time: finding.at.map(|_| hit.time),
+                frame: finding.at.and_then(|_| frame_of(hit.clip, hit.time)),
+                severity: hit.severity,
+                value: hit.value,
+            })
+        })
+        .collect();
     let mut clip = None;
     match finding.subject {
         Subject::Bone(b) => f.bone = asset.skeleton.names.get(b).cloned(),
@@ -386,7 +481,13 @@ fn locate(finding: &Finding, asset: &Asset, origins: &Origins) -> CheckFinding {
         }
         Subject::Triangle { mesh, .. } => {
             f.file = mesh_file(mesh);
-            if let Some([a, b]) = finding.edge {
+            // A joint that comes apart is placed at the bone that came off it.
+            let off = matches!(finding.kind, FindingKind::JointApart | FindingKind::VertexFlies)
+                .then(|| finding.region.as_ref().and_then(|r| r.names.first().cloned()))
+                .flatten();
+            if let Some(bone) = off {
+                f.bone = Some(bone);
+            } else if let Some([a, b]) = finding.edge {
                 f.bone = culprit_bone(asset, mesh, a as usize, b as usize)
                     .and_then(|b| asset.skeleton.names.get(b).cloned());
             }

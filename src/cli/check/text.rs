@@ -1,5 +1,5 @@
-//! The summary printed at the end of a run: characters and files, findings by severity and by kind, and the
-//! ten worst findings with their file, clip, frame and bone.
+//! The summary printed at the end of a run: characters and files, defects by severity and by kind with the
+//! occurrences they stand for beside them, and the ten worst findings with their file, clip, frame and bone.
 
 use std::fmt::Write as _;
 
@@ -25,13 +25,37 @@ pub fn summary(report: &Report, fail_on: FailOn) -> String {
         report.other_files,
         report.elapsed.as_secs_f64()
     );
-    let _ = writeln!(out, "findings: {}", severities(&counts));
+    let occurrences = report.occurrences();
+    let _ = writeln!(out, "findings: {} (one per defect)", severities(&counts));
+    let _ = writeln!(
+        out,
+        "occurrences: {} errors, {} warnings, {} infos (the clips, vertices and characters the defects show in)",
+        occurrences.error, occurrences.warning, occurrences.info
+    );
+    let unpaired = report.characters.iter().filter(|c| c.grouping == super::report::Grouping::Unpaired).count();
+    if unpaired > 0 {
+        let _ = writeln!(out, "unpaired: {unpaired} file{} paired with no character, checked alone", plural(unpaired));
+    }
     let by_kind = report.by_kind();
     if !by_kind.is_empty() {
         let _ = writeln!(out);
-        let _ = writeln!(out, "  {:<22} {:>7} {:>8} {:>7}", "kind", "errors", "warnings", "infos");
-        for (kind, c) in &by_kind {
-            let _ = writeln!(out, "  {:<22} {:>7} {:>8} {:>7}", kind.name(), c.error, c.warning, c.info);
+        let _ = writeln!(
+            out,
+            "  {:<22} {:>7} {:>8} {:>7}   occurrences (errors/warnings/infos)",
+            "kind", "errors", "warnings", "infos"
+        );
+        for (kind, c, o) in &by_kind {
+            let _ = writeln!(
+                out,
+                "  {:<22} {:>7} {:>8} {:>7}   {}/{}/{}",
+                kind.name(),
+                c.error,
+                c.warning,
+                c.info,
+                o.error,
+                o.warning,
+                o.info
+            );
         }
     }
     let worst = report.worst(WORST);
@@ -58,7 +82,14 @@ pub fn summary(report: &Report, fail_on: FailOn) -> String {
                 at.push(format!("bone \"{bone}\""));
             }
             let at = if at.is_empty() { String::new() } else { format!(" [{}]", at.join(", ")) };
-            let _ = writeln!(out, "  {:<7} {:<20} {}  {place}{at}", f.severity.name(), f.kind.name(), character.name);
+            let times = if f.occurrences > 1 { format!(" ×{}", f.occurrences) } else { String::new() };
+            let _ = writeln!(
+                out,
+                "  {:<7} {:<20} {}  {place}{at}{times}",
+                f.severity.name(),
+                f.kind.name(),
+                character.name
+            );
             let _ = writeln!(out, "          {}", f.message);
         }
     }

@@ -6,11 +6,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use glam::{Mat4, Vec3};
-
-use bonescope::anim::diagnostics::Subject;
 use bonescope::render::headless::{BACKGROUND, Framing, Scene};
-use bonescope::render::overlay::Depth;
 use bonescope::render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, Renderer, ShadingMode};
 use bonescope::scene::Asset;
 
@@ -24,8 +20,6 @@ pub const SIZE: (u32, u32) = (192, 144);
 /// JPEG quality of the thumbnails: a studio tree's report holds hundreds of them, and a render of a character
 /// on a dark background loses nothing visible at this quality (about a tenth of the PNG's bytes).
 const JPEG_QUALITY: u8 = 82;
-
-const MARK: [u8; 4] = [255, 40, 40, 255];
 
 struct Gpu {
     renderer: Renderer,
@@ -93,7 +87,9 @@ fn render(gpu: &mut Gpu, asset: &Asset, findings: &[CheckFinding]) -> Result<Vec
         Scene::new(&mut gpu.renderer, asset, clip, 1, Framing::At(time), SIZE).map_err(|e| e.to_string())?;
     scene.reframe(30.0, 15.0);
     scene.frame.shading = match marked.map(|f| f.kind) {
-        Some(CheckKind::Rig(FindingKind::ClipStretch | FindingKind::PoseStretch)) => ShadingMode::Stretch,
+        Some(CheckKind::Rig(
+            FindingKind::ClipStretch | FindingKind::PoseStretch | FindingKind::JointApart | FindingKind::VertexFlies,
+        )) => ShadingMode::Stretch,
         _ => ShadingMode::Textured,
     };
     scene.build(time);
@@ -113,47 +109,6 @@ fn render(gpu: &mut Gpu, asset: &Asset, findings: &[CheckFinding]) -> Result<Vec
 
 /// Rings what the finding is about, in the pose drawn.
 fn mark(scene: &mut Scene<'_>, asset: &Asset, finding: &CheckFinding, radius: f32) {
-    let palette = scene.posed.pose.palette.clone();
-    // The overlay is in the viewer's frame; the mesh and pose in the file's.
-    let to_viewer = asset.axes.to_viewer;
-    let skinned = |mesh: usize, vertex: usize| -> Option<Vec3> {
-        let m = asset.meshes.get(mesh)?;
-        let p = *m.positions.get(vertex)?;
-        let (joints, weights) = (m.joints.get(vertex)?, m.weights.get(vertex)?);
-        let mut out = Vec3::ZERO;
-        let mut total = 0.0;
-        for (j, w) in joints.iter().zip(weights) {
-            if *w > 0.0 {
-                let matrix: &Mat4 = palette.get(usize::from(*j))?;
-                out += matrix.transform_point3(p) * *w;
-                total += *w;
-            }
-        }
-        Some(to_viewer.transform_point3(if total > 0.0 { out / total } else { p }))
-    };
-    let overlay = &mut scene.frame.overlay;
-    let ring = radius * 0.06;
-    let mut points: Vec<Vec3> = Vec::new();
-    match finding.subject {
-        Some(Subject::Triangle { mesh, index }) => match &finding.edge.map(|[a, b]| [a as usize, b as usize]) {
-            Some([a, b]) => points.extend([skinned(mesh, *a), skinned(mesh, *b)].into_iter().flatten()),
-            None => {
-                let tri = asset.meshes.get(mesh).and_then(|m| m.indices.get(index * 3..index * 3 + 3));
-                points.extend(tri.into_iter().flatten().filter_map(|&v| skinned(mesh, v as usize)));
-            }
-        },
-        Some(Subject::Vertex { mesh, index }) => points.extend(skinned(mesh, index)),
-        Some(Subject::Bone(b)) => {
-            if let Some(joint) = scene.posed.pose.to_root.get(b) {
-                points.push(to_viewer.transform_point3(joint.w_axis.truncate()));
-            }
-        }
-        _ => {}
-    }
-    for w in points.windows(2) {
-        overlay.line(w[0], w[1], MARK, Depth::OnTop);
-    }
-    for p in &points {
-        overlay.sphere(*p, ring, MARK, Depth::OnTop);
-    }
+    let points = crate::cli::marks::points(scene, asset, finding.subject, finding.edge);
+    crate::cli::marks::ring(scene, &points, radius * 0.06);
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use bonescope::io::{LoadError, LoadOptions};
 use bonescope::scene::{Asset, Format};
 
-use super::report::Grouping;
+use super::pair::Pairing;
 use super::run::{Loaded, bind_all};
 
 /// Each file of a folder with what loading it gave.
@@ -26,8 +26,8 @@ pub(super) fn characters(results: Results, opts: &LoadOptions) -> (Results, Vec<
     let compiled =
         |r: &Result<Asset, LoadError>| r.as_ref().is_ok_and(|a| bonescope::io::zengin::compiler::is_compiled(a.format));
     let (zen, rest): (Vec<_>, Vec<_>) = results.into_iter().partition(|(_, r)| compiled(r));
-    let mut models: BTreeMap<String, (Asset, Vec<Asset>)> = BTreeMap::new();
-    let mut pending: Vec<(String, Asset)> = Vec::new();
+    let mut models: BTreeMap<String, (Asset, Vec<(Asset, Pairing)>)> = BTreeMap::new();
+    let mut pending: Vec<(String, Asset, Pairing)> = Vec::new();
     let mut alone: Vec<Asset> = Vec::new();
     for (path, result) in zen {
         let Ok(asset) = result else { continue };
@@ -39,32 +39,53 @@ pub(super) fn characters(results: Results, opts: &LoadOptions) -> (Results, Vec<
                 // The hierarchy it found beside it names its model.
                 let model = asset.readings.iter().find(|r| r.topic == "hierarchy").map(|r| stem(Path::new(&r.choice)));
                 match model {
-                    Some(model) => pending.push((model, asset)),
+                    Some(model) => {
+                        let how = pairing(&asset, &model);
+                        pending.push((model, asset, how));
+                    }
                     None => alone.push(asset),
                 }
             }
             Some(Format::ZenMan) => {
                 let model = stem(&path).split_once('-').map(|(m, _)| m.to_owned());
                 match model {
-                    Some(model) => pending.push((model, asset)),
+                    Some(model) => {
+                        let how = pairing(&asset, &model);
+                        pending.push((model, asset, how));
+                    }
                     None => alone.push(asset),
                 }
             }
             _ => alone.push(asset),
         }
     }
-    for (model, asset) in pending {
+    for (model, asset, how) in pending {
         match models.get_mut(&model) {
-            Some((_, parts)) => parts.push(asset),
+            Some((_, parts)) => parts.push((asset, how)),
             None => alone.push(asset),
         }
     }
     let mut loaded: Vec<Loaded> = Vec::new();
     for (_, (main, mut parts)) in models {
         // Meshes first, so the animations bind to the whole model.
-        parts.sort_by_key(|a| a.format != Some(Format::ZenMdm));
-        loaded.push(bind_all(main, parts, Grouping::Folder, opts));
+        parts.sort_by_key(|(a, _)| a.format != Some(Format::ZenMdm));
+        let others = parts.into_iter().map(|(a, how)| (a.path.clone().unwrap_or_default(), how, Ok(a))).collect();
+        loaded.push(bind_all(main, others, opts));
     }
-    loaded.extend(alone.into_iter().map(|a| bind_all(a, Vec::new(), Grouping::Folder, opts)));
+    loaded.extend(alone.into_iter().map(|a| bind_all(a, Vec::new(), opts)));
     (rest, loaded)
+}
+
+/// How a compiled file was put with its model, as the report says it.
+fn pairing(asset: &Asset, model: &str) -> Pairing {
+    match asset.format {
+        Some(Format::ZenMdm) => Pairing {
+            method: "compiled",
+            detail: format!("a model mesh made for the hierarchy of {model}, found beside it"),
+        },
+        _ => Pairing {
+            method: "compiled",
+            detail: format!("named {model}-ANI.MAN, as the engine names {model}'s animations"),
+        },
+    }
 }

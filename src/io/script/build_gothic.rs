@@ -29,8 +29,8 @@ use crate::io::ase::{corner_map, remap_frame};
 use crate::io::{LoadError, LoadOptions};
 use crate::scene::vertex_animation::{frame_target, tween_tracks};
 use crate::scene::{
-    Asset, AxisConversion, CallbackKey, Clip, ClipScript, ClipVertexFrames, Format, Mesh, ModelScript, ScriptEvent,
-    ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame, Warning,
+    Asset, AxisConversion, BoneTrack, CallbackKey, Clip, ClipScript, ClipVertexFrames, Curve, Format, Mesh,
+    ModelScript, Reading, ScriptEvent, ScriptLanguage, ScriptSequence, SequenceKind, VertexFrame, Warning,
 };
 
 /// `dir` is the script's folder and `stem` its file name without extension (empty for in-memory bytes): where
@@ -236,7 +236,7 @@ pub fn build(parsed: ParsedMds, dir: &Path, stem: &str, opts: &LoadOptions) -> R
                 clip
             })
         } else {
-            skeletal_clip(seq, i, loaded, &at, &mut warnings)
+            skeletal_clip(seq, i, loaded, &at, &mut warnings, &mut character.readings)
         };
         built[i] = clip;
     }
@@ -391,13 +391,26 @@ fn skeletal_clip(
     loaded: Loaded,
     at: &str,
     warnings: &mut Vec<Warning>,
+    readings: &mut Vec<Reading>,
 ) -> Option<Clip> {
-    let Some(source) = loaded.asset.clips.into_iter().next() else {
+    let file_fps = loaded.frame_rate.unwrap_or(DEFAULT_FPS);
+    let held = (loaded.asset.clips.is_empty() && !loaded.asset.skeleton.is_empty())
+        .then(|| held_pose(&loaded.asset, loaded.first_frame, loaded.last_frame, file_fps));
+    let Some(source) = loaded.asset.clips.into_iter().next().or(held) else {
         let problem = "the file holds no animation".to_owned();
         warnings.push(Warning::new(at, format!("ani \"{}\": {problem}; not loaded", seq.name)));
         seq.problem = Some(problem);
         return None;
     };
+    if source.tracks.iter().all(|t| t.translation.len() <= 1 && t.rotation.len() <= 1) && loaded.asset.path.is_some() {
+        let file = loaded.asset.path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy().into_owned());
+        readings.push(Reading::new(
+            "content",
+            format!("ani \"{}\": {} holds one pose and no key changes", seq.name, file.unwrap_or_default()),
+            "played as that pose held over the frames the script names, as the engine plays it (ZenGin builds a \
+             one-sample animation of such a file's node transforms)",
+        ));
+    }
     let cut = cut_for(seq, loaded.first_frame, source.frame_rate, source.frame_count, at, warnings)?;
     let mut clip = cut_clip(source, &seq.name, &cut);
     let (keys, outside) = event_keys(&seq.events, &cut);
@@ -415,6 +428,26 @@ fn skeletal_clip(
     seq.frame_count = clip.frame_count;
     seq.loaded = true;
     Some(clip)
+}
+
+/// The pose of a file with frames but no animation (a Gothic `_USE.ASC`: a character at a bench, a static
+/// pose): each node's transform held from the file's first to its last frame.
+fn held_pose(asset: &Asset, first: i32, last: Option<i32>, fps: f32) -> Clip {
+    let frames = last.map_or(1, |l| i64::from(l) - i64::from(first) + 1).clamp(1, i64::from(u32::MAX)) as u32;
+    let duration = (frames - 1) as f32 / fps.max(f32::EPSILON);
+    let tracks = asset
+        .skeleton
+        .names
+        .iter()
+        .zip(&asset.skeleton.bind_local)
+        .map(|(name, local)| BoneTrack {
+            bone_name: name.clone(),
+            translation: Curve::constant(local.translation),
+            rotation: Curve::constant(local.rotation),
+            scale: Curve::constant(local.scale),
+        })
+        .collect();
+    Clip { name: String::new(), duration, frame_rate: fps, frame_count: frames, tracks, ..Clip::default() }
 }
 
 /// A frame of a `morphAni` clip on the head mesh: the morph target it is played with and where it sits.

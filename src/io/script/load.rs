@@ -26,6 +26,9 @@ pub struct Loaded {
     pub asset: Asset,
     /// The file's first frame number.
     pub first_frame: i32,
+    /// The file's last frame number where it states one (ASC `*SCENE_LASTFRAME`): how long a file of a static
+    /// pose (no key changes) is played.
+    pub last_frame: Option<i32>,
     /// The file's own frame rate where it states one (ASC `*SCENE_FRAMESPEED`).
     pub frame_rate: Option<f32>,
 }
@@ -53,7 +56,12 @@ pub fn take(
         return slot.take().unwrap_or_else(|| Err(internal()));
     }
     match slot {
-        Some(Ok(l)) => Ok(Loaded { asset: l.asset.clone(), first_frame: l.first_frame, frame_rate: l.frame_rate }),
+        Some(Ok(l)) => Ok(Loaded {
+            asset: l.asset.clone(),
+            first_frame: l.first_frame,
+            last_frame: l.last_frame,
+            frame_rate: l.frame_rate,
+        }),
         Some(Err(e)) => Err(e.clone()),
         None => Err(internal()),
     }
@@ -102,13 +110,13 @@ fn load_one(job: &Job, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     for w in &mut asset.warnings {
         w.file.get_or_insert_with(|| path.clone());
     }
-    let (first_frame, frame_rate) = match format {
-        crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_frame_speed(&bytes)),
+    let (first_frame, last_frame, frame_rate) = match format {
+        crate::scene::Format::Ase => (asc_first_frame(&bytes), asc_last_frame(&bytes), asc_frame_speed(&bytes)),
         // A DMX clip's time 0 is its first frame, and its own frame rate is on the clip.
-        crate::scene::Format::Dmx => (0, None),
-        _ => (smd_first_frame(&bytes), None),
+        crate::scene::Format::Dmx => (0, None, None),
+        _ => (smd_first_frame(&bytes), None, None),
     };
-    Ok(Loaded { asset, first_frame, frame_rate })
+    Ok(Loaded { asset, first_frame, last_frame, frame_rate })
 }
 
 /// `*SCENE_FIRSTFRAME n` near the top of an ASE/ASC file (0 when absent).
@@ -117,6 +125,14 @@ pub fn asc_first_frame(bytes: &[u8]) -> i32 {
     let key = b"*SCENE_FIRSTFRAME";
     let Some(at) = memchr::memmem::find(head, key) else { return 0 };
     first_int(&head[at + key.len()..]).unwrap_or(0)
+}
+
+/// `*SCENE_LASTFRAME n` near the top of an ASE/ASC file, when there.
+pub fn asc_last_frame(bytes: &[u8]) -> Option<i32> {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let key = b"*SCENE_LASTFRAME";
+    let at = memchr::memmem::find(head, key)?;
+    first_int(&head[at + key.len()..])
 }
 
 /// `*SCENE_FRAMESPEED n` near the top of an ASE/ASC file, when usable.
@@ -183,5 +199,6 @@ mod tests {
         assert_eq!(smd_first_frame(b"version 1\nnodes\nend\n"), 0);
         let asc = b"*3DSMAX_ASCIIEXPORT 110\n*SCENE {\n\t*SCENE_FIRSTFRAME 11\n\t*SCENE_LASTFRAME 20\n}";
         assert_eq!(asc_first_frame(asc), 11);
+        assert_eq!(asc_last_frame(asc), Some(20));
     }
 }

@@ -17,9 +17,12 @@
 //!   carry no meaning to ZenKit; here `)` ends a statement written on one line, and a statement missing its
 //!   `)` ends at its line's end.
 //! - The outer `Model`/`aniEnum`/`morphMesh` block may end at the end of the file without its `}` (ZenKit stops
-//!   there; the game's own `BLOODFLY.MDS` is written so) — a warning. An events block still open when the
-//!   next `ani` starts, a `}` with nothing to close, or an events block open at the end of the file are
-//!   errors naming the line. A statement with missing or malformed arguments is a warning and is skipped.
+//!   there; the game's own `BLOODFLY.MDS` is written so) — a warning. A stray `}` — one that would close the
+//!   `aniEnum` or `Model` block while statements of that block follow it, or one after the `Model` block — is
+//!   skipped with a warning naming its line: ZenKit ends the script there and drops the rest, mod scripts carry
+//!   such braces, and the statements after one are meant to be read (they are what the game plays). An events
+//!   block still open when the next `ani` starts, or open at the end of the file, is an error naming the line.
+//!   A statement with missing or malformed arguments is a warning and is skipped. Names are trimmed.
 //! - Frame numbers are the ASC file's own frame numbers (`*SCENE_FIRSTFRAME` based), as the Modding
 //!   Community's page says ("on what frame from the source file the animation starts").
 
@@ -79,8 +82,10 @@ impl<'a> Args<'a> {
         self.tokens.get(self.pos).copied()
     }
 
+    /// A quoted argument without the spaces and tabs around it: the game finds `"s_Run\t"` as `s_Run` (mod
+    /// scripts carry such tabs before the closing quote, and an alias of one was otherwise not found).
     fn string(&mut self) -> Option<&'a str> {
-        self.next().filter(|t| t.kind == Kind::Quoted).map(|t| t.text)
+        self.next().filter(|t| t.kind == Kind::Quoted).map(|t| t.text.trim())
     }
 
     fn word(&mut self) -> Option<&'a str> {
@@ -197,19 +202,41 @@ impl<'a> Parser<'_, 'a> {
                 ),
             );
         }
+        while let Some(extra) = self.cur.peek().filter(|t| t.kind == Kind::Close) {
+            self.warn(
+                extra.line,
+                format!("a `}}` after the end of the `{}` block, with nothing to close; skipped", head.text),
+            );
+            self.cur.next();
+        }
         if let Some(extra) = self.cur.peek() {
-            if extra.kind == Kind::Close {
-                return Err(LoadError::at_line(extra.line, "`}` without a matching `{`"));
-            }
             self.warn(extra.line, format!("text after the `{}` block was ignored", head.text));
         }
         Ok(())
+    }
+
+    /// A `}` that would close the block whose statements still follow it (`keywords` of that block): a stray
+    /// brace, skipped with a warning naming its line.
+    fn stray_close(&mut self, close: Token<'a>, block: &str, keywords: &[&str]) -> bool {
+        let Some(next) = self.cur.peek() else { return false };
+        let continues = next.kind == Kind::Word && keywords.iter().any(|k| next.text.eq_ignore_ascii_case(k));
+        if continues {
+            self.warn(
+                close.line,
+                format!(
+                    "a `}}` with no block to close: the `{block}` block goes on with `{}` at line {}; skipped",
+                    next.text, next.line
+                ),
+            );
+        }
+        continues
     }
 
     /// The inside of `Model { … }`; true when its `}` was found.
     fn model_block(&mut self) -> Result<bool, LoadError> {
         while let Some(t) = self.cur.next() {
             match t.kind {
+                Kind::Close if self.stray_close(t, "Model", &["meshAndTree", "registerMesh", "aniEnum"]) => continue,
                 Kind::Close => return Ok(true),
                 Kind::Open => return Err(LoadError::at_line(t.line, "a `{` that belongs to no statement")),
                 _ => {}
@@ -302,8 +329,10 @@ impl<'a> Parser<'_, 'a> {
 
     /// The inside of `aniEnum { … }`; true when its `}` was found.
     fn ani_enum(&mut self) -> Result<bool, LoadError> {
+        const STATEMENTS: [&str; 6] = ["ani", "aniAlias", "aniBlend", "aniComb", "aniDisable", "modelTag"];
         while let Some(t) = self.cur.next() {
             match t.kind {
+                Kind::Close if self.stray_close(t, "aniEnum", &STATEMENTS) => continue,
                 Kind::Close => return Ok(true),
                 Kind::Open => return Err(LoadError::at_line(t.line, "a `{` that belongs to no statement")),
                 _ => {}
@@ -700,8 +729,29 @@ Model ("Fly")
         let text = "Model (\"x\")\n{\n aniEnum\n {\n  ani (\"a\" 1 \"\" 0 0 M. \"a.asc\" F 0 1)\n  {\n   *eventSFX (0 \"s\")\n  ani (\"b\" 1 \"\" 0 0 M. \"b.asc\" F 0 1)\n }\n}\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.position, crate::io::Position::Line(6), "{e}");
-        let e = parse("Model (\"x\")\n{\n}\n}\n").unwrap_err();
-        assert_eq!(e.position, crate::io::Position::Line(4), "{e}");
+    }
+
+    #[test]
+    fn a_stray_brace_is_skipped_with_a_warning_naming_its_line() {
+        // Line 8 closes nothing: the aniEnum goes on with `ani` on line 9, which is read.
+        let text = "Model (\"x\")\n{\n aniEnum\n {\n  ani (\"a\" 1 \"\" 0 0 M. \"a.asc\" F 0 1)\n  {\n   *eventSFX (0 \"s\")\n  }\n  }\n  ani (\"b\" 1 \"\" 0 0 M. \"b.asc\" F 0 1)\n }\n}\n}\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.script.sequences.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        let stray: Vec<&Warning> = p.warnings.iter().filter(|w| w.message.contains("`}`")).collect();
+        assert_eq!(stray.len(), 2, "{:?}", p.warnings);
+        assert_eq!(stray[0].position, crate::io::Position::Line(9), "{:?}", stray[0]);
+        assert!(stray[0].message.contains("goes on with `ani` at line 10"), "{}", stray[0].message);
+        // And one after the Model block's end (line 13).
+        assert_eq!(stray[1].position, crate::io::Position::Line(13), "{:?}", stray[1]);
+    }
+
+    #[test]
+    fn names_are_trimmed() {
+        let text = "Model (\"x\")\n{\n aniEnum\n {\n  ani (\"s_Run\t\" 1 \"s_Run\" 0 0 M. \" run.asc \" F 0 1)\n  aniAlias (\"t_Back\" 1 \"s_Run\" 0 0 M. \"s_Run\t\" R)\n }\n}\n";
+        let p = parse(text).unwrap();
+        assert_eq!(p.script.sequences[0].name, "s_Run");
+        assert_eq!(p.script.sequences[0].files, ["run.asc"]);
+        assert_eq!(p.script.sequences[1].kind, SequenceKind::Alias { of: "s_Run".into() });
     }
 
     #[test]

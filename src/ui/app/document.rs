@@ -18,6 +18,10 @@ use crate::ui::state::document::{Document, Origin};
 use crate::ui::state::document_view::{drop_binds, root_of};
 use crate::ui::state::player::Player;
 
+/// How much of the character a finding's framing shows around the marked place (a fraction of its bind-pose
+/// radius): enough to see where on the body it is.
+const FINDING_CONTEXT: f32 = 0.35;
+
 impl ViewerApp {
     /// Makes a load's results the open document: a new scene, files bound to the open model, or a reload that
     /// keeps the view. Returns the errors of the files that failed; every other file is in the document. When
@@ -358,6 +362,18 @@ impl ViewerApp {
             }
         }
         self.view.highlight = Highlight::of(&f, &self.view.doc.asset);
+        // The ring in view: the camera on the marked place, at the finding's moment, with what is around it.
+        if let Some(h) = &self.view.highlight {
+            let asset = &self.view.doc.asset;
+            let palette = match f.at.and_then(|at| asset.clips.get(at.clip).map(|c| (c, at.time))) {
+                Some((c, time)) => Pose::from_clip(&asset.skeleton, c, time).palette,
+                None => self.view.pose.palette.clone(),
+            };
+            let character = self.view.doc.bind_bounds.sizing_radius();
+            if let Some(region) = h.framing(asset, &palette, character, FINDING_CONTEXT) {
+                self.camera.frame_for_orbiting(&region);
+            }
+        }
     }
 
     /// The palette the viewport draws: with "skin with the selected bone alone", every entry is that bone's.

@@ -276,8 +276,8 @@ impl Jobs {
                 .add_filter(
                     "All supported",
                     &[
-                        "psk", "pskx", "psa", "smd", "vta", "dmx", "gz", "ase", "asc", "bin", "mrtk", "qc", "mds", "mms",
-                        "msb", "vdf",
+                        "psk", "pskx", "psa", "smd", "vta", "dmx", "gz", "ase", "asc", "bin", "mrtk", "qc", "mds",
+                        "mms", "msb", "vdf",
                     ],
                 )
                 .add_filter("Unreal ActorX (PSK, PSA)", &["psk", "pskx", "psa"])

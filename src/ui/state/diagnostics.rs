@@ -10,7 +10,7 @@ use std::time::Duration;
 use glam::Mat4;
 
 use crate::anim::diagnostics::{DiagnoseOptions, Finding, Severity, Subject, diagnose};
-use crate::scene::Asset;
+use crate::scene::{Asset, Bounds};
 
 use super::document::Document;
 use crate::ui::worker::Job;
@@ -44,6 +44,30 @@ impl Highlight {
             return None;
         }
         Some(Self { mesh, vertices, label: finding.kind.name().replace('_', " ") })
+    }
+
+    /// What to frame so the mark is in view with what is around it: the marked vertices skinned with `palette`
+    /// (the pose at the finding's moment), in the viewer's frame, widened to at least `context` (a fraction of
+    /// the character, whose bind-pose radius is `character`) around them — a torn edge is a speck on its own.
+    pub fn framing(&self, asset: &Asset, palette: &[Mat4], character: f32, context: f32) -> Option<Bounds> {
+        let mesh = asset.meshes.get(self.mesh)?;
+        let mut marked = Bounds::EMPTY;
+        for &v in &self.vertices {
+            let v = v as usize;
+            let (Some(p), Some(j), Some(w)) = (mesh.positions.get(v), mesh.joints.get(v), mesh.weights.get(v)) else {
+                continue;
+            };
+            let (skinned, _) = crate::anim::skin_vertex(palette, *j, *w, *p, glam::Vec3::Y);
+            let at = if palette.is_empty() { *p } else { skinned };
+            let at = asset.axes.to_viewer.transform_point3(at);
+            if at.is_finite() {
+                marked.add(at);
+            }
+        }
+        if marked.is_empty() {
+            return None;
+        }
+        Some(Bounds::cube(marked.center(), (marked.radius() * 2.0).max(character * context)))
     }
 }
 
@@ -158,6 +182,37 @@ mod tests {
         assert!(Highlight::of(&far, &asset).is_none());
         let bone = Finding::new(Severity::Error, FindingKind::BindPose, Subject::Bone(1), "");
         assert!(Highlight::of(&bone, &asset).is_none());
+    }
+
+    #[test]
+    fn a_finding_is_framed_where_its_vertices_are_in_its_pose() {
+        let asset = crate::scene::samples::demo::demo_asset();
+        let clip = &asset.clips[1];
+        let pose = crate::anim::Pose::from_clip(&asset.skeleton, clip, clip.duration * 0.5);
+        let mut stretch =
+            Finding::new(Severity::Warning, FindingKind::ClipStretch, Subject::Triangle { mesh: 0, index: 2 }, "");
+        let tri = &asset.meshes[0].indices[6..9];
+        stretch.edge = Some([tri[0], tri[1]]);
+        let h = Highlight::of(&stretch, &asset).unwrap();
+        let radius = 3.0;
+        let framed = h.framing(&asset, &pose.palette, radius, 0.25).unwrap();
+        // The marked vertices, where the pose puts them, are inside what is framed, and it is a close look.
+        for &v in &h.vertices {
+            let m = &asset.meshes[0];
+            let (p, _) = crate::anim::skin_vertex(
+                &pose.palette,
+                m.joints[v as usize],
+                m.weights[v as usize],
+                m.positions[v as usize],
+                glam::Vec3::Y,
+            );
+            let p = asset.axes.to_viewer.transform_point3(p);
+            assert!(
+                (p - framed.center()).abs().max_element() <= framed.size().max_element() * 0.5 + 1e-4,
+                "{p} {framed:?}"
+            );
+        }
+        assert!(framed.radius() < radius, "a close look, not the whole character: {framed:?}");
     }
 
     #[test]

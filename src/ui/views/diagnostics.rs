@@ -1,7 +1,8 @@
-//! The Diagnostics tab: the findings of [`Diagnostics`] listed most severe first, with a severity filter and a
-//! text search. Clicking a finding shows what it is about (`Command::ShowFinding`): the bone is selected, the
-//! clip is put on the focus track at the moment in question, or the vertex, triangle or edge is marked in the
-//! viewport.
+//! The Diagnostics tab: the findings of [`Diagnostics`] listed most severe first, one per defect (as
+//! `bonescope check` counts them), each with how many clips or places it stands for, with a severity filter and
+//! a text search. Clicking a finding shows what it is about (`Command::ShowFinding`): the bone is selected, the
+//! clip is put on the focus track at its worst moment, the vertex, triangle or edge is marked in the viewport
+//! and the camera turns to it.
 
 use eframe::egui;
 
@@ -78,9 +79,10 @@ pub fn show(
         ui.weak(if view.running() { "Checking…" } else { "Not checked yet." });
         return;
     }
+    let occurrences: usize = view.findings.iter().map(|f| f.occurrences).sum();
     ui.weak(format!(
-        "{} findings in {:.0} ms: bind pose, weights, bone usage, track binding, scale, triangles, textures, \
-         stretch now and over every clip.",
+        "{} findings, one per defect ({occurrences} occurrences), in {:.0} ms: bind pose, weights, bone usage, \
+         track binding, scale, triangles, textures, and what every clip does to the surface.",
         view.findings.len(),
         view.took.as_secs_f64() * 1e3
     ));
@@ -113,6 +115,11 @@ pub fn show(
                         ui.weak(egui::RichText::new(f.kind.name()).small());
                         if let Some(at) = f.at {
                             ui.weak(egui::RichText::new(format!("@ {:.3} s", at.time)).small());
+                        }
+                        if f.clips.len() > 1 {
+                            ui.weak(egui::RichText::new(format!("in {} clips", f.clips.len())).small());
+                        } else if f.occurrences > 1 {
+                            ui.weak(egui::RichText::new(format!("×{}", f.occurrences)).small());
                         }
                     });
                     ui.add(egui::Label::new(&f.message).wrap_mode(egui::TextWrapMode::Wrap));

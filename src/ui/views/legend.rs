@@ -1,7 +1,8 @@
 //! Legends of the analysis shading modes, drawn in the viewport's lower-left corner: what a colour means in
 //! numbers. Bone weights: the heat scale from 0 to 1 for the selected bone. Stretch: the colour scale of vertex
-//! stretch ([`crate::anim::edges`]) with its ends and the measure's definition. Dominant bone: the bones that
-//! dominate the most vertices, each with its colour and name. Vertex colours: what the file's colours are.
+//! stretch ([`crate::anim::edges`]) with its ends and the measure's definition. Dominant bone: every bone that
+//! dominates a vertex, with its colour (the character's [`BoneColors`]), name and count, in a list that scrolls.
+//! Vertex colours: what the file's colours are.
 //!
 //! Reads the document and the UI state; draws with the egui painter; changes nothing.
 
@@ -12,6 +13,7 @@ use crate::scene::Asset;
 
 use crate::render::ShadingMode;
 use crate::render::ramps;
+use crate::render::ramps::BoneColors;
 
 /// An RGB colour of 0–1 components (clamped) as egui's: the ramps' colours, here and in the viewport's painter.
 pub fn rgb(c: [f32; 3]) -> Color32 {
@@ -22,16 +24,16 @@ pub fn rgb(c: [f32; 3]) -> Color32 {
 /// A colour scale: maps 0..1 along the bar to a colour.
 type Ramp = Box<dyn Fn(f32) -> Color32>;
 
-/// Bones listed in the dominant-bone legend.
-const DOMINANT_ROWS: usize = 10;
+/// The dominant-bone legend's list scrolls past this height (points).
+const DOMINANT_LIST_HEIGHT: f32 = 260.0;
 
-/// How many vertices each bone dominates (has the largest weight of), over every mesh.
+/// How many vertices each bone dominates (has the largest weight of, as [`ramps::dominant`] picks it), over
+/// every mesh.
 pub fn dominant_counts(asset: &Asset) -> Vec<usize> {
     let mut counts = vec![0usize; asset.skeleton.len()];
     for mesh in &asset.meshes {
         for (joints, weights) in mesh.joints.iter().zip(&mesh.weights) {
-            let best = (0..4).max_by(|&p, &q| weights[p].total_cmp(&weights[q])).unwrap_or(0);
-            if let Some(c) = counts.get_mut(usize::from(joints[best])) {
+            if let Some(c) = counts.get_mut(usize::from(ramps::dominant(*joints, *weights))) {
                 *c += 1;
             }
         }
@@ -39,11 +41,11 @@ pub fn dominant_counts(asset: &Asset) -> Vec<usize> {
     counts
 }
 
-/// The bones to list: most dominated vertices first, at most [`DOMINANT_ROWS`], with their counts.
+/// The bones to list: every bone that dominates a vertex (every colour on screen), most vertices first, with
+/// their counts.
 pub fn dominant_rows(counts: &[usize]) -> Vec<(usize, usize)> {
     let mut rows: Vec<(usize, usize)> = counts.iter().copied().enumerate().filter(|(_, c)| *c > 0).collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    rows.truncate(DOMINANT_ROWS);
     rows
 }
 
@@ -54,13 +56,19 @@ pub struct LegendInput<'a> {
     pub selected: Option<usize>,
     /// Vertices each bone dominates ([`dominant_counts`]).
     pub dominant: &'a [usize],
+    /// The character's bone colours (what the viewport paints them in).
+    pub bone_colors: &'a BoneColors,
     /// The displacement (model units) the morph-displacement mode shows as full red.
     pub morph_range: f32,
 }
 
 /// Draws the legend of the shading mode (nothing for the plain modes) with its lower-left corner at `corner`.
 pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
-    let LegendInput { shading, asset, selected, dominant, morph_range } = *input;
+    let LegendInput { shading, asset, selected, dominant, bone_colors, morph_range } = *input;
+    if shading == ShadingMode::DominantBone {
+        draw_dominant(ui, corner, asset, selected, dominant, bone_colors);
+        return;
+    }
     let painter = ui.painter();
     let text = ui.visuals().text_color();
     let weak = ui.visuals().weak_text_color();
@@ -80,7 +88,6 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
             };
             ("Stretch".to_owned(), Some(Box::new(ramp)))
         }
-        ShadingMode::DominantBone => ("Bone with the largest weight".to_owned(), None),
         ShadingMode::MorphDisplacement => {
             lines.push(("how far the active morph targets".to_owned(), weak));
             lines.push(("move each vertex (model units)".to_owned(), weak));
@@ -105,12 +112,10 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
             format!("≥ {:.2}×", 1.0 + STRETCH_COLOUR_RANGE),
         ],
     };
-    let rows = if shading == ShadingMode::DominantBone { dominant_rows(dominant) } else { Vec::new() };
-
     let width = 230.0;
     let line_h = 15.0;
     let ramp_h = if ramp.is_some() { 30.0 } else { 0.0 };
-    let height = 22.0 + ramp_h + line_h * (lines.len() + rows.len()) as f32 + 6.0;
+    let height = 22.0 + ramp_h + line_h * lines.len() as f32 + 6.0;
     let rect = Rect::from_min_size(Pos2::new(corner.x, corner.y - height), Vec2::new(width, height));
     painter.rect_filled(rect, 4.0, ui.visuals().panel_fill.gamma_multiply(0.92));
     painter.rect_stroke(
@@ -143,15 +148,51 @@ pub fn draw(ui: &egui::Ui, corner: Pos2, input: &LegendInput) {
         painter.text(Pos2::new(rect.left() + 8.0, y), egui::Align2::LEFT_TOP, line, font.clone(), colour);
         y += line_h;
     }
-    for (bone, vertices) in rows {
-        let swatch = Rect::from_min_size(Pos2::new(rect.left() + 8.0, y + 2.0), Vec2::splat(10.0));
-        painter.rect_filled(swatch, 2.0, rgb(ramps::bone_color(bone as u32)));
-        let name = asset.skeleton.names.get(bone).map_or("?", String::as_str);
-        let label = format!("{name}  ({vertices} vertices)");
-        let colour = if Some(bone) == selected { text } else { weak };
-        painter.text(Pos2::new(rect.left() + 24.0, y), egui::Align2::LEFT_TOP, label, font.clone(), colour);
-        y += line_h;
-    }
+}
+
+/// The dominant-bone legend: every bone that dominates a vertex, its colour, name and vertex count, most first,
+/// in a panel anchored at `corner` whose list scrolls (a character's forty bones do not fit a corner).
+fn draw_dominant(
+    ui: &egui::Ui,
+    corner: Pos2,
+    asset: &Asset,
+    selected: Option<usize>,
+    dominant: &[usize],
+    colors: &BoneColors,
+) {
+    let rows = dominant_rows(dominant);
+    // Placed by its top, from the height it will take: an area sized from its bottom gets the room below the
+    // corner to lay out in, which is none.
+    const ROW: f32 = 18.0;
+    const HEADER: f32 = 52.0;
+    let list = (rows.len() as f32 * ROW).min(DOMINANT_LIST_HEIGHT);
+    let top = Pos2::new(corner.x, corner.y - list - HEADER);
+    egui::Area::new(egui::Id::unique("dominant-bone-legend")).order(egui::Order::Foreground).fixed_pos(top).show(
+        ui.ctx(),
+        |ui| {
+            egui::Frame::popup(ui.style()).fill(ui.visuals().panel_fill.gamma_multiply(0.92)).show(ui, |ui| {
+                ui.set_width(230.0);
+                ui.label(egui::RichText::new("Bone with the largest weight").size(12.0));
+                ui.label(egui::RichText::new(format!("{} bones on screen", rows.len())).size(11.0).weak());
+                egui::ScrollArea::vertical()
+                    .max_height(list)
+                    .min_scrolled_height(list)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        for (bone, vertices) in &rows {
+                            ui.horizontal(|ui| {
+                                ui.set_height(ROW - ui.spacing().item_spacing.y);
+                                let (swatch, _) = ui.allocate_exact_size(Vec2::splat(11.0), egui::Sense::hover());
+                                ui.painter().rect_filled(swatch, 2.0, rgb(colors.get(*bone)));
+                                let name = asset.skeleton.names.get(*bone).map_or("?", String::as_str);
+                                let text = egui::RichText::new(format!("{name}  ({vertices} vertices)")).size(11.5);
+                                ui.label(if Some(*bone) == selected { text.strong() } else { text.weak() });
+                            });
+                        }
+                    });
+            });
+        },
+    );
 }
 
 #[cfg(test)]
@@ -174,5 +215,8 @@ mod tests {
         let counts = dominant_counts(&asset);
         assert_eq!(counts, vec![0, 3, 1]);
         assert_eq!(dominant_rows(&counts), vec![(1, 3), (2, 1)]);
+        // Every bone that dominates a vertex is listed, however many.
+        let many: Vec<usize> = (0..44).map(|b| b + 1).collect();
+        assert_eq!(dominant_rows(&many).len(), 44);
     }
 }

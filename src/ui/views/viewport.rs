@@ -22,6 +22,7 @@ use crate::anim::recording::RecordingPose;
 use crate::anim::{Pose, apply_morphs, bounds_of_placed, skin_mesh, skin_mesh_morphed, skin_vertex};
 use crate::render::camera::{OrbitCamera, ViewPreset};
 use crate::render::ramps;
+use crate::render::ramps::BoneColors;
 use crate::scene::{Bounds, Hand};
 
 use crate::render::ShadingMode;
@@ -45,8 +46,9 @@ pub struct ViewportCache {
     /// the document generation it was made for (the bind pose does not change while a document is open).
     ghost: Option<(u64, Vec<Vec<Vec3>>)>,
     ghost_projected: Vec<Option<Pos2>>,
-    /// Vertices each bone dominates (the dominant-bone legend), for the document generation they were counted for.
-    dominant: Option<(u64, Vec<usize>)>,
+    /// Vertices each bone dominates (the dominant-bone legend) and the bones' colours, for the document
+    /// generation they were made for.
+    dominant: Option<(u64, Vec<usize>, BoneColors)>,
     /// Each mesh's unique edges for the stretch view, for the document generation they were made for.
     edges: Option<(u64, Vec<Vec<[u32; 2]>>)>,
 }
@@ -142,6 +144,13 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     } else {
         cache.pose_bounds = None;
     }
+    if input.state.shading == ShadingMode::DominantBone
+        && cache.dominant.as_ref().is_none_or(|(g, _, _)| *g != input.doc.generation)
+    {
+        let asset = &input.doc.asset;
+        let counts = crate::ui::views::legend::dominant_counts(asset);
+        cache.dominant = Some((input.doc.generation, counts, BoneColors::of(asset)));
+    }
     // Recordings (hands, head) count for the grid, the box and framing.
     let rec = recording_bounds(input);
     if !rec.is_empty() {
@@ -233,18 +242,16 @@ pub fn show(ui: &mut egui::Ui, input: &ViewInput, cache: &mut ViewportCache, cmd
     }
     toolbar(ui, rect, input, cmds);
     let status_height = status_line(ui, rect, input);
-    if input.state.shading == ShadingMode::DominantBone
-        && cache.dominant.as_ref().is_none_or(|(g, _)| *g != input.doc.generation)
-    {
-        cache.dominant = Some((input.doc.generation, crate::ui::views::legend::dominant_counts(&input.doc.asset)));
-    }
-    let dominant = cache.dominant.as_ref().map(|(_, c)| c.as_slice()).unwrap_or_default();
+    let no_colors = BoneColors::default();
+    let (dominant, bone_colors) =
+        cache.dominant.as_ref().map_or((&[][..], &no_colors), |(_, counts, colors)| (counts.as_slice(), colors));
     let corner = Pos2::new(rect.left() + 8.0, rect.bottom() - status_height - 8.0);
     let legend = crate::ui::views::legend::LegendInput {
         shading: input.state.shading,
         asset: &input.doc.asset,
         selected: input.selected,
         dominant,
+        bone_colors,
         morph_range,
     };
     crate::ui::views::legend::draw(ui, corner, &legend);
@@ -440,6 +447,7 @@ fn draw_mesh(
         Color32::from_rgba_unmultiplied(20, 20, 30, 130)
     };
     let selected = input.selected.map(|s| s as u16);
+    let bone_colors = cache.dominant.as_ref().map(|(_, _, c)| c.clone()).unwrap_or_default();
     let mut ratios = Vec::new();
     let layout =
         (shading == ShadingMode::MorphDisplacement).then(|| crate::anim::MorphLayout::of_meshes(&asset.meshes));
@@ -531,8 +539,8 @@ fn draw_mesh(
                     ShadingMode::DominantBone => {
                         let j = mesh.joints.get(i).copied().unwrap_or_default();
                         let ws = mesh.weights.get(i).copied().unwrap_or_default();
-                        let best = (0..4).max_by(|&p, &q| ws[p].total_cmp(&ws[q])).unwrap_or(0);
-                        shade(ramps::bone_color(u32::from(j[best])), ramps::analysis_light(lambert))
+                        let bone = usize::from(ramps::dominant(j, ws));
+                        shade(bone_colors.get(bone), ramps::analysis_light(lambert))
                     }
                     ShadingMode::Stretch => shade(
                         ramps::stretch_color(ratios.get(i).copied().unwrap_or(1.0), STRETCH_COLOUR_RANGE),
