@@ -300,7 +300,6 @@ impl Builder {
                 attributes: attributes.clone(),
                 extensions: variants.map(|mappings| json::extensions::mesh::Primitive {
                     khr_materials_variants: Some(json::extensions::mesh::KhrMaterialsVariants { mappings }),
-                    ..Default::default()
                 }),
                 extras: Default::default(),
                 indices: Some(acc),
