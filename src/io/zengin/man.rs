@@ -222,7 +222,9 @@ pub struct Binding<'a> {
 /// frame. Warns of nodes it does not know.
 pub fn clip(a: &Animation, binding: &Binding<'_>) -> (Clip, Vec<Warning>) {
     let fps = a.frame_rate();
-    let frames = a.frame_count as usize;
+    // Keys only where there are samples: a header may claim billions of frames of no node (nothing read backs
+    // them), which must not size the key times. The clip keeps its stated length either way.
+    let frames = if a.samples.is_empty() { 0 } else { a.frame_count as usize };
     let mut shared = SharedTimes::default();
     let times: Vec<f32> = (0..frames).map(|f| f as f32 / fps).collect();
     let times = shared.share(&times);
@@ -254,7 +256,7 @@ pub fn clip(a: &Animation, binding: &Binding<'_>) -> (Clip, Vec<Warning>) {
             scale: Curve::default(),
         });
     }
-    let duration = frames.saturating_sub(1) as f32 / fps;
+    let duration = (a.frame_count as usize).saturating_sub(1) as f32 / fps;
     let mut callback_keys: Vec<CallbackKey> = a
         .events
         .iter()
@@ -281,7 +283,7 @@ pub fn clip(a: &Animation, binding: &Binding<'_>) -> (Clip, Vec<Warning>) {
             looping,
             next,
             first_frame: 0,
-            last_frame: i32::try_from(frames.saturating_sub(1)).unwrap_or(i32::MAX),
+            last_frame: i32::try_from((a.frame_count as usize).saturating_sub(1)).unwrap_or(i32::MAX),
             ..ClipScript::default()
         })),
         ..Clip::default()
